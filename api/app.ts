@@ -1,0 +1,238 @@
+/**
+ * The HTTP application (Fastify), built apart from listening (server.ts):
+ * access control hooks, content types, OpenAPI, routes and the one error
+ * handler. `buildApp` returns the app before `ready()`, so callers (tests)
+ * may add routes.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import ajvFormats from 'ajv-formats';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Store } from '../store/db.ts';
+import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
+import { PUBLIC_ROUTES } from './auth/public-routes.ts';
+import { ApiError, fromAjvErrors, validationError } from './errors.ts';
+import type { ComplexityLimits } from './planning/complexity.ts';
+import { createPlanService } from './planning/plan-service.ts';
+import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
+import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
+import { healthRoutes } from './routes/health.ts';
+import { pathPlanRoutes } from './routes/path-plans.ts';
+import { userRoutes } from './routes/user.ts';
+
+export const API_VERSION = '2.0.0';
+
+export interface AppOptions {
+  store: Store;
+  /** A ready pool; when absent the app makes one (from `poolOptions`) and closes it on close. */
+  pool?: PlanPool;
+  poolOptions?: PlanPoolOptions;
+  /** Requests per minute per API key (default 600). */
+  rateLimitPerMin?: number;
+  /** Rate limit window [s] (default 60). */
+  rateLimitWindowSeconds?: number;
+  /** Fastify logger option (default: pino at LOG_LEVEL or info; false = none). */
+  logger?: FastifyServerOptions['logger'];
+  /** Trust X-Forwarded-* from proxies (Fastify trustProxy). */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+  bodyLimit?: number;
+  planning?: {
+    graceMs?: number;
+    complexity?: ComplexityLimits;
+    maxVertices?: number;
+    busyRetryAfterSeconds?: number;
+  };
+  /** Purge old rate-limit windows every this many ms (default 60000; 0 = never). */
+  purgeIntervalMs?: number;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const rateLimit = opts.rateLimitPerMin ?? 600;
+  const windowSeconds = opts.rateLimitWindowSeconds ?? 60;
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: process.env.LOG_LEVEL ?? 'info',
+      redact: ['req.headers["x-api-key"]'],
+    },
+    genReqId: (req) => correlationIdOf(req),
+    requestIdHeader: false,
+    bodyLimit: opts.bodyLimit ?? BODY_LIMIT_BYTES,
+    trustProxy: opts.trustProxy ?? false,
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: true,
+        strictNumbers: true,
+        discriminator: true,
+      },
+      plugins: [ajvFormats as never],
+    },
+  });
+
+  const ownPool = !opts.pool;
+  const pool = opts.pool ?? createPlanPool(opts.poolOptions);
+  const planService = createPlanService({ store: opts.store, pool, ...opts.planning });
+
+  // Access control first: correlation id, API key, rate limit; before any body parsing.
+  registerAccessControl(app, opts.store, { limit: rateLimit, windowSeconds });
+
+  // JSON only (also as application/geo+json); anything else is 415.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(
+    'application/geo+json',
+    { parseAs: 'string', bodyLimit: opts.bodyLimit ?? BODY_LIMIT_BYTES },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const e = toApiError(err);
+    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+    else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, e.message);
+    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+    const body =
+      e.statusCode === 402
+        ? { ...e.extra, message: e.message, correlationId: req.id, errorCode: e.errorCode }
+        : { correlationId: req.id, errorCode: e.errorCode, message: e.message, ...e.extra };
+    return reply.code(e.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    return reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send(
+        JSON.stringify({
+          correlationId: req.id,
+          errorCode: 'NOT_FOUND',
+          message: `No endpoint ${req.method} ${req.url.split('?', 1)[0]}.`,
+        }),
+      );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tramline route planning service',
+        version: API_VERSION,
+        description: OPENAPI_DESCRIPTION,
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } },
+      },
+      security: [{ apiKey: [] }],
+      tags: [
+        {
+          name: 'Direct planning',
+          description: 'Stateless planning: one request, one plan, nothing stored.',
+        },
+        { name: 'Users', description: 'The user and company access of an API key.' },
+        { name: 'Service', description: 'Health and documentation.' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { store: opts.store, pool });
+  await app.register(userRoutes, { store: opts.store });
+  await app.register(pathPlanRoutes, { planService });
+
+  // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  const purgeMs = opts.purgeIntervalMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  if (purgeMs > 0) {
+    timer = setInterval(() => {
+      opts.store.rateLimits
+        .purge(2 * windowSeconds)
+        .catch((err) => app.log.warn({ err }, 'rate limit purge failed'));
+    }, purgeMs);
+    timer.unref();
+  }
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    if (ownPool) await pool.close();
+  });
+  return app;
+}
+
+/** THE mapping of every error to its HTTP answer. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (Array.isArray(e?.validation)) {
+    const context = e.validationContext ?? 'body';
+    const errors = fromAjvErrors(e.validation as never, '').map((fe) => ({
+      ...fe,
+      path: context === 'body' ? fe.path : `/${context}${fe.path}`,
+    }));
+    return validationError(errors.length ? errors : [{ path: '', message: e.message }]);
+  }
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 5 MB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the request body as application/json (application/geo+json is accepted too).',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return validationError([{ path: '', message: 'is empty; a JSON object is required' }]);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return validationError([{ path: '', message: `is not valid JSON (${e.message})` }]);
+  }
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    if (status === 400) {
+      return validationError([
+        {
+          path: '',
+          message:
+            e instanceof SyntaxError ? `is not valid JSON (${e.message})` : (e.message ?? 'is invalid'),
+        },
+      ]);
+    }
+    return new ApiError(status, String(e.code ?? 'BAD_REQUEST'), e.message ?? 'Bad request.');
+  }
+  if (status === 503)
+    return new ApiError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The service is shutting down or unavailable; retry shortly.',
+      {},
+      { 'retry-after': '2' },
+    );
+  return new ApiError(500, 'INTERNAL_ERROR', 'Internal error. Quote the correlationId when reporting it.');
+}
+
+const OPENAPI_DESCRIPTION = `Coverage route planning for agricultural machines: the v2.0.0 direct interface.
+
+**Authentication.** Send \`X-API-KEY\` on every call under /api except ${[...PUBLIC_ROUTES]
+  .filter((r) => r.startsWith('GET'))
+  .map((r) => `\`${r}\``)
+  .join(
+    ', ',
+  )}. A missing, unknown or revoked key gets 401 with no body, before the request body is read or validated. Keys are \`tl_\` followed by 43 base64url characters; only their SHA-256 is stored.
+
+**Rate limits.** 600 requests per 60 s window per API key by default (the operator sets \`TRAMLINE_RATE_LIMIT_PER_MIN\`); requests without a valid key count per client address. Fixed windows shared by every server process. Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the window resets, not a timestamp). Over the limit: 429 with \`Retry-After\`.
+
+**Credits.** Credits belong to a company (the billing account); a key spends the credits of the company it was issued for. A plan costs 1 credit, charged only when planning succeeds (taken before planning, given back on any failure). 402 when none is left.
+
+**Errors.** Every error body carries \`correlationId\` (also the \`X-Correlation-Id\` header) and \`errorCode\`. 400 VALIDATION_ERROR lists \`errors: [{ path, message }]\` with JSON pointers; types are never coerced and unknown properties are refused. Planner refusals of the field itself (FIELD_*) and out-of-range options (INVALID_OPTION) are 400; plans the planner will not make are 422 (OPTION_NOT_SUPPORTED, PLAN_TOO_COMPLEX, HEADLAND_EXHAUSTS_FIELD, SWATH_WIDER_THAN_FIELD). 413 over 5 MB or 100,000 vertices; 415 for bodies that are not JSON; 503 SERVICE_BUSY when every planning worker is busy; 500 never carries details.
+
+**Limits.** Planning has a hard time cap of routeOptions.maxOptimizerTime (default 10 s, at most 60) plus 5 s. Fields estimated too large (area / swathWidth^2 over 600,000, vertices x passes over 1,000,000, over 2,000 holes) are refused at once with 422 PLAN_TOO_COMPLEX.
+
+**Units.** Metres, square metres, seconds, m/s; bearings in degrees clockwise from north; coordinates WGS84 [lon, lat]. JSON members are camelCase.`;

@@ -1,0 +1,25 @@
+/**
+ * THE allow-list of endpoints that need no API key. Everything else under
+ * `/api` needs `X-API-KEY` (401 without a body otherwise); paths outside
+ * `/api` (the interactive docs at `/docs`) are public.
+ *
+ * Entries are `METHOD route-pattern` as registered with Fastify (parameters
+ * as `:name`), so parameterised routes can be listed. Endpoints expected
+ * here later: `POST /api/partner/launch/exchange` (the launch code is the
+ * credential), `POST /api/account/register`, `POST /api/account/login`,
+ * `POST /api/account/refresh`, and anonymous share reads such as
+ * `GET /api/shares/:code/path-plans-normalized/:pathPlanId`.
+ */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/healthz',
+  'HEAD /api/healthz',
+  'GET /api/openapi.json',
+  'HEAD /api/openapi.json',
+]);
+
+/** Whether a request needs a valid API key. `routeUrl` is the matched route pattern (undefined: no route). */
+export function requiresApiKey(method: string, url: string, routeUrl: string | undefined): boolean {
+  if (routeUrl !== undefined && PUBLIC_ROUTES.has(`${method} ${routeUrl}`)) return false;
+  const path = url.split('?', 1)[0];
+  return path === '/api' || path.startsWith('/api/');
+}

@@ -1,0 +1,79 @@
+/**
+ * Server settings from the environment. Every one has a default, so
+ * `npm start` needs no set-up.
+ *
+ *   PORT                         8080
+ *   HOST                         0.0.0.0
+ *   TRAMLINE_DATA_DIR            ./data (the embedded PGlite database lives in <dir>/pglite)
+ *   DATABASE_URL                 unset; set it to use PostgreSQL (required for several server processes)
+ *   DATABASE_POOL_SIZE           10 (PostgreSQL connections per process)
+ *   TRAMLINE_BOOTSTRAP_API_KEY   unset; registers this key for an admin with unlimited credits
+ *   TRAMLINE_BOOTSTRAP_EMAIL     admin@localhost (the bootstrap admin's e-mail)
+ *   TRAMLINE_RATE_LIMIT_PER_MIN  600 (requests per minute per API key)
+ *   TRAMLINE_PLAN_THREADS        available CPUs (planning worker threads)
+ *   TRAMLINE_PLAN_QUEUE          2 x threads (plans that may wait for a thread; more get 503)
+ *   TRAMLINE_TRUST_PROXY         unset; 'true', a hop count or an address list (Fastify trustProxy)
+ *   LOG_LEVEL                    info (pino)
+ */
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  bootstrapApiKey?: string;
+  bootstrapEmail: string;
+  rateLimitPerMin: number;
+  planThreads?: number;
+  planQueue?: number;
+  trustProxy: boolean | number | string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const int = (name: string, def: number | undefined, min: number, max: number): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; found "${v}".`);
+    }
+    return n;
+  };
+  const bootstrapApiKey = env.TRAMLINE_BOOTSTRAP_API_KEY || undefined;
+  if (bootstrapApiKey !== undefined && !/^[\x21-\x7e]{24,256}$/.test(bootstrapApiKey)) {
+    throw new ConfigError(
+      'TRAMLINE_BOOTSTRAP_API_KEY must be 24 to 256 printable characters without spaces (e.g. the output of `openssl rand -base64 32`).',
+    );
+  }
+  const tp = env.TRAMLINE_TRUST_PROXY;
+  return {
+    port: int('PORT', 8080, 0, 65535)!,
+    host: env.HOST || '0.0.0.0',
+    dataDir: env.TRAMLINE_DATA_DIR || './data',
+    databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000)!,
+    bootstrapApiKey,
+    bootstrapEmail: env.TRAMLINE_BOOTSTRAP_EMAIL || 'admin@localhost',
+    rateLimitPerMin: int('TRAMLINE_RATE_LIMIT_PER_MIN', 600, 1, 10_000_000)!,
+    planThreads: int('TRAMLINE_PLAN_THREADS', undefined, 1, 1024),
+    planQueue: int('TRAMLINE_PLAN_QUEUE', undefined, 0, 100_000),
+    trustProxy:
+      tp === undefined || tp === '' || tp === 'false'
+        ? false
+        : tp === 'true'
+          ? true
+          : /^\d+$/.test(tp)
+            ? Number(tp)
+            : tp,
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

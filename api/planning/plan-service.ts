@@ -1,0 +1,156 @@
+/**
+ * One direct planning request, start to end:
+ *   outline checks (400) -> options the planner cannot plan (422
+ *   OPTION_NOT_SUPPORTED) -> vertex limit (413) -> size estimate (422
+ *   PLAN_TOO_COMPLEX) -> pool saturated (503) -> take one credit (402) ->
+ *   plan in the worker pool under a hard time cap -> on any failure give
+ *   the credit back.
+ * So a plan costs one credit exactly when it succeeds; taking the credit
+ * before planning (and refunding) keeps concurrent requests from spending
+ * more than the balance.
+ */
+
+import type { Store } from '../../store/db.ts';
+import type { KeyPrincipal } from '../../store/repositories/api-keys.ts';
+import { uuidv7 } from '../../store/uuidv7.ts';
+import { ApiError, fromPlanningError, validationError } from '../errors.ts';
+import {
+  type ComplexityLimits,
+  DEFAULT_COMPLEXITY_LIMITS,
+  estimateComplexity,
+  measureBoundary,
+  tooComplex,
+} from './complexity.ts';
+import type { PlanFormat } from './plan-task.ts';
+import { PlanCancelledError, type PlanPool, PlanTimeoutError, PoolBusyError } from './pool.ts';
+import { readDirectRequest } from './read-request.ts';
+import { type DirectPlanRequest, MAX_FIELD_VERTICES } from './schemas.ts';
+import { describeUnsupported, unsupportedOptions } from './supported-options.ts';
+
+/** Credits one plan costs. */
+export const PLAN_CREDIT_COST = 1;
+
+export interface PlanServiceOptions {
+  store: Store;
+  pool: PlanPool;
+  /** Added to maxOptimizerTime for the hard cap [ms] (default 5000). */
+  graceMs?: number;
+  complexity?: ComplexityLimits;
+  maxVertices?: number;
+  /** Retry-After of a 503 [s] (default 2). */
+  busyRetryAfterSeconds?: number;
+  now?: () => Date;
+}
+
+export interface PlanOutcome {
+  /** The serialised plan. */
+  body: string;
+  pathPlanId: string;
+  ms: number;
+}
+
+export function createPlanService(opts: PlanServiceOptions) {
+  const graceMs = opts.graceMs ?? 5000;
+  const limits = opts.complexity ?? DEFAULT_COMPLEXITY_LIMITS;
+  const maxVertices = opts.maxVertices ?? MAX_FIELD_VERTICES;
+  const retryAfter = String(opts.busyRetryAfterSeconds ?? 2);
+  const now = opts.now ?? (() => new Date());
+  const busy = () =>
+    new ApiError(
+      503,
+      'SERVICE_BUSY',
+      `All planning workers are busy; retry after ${retryAfter} s.`,
+      {},
+      { 'retry-after': retryAfter },
+    );
+
+  return {
+    async plan(
+      body: DirectPlanRequest,
+      principal: KeyPrincipal,
+      format: PlanFormat,
+      signal?: AbortSignal,
+    ): Promise<PlanOutcome> {
+      const read = readDirectRequest(body);
+      if (!read.ok) throw validationError(read.errors);
+      const req = read.request;
+
+      const unsupported = unsupportedOptions(body);
+      if (unsupported.length) {
+        throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
+          details: { options: unsupported },
+        });
+      }
+
+      const measure = measureBoundary(req.boundary);
+      if (measure.vertices > maxVertices) {
+        throw new ApiError(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The field has ${measure.vertices} vertices; at most ${maxVertices} are accepted. Simplify the boundary.`,
+          { details: { vertices: measure.vertices, maxVertices } },
+        );
+      }
+      const complexity = estimateComplexity(measure, {
+        swathWidth: req.plan.machine.swathWidth,
+        exteriorHeadlandPasses: req.plan.exteriorHeadlandPasses ?? 0,
+        interiorHeadlandPasses: req.plan.interiorHeadlandPasses ?? 0,
+      });
+      const why = tooComplex(complexity, limits);
+      if (why) throw new ApiError(422, 'PLAN_TOO_COMPLEX', why, { details: { ...complexity, limits } });
+
+      if (opts.pool.saturated()) throw busy();
+
+      const taken = await opts.store.credits.take(principal.companyId, PLAN_CREDIT_COST);
+      if (!taken.ok) {
+        throw new ApiError(
+          402,
+          'INSUFFICIENT_CREDITS',
+          `A plan costs ${PLAN_CREDIT_COST} credit; the account has ${taken.available}.`,
+          { creditsAvailable: taken.available, creditsRequired: PLAN_CREDIT_COST },
+        );
+      }
+      let charged = false;
+      try {
+        const pathPlanId = uuidv7();
+        const timeoutMs = req.maxOptimizerTime * 1000 + graceMs;
+        let out: Awaited<ReturnType<PlanPool['run']>>;
+        try {
+          out = await opts.pool.run(
+            {
+              request: req.plan,
+              format,
+              meta: {
+                pathPlanId,
+                pathPlanName: req.pathPlanName,
+                createdAt: now().toISOString(),
+                operationType: req.operationType,
+              },
+            },
+            { timeoutMs, signal },
+          );
+        } catch (e) {
+          if (e instanceof PoolBusyError) throw busy();
+          if (e instanceof PlanTimeoutError) {
+            throw new ApiError(
+              422,
+              'PLAN_TOO_COMPLEX',
+              `Planning this field needs more than the time cap of ${req.maxOptimizerTime} s (routeOptions.maxOptimizerTime, at most 60). Raise the cap, use a wider swath or simplify the field.`,
+              { details: { ...complexity, timeCapSeconds: req.maxOptimizerTime } },
+            );
+          }
+          if (e instanceof PlanCancelledError)
+            throw new ApiError(499, 'CLIENT_CLOSED_REQUEST', 'The client went away.');
+          throw e;
+        }
+        if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, req.boundaryPath);
+        charged = true;
+        return { body: out.body, pathPlanId, ms: out.ms };
+      } finally {
+        if (!charged) await opts.store.credits.refund(principal.companyId, PLAN_CREDIT_COST);
+      }
+    },
+  };
+}
+
+export type PlanService = ReturnType<typeof createPlanService>;

@@ -1,0 +1,39 @@
+/**
+ * The worker-thread entry of the planning pool (piscina runs this .ts file
+ * directly on Node 24). Plans, converts to the wire format and serialises
+ * here, so the request thread only forwards a string. Planner refusals come
+ * back as values (errors lose their class across threads).
+ */
+import { planField } from '../../core/plan.ts';
+import { PlanningError, type PlanRequest } from '../../core/types/index.ts';
+import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
+import { toNormalizedModel } from '../../formats/plan-model.ts';
+
+export type PlanFormat = 'model' | 'geojson';
+
+export interface PlanTaskInput {
+  request: PlanRequest;
+  format: PlanFormat;
+  meta: { pathPlanId: string; pathPlanName: string; createdAt: string; operationType: string };
+}
+
+export type PlanTaskOutput =
+  | { ok: true; body: string; ms: number }
+  | { ok: false; code: string; message: string; details: Record<string, unknown> };
+
+export default function planTask(input: PlanTaskInput): PlanTaskOutput {
+  const t0 = performance.now();
+  try {
+    const result = planField(input.request);
+    const out =
+      input.format === 'geojson'
+        ? toPlanGeoJSON(result, { pathPlanId: input.meta.pathPlanId, pathPlanName: input.meta.pathPlanName })
+        : toNormalizedModel(result, input.meta);
+    return { ok: true, body: JSON.stringify(out), ms: performance.now() - t0 };
+  } catch (e) {
+    if (e instanceof PlanningError) {
+      return { ok: false, code: e.code, message: e.message, details: { ...e.details } };
+    }
+    throw e;
+  }
+}

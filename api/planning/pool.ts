@@ -1,0 +1,107 @@
+/**
+ * The planning pool: planning runs off the event loop in worker threads
+ * (piscina), with bounded concurrency (threads) and a small queue. A full
+ * queue is refused at once (PoolBusyError -> 503); every task has a hard
+ * time cap, after which piscina ends the worker thread running it
+ * (PlanTimeoutError -> 422 PLAN_TOO_COMPLEX).
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { PlanTaskInput, PlanTaskOutput } from './plan-task.ts';
+
+export const PLAN_TASK_FILE = new URL('./plan-task.ts', import.meta.url).href;
+
+export interface PlanPoolOptions {
+  /** Worker threads (default: available CPUs). */
+  threads?: number;
+  /** Tasks that may wait for a thread (default 2 x threads). */
+  maxQueue?: number;
+  /** Worker entry (default plan-task.ts); tests inject slow fakes. */
+  filename?: string;
+}
+
+export class PoolBusyError extends Error {
+  constructor() {
+    super('All planning workers are busy and the queue is full.');
+    this.name = 'PoolBusyError';
+  }
+}
+
+export class PlanTimeoutError extends Error {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
+    super(`Planning did not finish within ${timeoutMs} ms.`);
+    this.name = 'PlanTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+export class PlanCancelledError extends Error {
+  constructor() {
+    super('Planning was cancelled.');
+    this.name = 'PlanCancelledError';
+  }
+}
+
+export interface PlanPool {
+  readonly threads: number;
+  readonly maxQueue: number;
+  /** True when a new task would be refused. */
+  saturated(): boolean;
+  stats(): { threads: number; running: number; queued: number; maxQueue: number };
+  run(input: PlanTaskInput, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<PlanTaskOutput>;
+  /** Waits for running tasks, then ends the threads. */
+  close(): Promise<void>;
+}
+
+export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
+  const threads = Math.max(1, opts.threads ?? availableParallelism());
+  const maxQueue = Math.max(0, opts.maxQueue ?? 2 * threads);
+  const piscina = new Piscina({
+    filename: opts.filename ?? PLAN_TASK_FILE,
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue,
+    concurrentTasksPerWorker: 1,
+    idleTimeout: 60_000,
+  });
+  let running = 0;
+  let closed = false;
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    threads,
+    maxQueue,
+    saturated: () => closed || running >= threads + maxQueue,
+    stats: () => ({
+      threads,
+      running: Math.min(running, threads),
+      queued: Math.max(0, running - threads),
+      maxQueue,
+    }),
+    async run(input, { timeoutMs, signal }) {
+      if (closed || running >= threads + maxQueue) throw new PoolBusyError();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+      running++;
+      const p = piscina.run(input, { signal: combined }) as Promise<PlanTaskOutput>;
+      inFlight.add(p);
+      try {
+        return await p;
+      } catch (e) {
+        if (timeout.aborted) throw new PlanTimeoutError(timeoutMs);
+        if (signal?.aborted) throw new PlanCancelledError();
+        if (e instanceof Error && /queue is at limit/i.test(e.message)) throw new PoolBusyError();
+        throw e;
+      } finally {
+        running--;
+        inFlight.delete(p);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      await piscina.destroy();
+    },
+  };
+}

@@ -1,0 +1,339 @@
+/**
+ * TypeBox schemas of the direct planning requests: the single source of
+ * request validation, TypeScript types and the OpenAPI document.
+ *
+ * Validation is strict: no type coercion, no unknown properties (except
+ * inside GeoJSON `properties`), numbers within documented bounds.
+ */
+import { type Static, Type } from 'typebox';
+
+/** Body size limit of every request [bytes]. */
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+/** Most vertices a field may have (all rings of all parts); more gets 413. */
+export const MAX_FIELD_VERTICES = 100_000;
+
+const strict = { additionalProperties: false } as const;
+
+// ---- GeoJSON (RFC 7946), lon/lat -------------------------------------------
+
+const Position = Type.Array(Type.Number(), {
+  minItems: 2,
+  maxItems: 3,
+  description: '[lon, lat] in WGS84 degrees (an optional third value, height, is ignored).',
+});
+const Ring = Type.Array(Position, {
+  description: 'Linear ring. Closing the ring (repeating the first position) is optional.',
+});
+const BBox = Type.Array(Type.Number(), { minItems: 4, maxItems: 6 });
+
+export const GeoJsonPolygon = Type.Object(
+  {
+    type: Type.Literal('Polygon'),
+    coordinates: Type.Array(Ring, {
+      minItems: 1,
+      description: 'First ring the exterior, further rings holes (non-passable obstacles).',
+    }),
+    bbox: Type.Optional(BBox),
+  },
+  { ...strict, title: 'Polygon' },
+);
+
+export const GeoJsonMultiPolygon = Type.Object(
+  {
+    type: Type.Literal('MultiPolygon'),
+    coordinates: Type.Array(Type.Array(Ring, { minItems: 1 }), {
+      minItems: 1,
+      description: 'Each polygon is a separate field part and becomes its own zone.',
+    }),
+    bbox: Type.Optional(BBox),
+  },
+  { ...strict, title: 'MultiPolygon' },
+);
+
+type Geometry = Static<typeof GeoJsonPolygon> | Static<typeof GeoJsonMultiPolygon>;
+
+/** oneOf with a discriminator, so a wrong member reports only the errors of its own type. */
+function byType<T>(members: unknown[], description: string) {
+  return Type.Unsafe<T>({
+    type: 'object',
+    oneOf: members,
+    discriminator: { propertyName: 'type' },
+    description,
+  });
+}
+
+const FeatureProperties = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+  description:
+    'Free-form. `passable: true` marks a feature as a passable obstacle (not worked, may be driven across); `name` (string) names the plan.',
+});
+
+export const GeoJsonFeature = Type.Object(
+  {
+    type: Type.Literal('Feature'),
+    geometry: byType<Geometry>([GeoJsonPolygon, GeoJsonMultiPolygon], 'Polygon or MultiPolygon.'),
+    properties: Type.Optional(FeatureProperties),
+    id: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Number()])),
+    bbox: Type.Optional(BBox),
+  },
+  { ...strict, title: 'Feature' },
+);
+
+export const GeoJsonFeatureCollection = Type.Object(
+  {
+    type: Type.Literal('FeatureCollection'),
+    features: Type.Array(GeoJsonFeature, { minItems: 1 }),
+    properties: Type.Optional(FeatureProperties),
+    bbox: Type.Optional(BBox),
+  },
+  { ...strict, title: 'FeatureCollection' },
+);
+
+export type BoundaryInput =
+  | Geometry
+  | Static<typeof GeoJsonFeature>
+  | Static<typeof GeoJsonFeatureCollection>;
+
+const boundaryDescription =
+  'The field as GeoJSON in WGS84 [lon, lat]: a Polygon, MultiPolygon, Feature of either, or FeatureCollection of such Features. ' +
+  'Holes are non-passable obstacles; separate parts become separate zones. At most 100,000 vertices (else 413).';
+
+export const Boundary = byType<BoundaryInput>(
+  [GeoJsonPolygon, GeoJsonMultiPolygon, GeoJsonFeature, GeoJsonFeatureCollection],
+  boundaryDescription,
+);
+
+// ---- Equipment ------------------------------------------------------------------
+
+const Width = (description: string) => Type.Number({ minimum: 0.5, maximum: 100, description });
+const Speed = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 30, description });
+const Passes = (description: string) => Type.Integer({ minimum: 0, maximum: 50, description });
+
+export const DEFAULT_OPERATION_TYPE = 'generic';
+
+export const Equipment = Type.Object(
+  {
+    swathWidth: Width('Working width [m], 0.5..100. Required.'),
+    trackWidths: Type.Optional(
+      Type.Array(Type.Number({ minimum: 0, maximum: 20 }), {
+        maxItems: 16,
+        description: 'Distance between the wheels of each axle [m]. Default [].',
+      }),
+    ),
+    tireWidths: Type.Optional(
+      Type.Array(Type.Number({ minimum: 0, maximum: 5 }), {
+        maxItems: 16,
+        description: 'Tyre widths [m]. Default [].',
+      }),
+    ),
+    minTurningRadius: Type.Optional(
+      Type.Number({
+        minimum: 0.5,
+        maximum: 100,
+        description: 'Minimum turning radius of the machine centre line [m], 0.5..100. Default 6.',
+      }),
+    ),
+    workingSpeed: Type.Optional(Speed('Speed while working [m/s], > 0 and <= 30. Default 2.778 (10 km/h).')),
+    turningSpeed: Type.Optional(
+      Speed('Speed in turns, connectors and transport [m/s], > 0 and <= 30. Default 1.667 (6 km/h).'),
+    ),
+  },
+  { ...strict, title: 'Equipment', description: 'The machine. Only swathWidth is required.' },
+);
+
+// ---- Route options (spec 2.3) --------------------------------------------------------
+
+export const ROUTE_ALGORITHMS_KNOWN = ['boustrophedon', 'clusteredSpiral'] as const;
+
+export const RouteOptions = Type.Object(
+  {
+    startPointNodeIndex: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_FIELD_VERTICES,
+        description:
+          'Route start: index of a route node, i.e. an exterior boundary vertex numbered from 0 in input order across all parts (the closing repeat of the first vertex is not a node).',
+      }),
+    ),
+    endPointNodeIndex: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_FIELD_VERTICES,
+        description: 'Route end, numbered like startPointNodeIndex.',
+      }),
+    ),
+    algorithm: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "Route ordering. Supported: 'boustrophedon' (default). Others, e.g. 'clusteredSpiral', get 422 OPTION_NOT_SUPPORTED.",
+      }),
+    ),
+    skipCount: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description:
+          'Tracks to skip (clusteredSpiral). Not supported yet: 422. The boustrophedon order already skips rows by itself where 2 x turning radius exceeds the track spacing.',
+      }),
+    ),
+    enableHeadlandDrivethrough: Type.Optional(
+      Type.Boolean({
+        description: 'true is not supported yet (422); false (default) is what the planner does.',
+      }),
+    ),
+    headlandsFirst: Type.Optional(
+      Type.Boolean({
+        description:
+          'true is not supported yet (422); false (default): headland passes are driven after the tracks.',
+      }),
+    ),
+    calculateRefillPoints: Type.Optional(Type.Boolean({ description: 'true is not supported yet (422).' })),
+    stagingArea: Type.Optional(
+      Type.Array(Type.Number(), {
+        minItems: 2,
+        maxItems: 2,
+        description: '[lon, lat] of the staging area. Not supported yet (422).',
+      }),
+    ),
+    refillStrategyType: Type.Optional(
+      Type.Union(
+        [Type.Literal('Exact'), Type.Literal('StartOfTrack'), Type.Literal('ClosestExternalHeadland')],
+        {
+          description: 'Not supported yet (422).',
+        },
+      ),
+    ),
+    maxOptimizerTime: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 60,
+        description:
+          'Time cap [s], 1..60, default 10. Applies to the whole planning of the request; planning that needs longer is ended and answered 422 PLAN_TOO_COMPLEX.',
+      }),
+    ),
+    forcedDirection: Type.Optional(
+      Type.Union([Type.Literal('CW'), Type.Literal('CCW')], { description: 'Not supported yet (422).' }),
+    ),
+  },
+  { ...strict, title: 'RouteOptions' },
+);
+
+// ---- Requests ------------------------------------------------------------------------
+
+const Bearing = (description: string) => Type.Number({ minimum: -360, maximum: 360, description });
+
+/**
+ * The direct request: the v2.0.0 outline (spec 2.2 with 2.3 routeOptions)
+ * and the quick-start outline in one object. Which members belong together
+ * is checked after validation (see `readDirectRequest`).
+ */
+export const DirectPlanRequest = Type.Object(
+  {
+    boundary: Type.Optional(Boundary),
+    operationType: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: `Free text naming the operation (e.g. 'tillage', 'seeding', 'spraying'); reported back in the plan. Default '${DEFAULT_OPERATION_TYPE}'.`,
+      }),
+    ),
+    exteriorHeadlandPasses: Type.Optional(Passes('Headland passes along the field edge, 0..50. Default 0.')),
+    interiorHeadlandPasses: Type.Optional(
+      Passes('Headland passes around each obstacle (hole), 0..50. Default 0.'),
+    ),
+    equipment: Type.Optional(Equipment),
+    trackBearing: Type.Optional(
+      Bearing(
+        'Extension of the v2.0.0 outline (it has no direction field): bearing of the tracks [deg clockwise from north], -360..360, read modulo 180. Omitted: the planner chooses the best bearing. Same meaning as the trackBearing of a geometry group in the response.',
+      ),
+    ),
+    includeSlopes: Type.Optional(
+      Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
+    ),
+    extendTracks: Type.Optional(
+      Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
+    ),
+    useCrossHatches: Type.Optional(
+      Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
+    ),
+    usePassable: Type.Optional(
+      Type.Boolean({
+        description:
+          'Default true: features with properties.passable = true are passable obstacles (not worked; the machine may cross them). false is not supported yet (422).',
+      }),
+    ),
+    trackType: Type.Optional(
+      Type.Union([Type.Literal('Straight'), Type.Literal('Curved'), Type.Literal('Spiral')], {
+        description: 'Default Straight. Curved and Spiral are not supported yet (422).',
+      }),
+    ),
+    curvedOptions: Type.Optional(
+      Type.Object(
+        {
+          levelOfSmoothing: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
+          smoothingIterations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+          minAngleToSmooth: Type.Optional(Type.Number({ minimum: 0, maximum: 180 })),
+        },
+        { ...strict, description: 'Options of Curved tracks; not supported yet (422 whenever present).' },
+      ),
+    ),
+    routeOptions: Type.Optional(RouteOptions),
+    // Quick-start outline.
+    field: Type.Optional(
+      byType<BoundaryInput>(
+        [GeoJsonPolygon, GeoJsonMultiPolygon, GeoJsonFeature, GeoJsonFeatureCollection],
+        `Quick-start name of boundary. ${boundaryDescription}`,
+      ),
+    ),
+    machine: Type.Optional(
+      Type.Object(
+        { widthMeters: Width('Quick-start name of equipment.swathWidth [m], 0.5..100.') },
+        { ...strict, description: 'Quick-start machine.' },
+      ),
+    ),
+    headland: Type.Optional(
+      Type.Object(
+        { passes: Passes('Quick-start name of exteriorHeadlandPasses, 0..50.') },
+        { ...strict, description: 'Quick-start headland.' },
+      ),
+    ),
+    tracks: Type.Optional(
+      Type.Object(
+        {
+          preferredDirectionDegrees: Bearing(
+            'Quick-start name of trackBearing: track bearing [deg clockwise from north], -360..360, read modulo 180.',
+          ),
+        },
+        { ...strict, description: 'Quick-start tracks.' },
+      ),
+    ),
+  },
+  {
+    ...strict,
+    title: 'DirectPlanRequest',
+    description:
+      'A direct planning request in the v2.0.0 outline (boundary, equipment, exteriorHeadlandPasses, trackBearing, ...) or in the quick-start outline (field, machine.widthMeters, headland.passes, tracks.preferredDirectionDegrees). ' +
+      'Required: the field (boundary or field) and the swath width (equipment.swathWidth or machine.widthMeters). Each value may be given in one outline only. ' +
+      'The 1.5.0 `options` string is removed: use includeSlopes, extendTracks, useCrossHatches and usePassable. Options the planner cannot honour yet are refused with 422 OPTION_NOT_SUPPORTED, never ignored.',
+  },
+);
+export type DirectPlanRequest = Static<typeof DirectPlanRequest>;
+
+/** `POST /api/path-plan`: the 2.2 subset. */
+export const PathPlanRequest = Type.Object(
+  {
+    boundary: Boundary,
+    operationType: DirectPlanRequest.properties.operationType,
+    exteriorHeadlandPasses: DirectPlanRequest.properties.exteriorHeadlandPasses,
+    interiorHeadlandPasses: DirectPlanRequest.properties.interiorHeadlandPasses,
+    equipment: Equipment,
+  },
+  {
+    ...strict,
+    title: 'PathPlanRequest',
+    description:
+      'The 2.2 subset: boundary, operationType, exteriorHeadlandPasses, interiorHeadlandPasses, equipment (boundary and equipment.swathWidth required).',
+  },
+);
+export type PathPlanRequest = Static<typeof PathPlanRequest>;

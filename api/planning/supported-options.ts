@@ -1,0 +1,105 @@
+/**
+ * What the planner can plan today. THE one list of request options that are
+ * accepted by the schema but refused with 422 OPTION_NOT_SUPPORTED; remove
+ * an entry when the planner learns it. An option is never silently ignored:
+ * a value is accepted only when the planner does exactly what it asks.
+ */
+import type { DirectPlanRequest } from './schemas.ts';
+
+export interface UnsupportedOption {
+  /** JSON pointer of the option in the request. */
+  path: string;
+  value: unknown;
+  /** What is accepted today. */
+  supported: string;
+}
+
+interface Rule {
+  path: string;
+  get: (r: DirectPlanRequest) => unknown;
+  /** true when the given (present) value is plannable. */
+  ok: (v: unknown) => boolean;
+  supported: string;
+}
+
+export const SUPPORTED_ROUTE_ALGORITHMS = ['boustrophedon'] as const;
+
+const RULES: Rule[] = [
+  { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
+  { path: '/extendTracks', get: (r) => r.extendTracks, ok: (v) => v === false, supported: 'false' },
+  { path: '/useCrossHatches', get: (r) => r.useCrossHatches, ok: (v) => v === false, supported: 'false' },
+  { path: '/usePassable', get: (r) => r.usePassable, ok: (v) => v === true, supported: 'true' },
+  { path: '/trackType', get: (r) => r.trackType, ok: (v) => v === 'Straight', supported: "'Straight'" },
+  {
+    path: '/curvedOptions',
+    get: (r) => r.curvedOptions,
+    ok: () => false,
+    supported: 'absent (Curved tracks are not available)',
+  },
+  {
+    path: '/routeOptions/algorithm',
+    get: (r) => r.routeOptions?.algorithm,
+    ok: (v) => (SUPPORTED_ROUTE_ALGORITHMS as readonly unknown[]).includes(v),
+    supported: SUPPORTED_ROUTE_ALGORITHMS.map((a) => `'${a}'`).join(', '),
+  },
+  {
+    path: '/routeOptions/skipCount',
+    get: (r) => r.routeOptions?.skipCount,
+    ok: () => false,
+    supported: 'absent',
+  },
+  {
+    path: '/routeOptions/enableHeadlandDrivethrough',
+    get: (r) => r.routeOptions?.enableHeadlandDrivethrough,
+    ok: (v) => v === false,
+    supported: 'false',
+  },
+  {
+    path: '/routeOptions/headlandsFirst',
+    get: (r) => r.routeOptions?.headlandsFirst,
+    ok: (v) => v === false,
+    supported: 'false',
+  },
+  {
+    path: '/routeOptions/calculateRefillPoints',
+    get: (r) => r.routeOptions?.calculateRefillPoints,
+    ok: (v) => v === false,
+    supported: 'false',
+  },
+  {
+    path: '/routeOptions/stagingArea',
+    get: (r) => r.routeOptions?.stagingArea,
+    ok: () => false,
+    supported: 'absent',
+  },
+  {
+    path: '/routeOptions/refillStrategyType',
+    get: (r) => r.routeOptions?.refillStrategyType,
+    ok: () => false,
+    supported: 'absent',
+  },
+  {
+    path: '/routeOptions/forcedDirection',
+    get: (r) => r.routeOptions?.forcedDirection,
+    ok: () => false,
+    supported: 'absent',
+  },
+  // Supported: routeOptions.startPointNodeIndex, endPointNodeIndex, maxOptimizerTime (a time cap), trackBearing.
+];
+
+/** The options of a (schema-valid) request that the planner cannot honour yet. */
+export function unsupportedOptions(req: DirectPlanRequest): UnsupportedOption[] {
+  const out: UnsupportedOption[] = [];
+  for (const rule of RULES) {
+    const v = rule.get(req);
+    if (v !== undefined && !rule.ok(v)) out.push({ path: rule.path, value: v, supported: rule.supported });
+  }
+  return out;
+}
+
+export function describeUnsupported(list: readonly UnsupportedOption[]): string {
+  const parts = list.map(
+    (u) => `${u.path.slice(1).replaceAll('/', '.')} = ${JSON.stringify(u.value)} (supported: ${u.supported})`,
+  );
+  return `The planner cannot plan ${list.length === 1 ? 'this option' : 'these options'} yet: ${parts.join('; ')}. Remove ${list.length === 1 ? 'it' : 'them'} or use a supported value.`;
+}

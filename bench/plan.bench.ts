@@ -1,0 +1,292 @@
+/**
+ * Planner benchmark: plans every field of the benchmark selection
+ * (../shared/fields/benchmark_selection.json, or the project's fixture fields
+ * when that folder is absent) in two scenarios and prints, per scenario, the
+ * median and p95 of plan time and of quality, the refusals and why, and the
+ * invariant violations found by the shared plan checker.
+ *
+ *   npm run bench                       # both scenarios, whole selection
+ *   npm run bench -- --scenario S1 --limit 100 --field fiboa-bg:00151-494
+ *
+ * Writes the same as JSON to bench/results/plan-bench.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { planField } from '../core/plan.ts';
+import { PlanningError, type PlanRequest, type PlanResult, type Point } from '../core/types/index.ts';
+import { checkPlan } from '../test/helpers/check-plan.ts';
+import { hasCorpus, loadBenchmarkSelection, loadFixtureFields, repoRoot } from '../test/helpers/corpus.ts';
+
+interface Scenario {
+  name: string;
+  swath: number;
+  radius: number;
+  exterior: number;
+  interior: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'S1', swath: 6, radius: 6, exterior: 2, interior: 1 },
+  { name: 'S2', swath: 24, radius: 8, exterior: 1, interior: 1 },
+];
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string' },
+    limit: { type: 'string' },
+    field: { type: 'string', multiple: true },
+    check: { type: 'boolean', default: true },
+    'no-check': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+interface FieldCase {
+  id: string;
+  why: string;
+  shapeClass?: string;
+  feature: unknown;
+}
+
+function loadCases(): FieldCase[] {
+  if (hasCorpus()) {
+    return loadBenchmarkSelection().map((s) => ({
+      id: s.id,
+      why: s.why,
+      shapeClass: (s.feature as { properties?: { shape_class?: string } }).properties?.shape_class,
+      feature: s.feature,
+    }));
+  }
+  return loadFixtureFields().map((f) => {
+    const props = (f as { properties?: { id?: string; shape_class?: string } }).properties ?? {};
+    return { id: props.id ?? 'fixture', why: 'fixture', shapeClass: props.shape_class, feature: f };
+  });
+}
+
+function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = xs.slice().sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
+  return s[i];
+}
+
+/** Minimum width of a point set (rotating calipers over its convex hull) [m]. */
+function minWidth(points: Point[]): number {
+  const pts = points.slice().sort((a, b) => a.x - b.x || a.y - b.y);
+  if (pts.length < 3) return 0;
+  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: Point[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Point[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], pts[i]) <= 0)
+      upper.pop();
+    upper.push(pts[i]);
+  }
+  const hull = lower.slice(0, -1).concat(upper.slice(0, -1));
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < hull.length; i++) {
+    const a = hull[i];
+    const b = hull[(i + 1) % hull.length];
+    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    if (l === 0) continue;
+    let far = 0;
+    for (const p of hull) far = Math.max(far, Math.abs(cross(a, b, p)) / l);
+    best = Math.min(best, far);
+  }
+  return best;
+}
+
+interface Row {
+  id: string;
+  ms: number;
+  covered: number;
+  overlap: number;
+  tracks: number;
+  lowerBound: number;
+  aboveBound: number;
+  turns: number;
+  nonWorking: number;
+  convex: boolean;
+  violations: number;
+  rules: string[];
+  failures: number;
+}
+
+function run(s: Scenario, cases: FieldCase[]) {
+  const rows: Row[] = [];
+  const refused: Record<string, string[]> = {};
+  const crashed: { id: string; error: string }[] = [];
+  const request = (feature: unknown): PlanRequest => ({
+    boundary: feature,
+    machine: { swathWidth: s.swath, minTurningRadius: s.radius },
+    exteriorHeadlandPasses: s.exterior,
+    interiorHeadlandPasses: s.interior,
+  });
+  // Warm-up on a few fields so the JIT has settled.
+  for (const c of cases.slice(0, 5)) {
+    try {
+      planField(request(c.feature));
+    } catch {}
+  }
+  for (const c of cases) {
+    let result: PlanResult;
+    const t0 = performance.now();
+    try {
+      result = planField(request(c.feature));
+    } catch (e) {
+      if (e instanceof PlanningError) {
+        refused[e.code] = [...(refused[e.code] ?? []), c.id];
+      } else crashed.push({ id: c.id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      continue;
+    }
+    const ms = performance.now() - t0;
+    const plan = result.plan;
+    let violations = 0;
+    const rules = new Set<string>();
+    if (values.check && !values['no-check']) {
+      const v = checkPlan(plan);
+      violations = v.length;
+      for (const x of v) rules.add(x.rule);
+    }
+    const lowerBound = plan.zones.reduce(
+      (n, z) =>
+        n +
+        (z.workable.length ? Math.ceil(minWidth(z.workable.flatMap((p) => p.outer)) / s.swath - 1e-9) : 0),
+      0,
+    );
+    rows.push({
+      id: c.id,
+      ms,
+      covered: plan.stats.coveredPercent,
+      overlap: plan.stats.overlapPercent,
+      tracks: plan.stats.trackCount,
+      lowerBound,
+      aboveBound: plan.stats.trackCount - lowerBound,
+      turns: plan.stats.turnCount,
+      nonWorking: plan.stats.nonWorkingDistance,
+      convex: c.shapeClass === 'convex',
+      violations,
+      rules: [...rules],
+      failures: plan.zones.reduce((n, z) => n + (z.routeFailures ?? 0), 0),
+    });
+    if (!values.quiet && violations > 0)
+      console.error(`${s.name} ${c.id}: ${violations} violation(s): ${[...rules].join(', ')}`);
+  }
+  const col = (f: (r: Row) => number) => rows.map(f);
+  const convex = rows.filter((r) => r.convex);
+  const summary = {
+    scenario: s,
+    fields: cases.length,
+    planned: rows.length,
+    refused: Object.fromEntries(Object.entries(refused).map(([k, v]) => [k, v.length])),
+    refusedIds: refused,
+    crashed,
+    planTimeMs: {
+      median: quantile(
+        col((r) => r.ms),
+        0.5,
+      ),
+      p95: quantile(
+        col((r) => r.ms),
+        0.95,
+      ),
+      max: Math.max(...col((r) => r.ms)),
+    },
+    coveredPercent: {
+      median: quantile(
+        col((r) => r.covered),
+        0.5,
+      ),
+      p5: quantile(
+        col((r) => r.covered),
+        0.05,
+      ),
+    },
+    overlapPercent: {
+      median: quantile(
+        col((r) => r.overlap),
+        0.5,
+      ),
+      p95: quantile(
+        col((r) => r.overlap),
+        0.95,
+      ),
+    },
+    tracksAboveLowerBound: {
+      median: quantile(
+        col((r) => r.aboveBound),
+        0.5,
+      ),
+      p95: quantile(
+        col((r) => r.aboveBound),
+        0.95,
+      ),
+    },
+    convexAtLowerBound: convex.length
+      ? convex.filter((r) => r.aboveBound <= 0).length / convex.length
+      : Number.NaN,
+    convexFields: convex.length,
+    turns: {
+      median: quantile(
+        col((r) => r.turns),
+        0.5,
+      ),
+      p95: quantile(
+        col((r) => r.turns),
+        0.95,
+      ),
+    },
+    nonWorkingDistanceM: {
+      median: quantile(
+        col((r) => r.nonWorking),
+        0.5,
+      ),
+      p95: quantile(
+        col((r) => r.nonWorking),
+        0.95,
+      ),
+    },
+    fieldsWithViolations: rows.filter((r) => r.violations > 0).length,
+    violationsByRule: rows.reduce<Record<string, number>>((m, r) => {
+      for (const k of r.rules) m[k] = (m[k] ?? 0) + 1;
+      return m;
+    }, {}),
+    fieldsWithRouteFailures: rows.filter((r) => r.failures > 0).length,
+  };
+  return { summary, rows };
+}
+
+const all = loadCases();
+let cases = all;
+if (values.field?.length) cases = all.filter((c) => values.field!.includes(c.id));
+if (values.limit) cases = cases.slice(0, Number(values.limit));
+const scenarios = values.scenario ? SCENARIOS.filter((s) => s.name === values.scenario) : SCENARIOS;
+const results = [];
+for (const s of scenarios) {
+  const { summary, rows } = run(s, cases);
+  results.push({ summary, rows });
+  const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+  console.log(
+    [
+      `${s.name} (swath ${s.swath} m, radius ${s.radius} m, ${s.exterior}+${s.interior} headland passes): ${summary.planned}/${summary.fields} planned`,
+      `  plan time      median ${f(summary.planTimeMs.median, 2)} ms   p95 ${f(summary.planTimeMs.p95, 2)} ms   max ${f(summary.planTimeMs.max, 0)} ms`,
+      `  covered        median ${f(summary.coveredPercent.median, 2)} %   p5 ${f(summary.coveredPercent.p5, 2)} %`,
+      `  overlap        median ${f(summary.overlapPercent.median, 2)} %   p95 ${f(summary.overlapPercent.p95, 2)} %`,
+      `  tracks > bound median ${f(summary.tracksAboveLowerBound.median, 0)}   p95 ${f(summary.tracksAboveLowerBound.p95, 0)}   convex at bound ${f(100 * summary.convexAtLowerBound)} % of ${summary.convexFields}`,
+      `  turns          median ${f(summary.turns.median, 0)}   p95 ${f(summary.turns.p95, 0)}`,
+      `  non-working    median ${f(summary.nonWorkingDistanceM.median, 0)} m   p95 ${f(summary.nonWorkingDistanceM.p95, 0)} m`,
+      `  refused        ${JSON.stringify(summary.refused)}   crashed ${summary.crashed.length}`,
+      `  violations     ${summary.fieldsWithViolations} field(s) ${JSON.stringify(summary.violationsByRule)}   route failures ${summary.fieldsWithRouteFailures}`,
+    ].join('\n'),
+  );
+  for (const c of summary.crashed.slice(0, 5)) console.error(`crash ${c.id}: ${c.error}`);
+}
+const out = resolve(repoRoot, 'bench/results');
+mkdirSync(out, { recursive: true });
+writeFileSync(resolve(out, 'plan-bench.json'), JSON.stringify(results, null, 1));
+console.log(`results: ${resolve(out, 'plan-bench.json')}`);

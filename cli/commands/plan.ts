@@ -1,0 +1,272 @@
+/**
+ * `tramline plan FIELD [options]`: plan a field and write the plan to standard
+ * output (or --out). Only the plan goes to standard output; messages go to
+ * standard error.
+ *
+ * Exit codes: 0 planned; 1 the field could not be read or planned (a
+ * PlanningError, printed as `CODE: message`) or the output could not be
+ * written; 2 usage error.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { planField } from '../../core/plan.ts';
+import { PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
+import { type BoundaryFormat, readBoundary } from '../../formats/boundary-read.ts';
+import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
+import { toNormalizedModel } from '../../formats/plan-model.ts';
+import { toSvg } from '../../formats/plan-svg.ts';
+
+/** Everything the command touches outside itself, so tests can stand in for it. */
+export interface PlanIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  readStdin: () => string;
+  readFile: (path: string) => string;
+  writeFile: (path: string, data: string) => void;
+  /** The planner. */
+  plan: (req: PlanRequest) => PlanResult;
+  now: () => Date;
+}
+
+export const defaultPlanIO: PlanIO = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  readStdin: () => readFileSync(0, 'utf8'),
+  readFile: (p) => readFileSync(p, 'utf8'),
+  writeFile: (p, d) => writeFileSync(p, d),
+  plan: planField,
+  now: () => new Date(),
+};
+
+export type PlanOutputFormat = 'geojson' | 'json' | 'svg';
+
+export const PLAN_HELP = `Usage: tramline plan FIELD [options]
+
+Plan a field and write the plan to standard output (or --out).
+
+FIELD is a GeoJSON, WKT or KML file (the format is taken from the file
+extension .geojson/.json, .wkt or .kml, else from the content), or - to read
+standard input.
+
+Options:
+  --swath M                working width [m] (default 6)
+  --headlands N            exterior headland passes (default 2)
+  --interior-headlands N   headland passes around each obstacle (default 1)
+  --turn-radius M          minimum turning radius [m] (default 6)
+  --direction DEG          track bearing [deg clockwise from north] (default: the best found)
+  --format F               geojson   GeoJSON FeatureCollection (default)
+                           json      the v2.0.0 normalized path plan model
+                           svg       a picture of the plan
+                           (default svg when --out ends in .svg)
+  --name NAME              plan name (default: the file name without extension)
+  --out FILE               write to FILE instead of standard output
+  -h, --help               this help
+
+Exit codes: 0 planned, 1 the field could not be read or planned, 2 usage error.
+
+Example:
+  tramline plan field.geojson --swath 12 --headlands 2 --format svg --out field.svg
+`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  swath: { type: 'string' },
+  headlands: { type: 'string' },
+  'interior-headlands': { type: 'string' },
+  'turn-radius': { type: 'string' },
+  direction: { type: 'string' },
+  format: { type: 'string' },
+  name: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** What the command line asks for, checked. */
+export interface PlanArgs {
+  field: string;
+  swathWidth: number;
+  exteriorHeadlandPasses: number;
+  interiorHeadlandPasses: number;
+  minTurningRadius: number;
+  preferredBearingDeg?: number;
+  format: PlanOutputFormat;
+  name?: string;
+  out?: string;
+}
+
+/** Parses and checks the arguments; `help` when --help was given. Throws UsageError. */
+export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values as { [K in keyof typeof OPTIONS]?: K extends 'help' ? boolean : string };
+  if (v.help) return 'help';
+  if (parsed.positionals.length !== 1) {
+    throw new UsageError(
+      parsed.positionals.length === 0
+        ? 'missing FIELD (a GeoJSON, WKT or KML file, or - for standard input)'
+        : `expected one FIELD, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`,
+    );
+  }
+  const format = v.format ?? (v.out && extname(v.out).toLowerCase() === '.svg' ? 'svg' : 'geojson');
+  if (format !== 'geojson' && format !== 'json' && format !== 'svg') {
+    throw new UsageError(`--format must be geojson, json or svg, got "${format}"`);
+  }
+  if (v.name !== undefined && !v.name.trim()) throw new UsageError('--name must not be empty');
+  if (v.out !== undefined && !v.out) throw new UsageError('--out must name a file');
+  const direction = v.direction === undefined ? undefined : number('direction', v.direction);
+  return {
+    field: parsed.positionals[0],
+    swathWidth: positive('swath', v.swath, 6),
+    minTurningRadius: positive('turn-radius', v['turn-radius'], 6),
+    exteriorHeadlandPasses: count('headlands', v.headlands, 2),
+    interiorHeadlandPasses: count('interior-headlands', v['interior-headlands'], 1),
+    ...(direction === undefined ? {} : { preferredBearingDeg: direction }),
+    format,
+    ...(v.name === undefined ? {} : { name: v.name }),
+    ...(v.out === undefined ? {} : { out: v.out }),
+  };
+}
+
+const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+function number(name: string, text: string): number {
+  const n = NUMBER_RE.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${text}"`);
+  return n;
+}
+
+function positive(name: string, text: string | undefined, def: number): number {
+  if (text === undefined) return def;
+  const n = number(name, text);
+  if (n <= 0) throw new UsageError(`--${name} must be a number of metres > 0, got "${text}"`);
+  return n;
+}
+
+function count(name: string, text: string | undefined, def: number): number {
+  if (text === undefined) return def;
+  const n = number(name, text);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a whole number >= 0, got "${text}"`);
+  return n;
+}
+
+/** The boundary format named by a file extension, if any. */
+export function formatOfPath(path: string): BoundaryFormat | undefined {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.geojson' || ext === '.json') return 'geojson';
+  if (ext === '.wkt') return 'wkt';
+  if (ext === '.kml') return 'kml';
+  return undefined;
+}
+
+/**
+ * A plan id derived from the input and the options, so planning the same
+ * field the same way gives the same ids in the output.
+ */
+export function planIdFor(text: string, req: Omit<PlanRequest, 'boundary'>): string {
+  const h = createHash('sha256').update(text).update('\0').update(JSON.stringify(req)).digest('hex');
+  return `plan-${h.slice(0, 16)}`;
+}
+
+/** Runs `tramline plan` with `argv` (the arguments after "plan"); returns the exit code. */
+export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number {
+  const say = (s: string) => io.stderr(`tramline plan: ${s}\n`);
+  let args: PlanArgs | 'help';
+  try {
+    args = parsePlanArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    say(e.message);
+    io.stderr('Run "tramline plan --help" for the options.\n');
+    return 2;
+  }
+  if (args === 'help') {
+    io.stdout(PLAN_HELP);
+    return 0;
+  }
+  const stdin = args.field === '-';
+  let text: string;
+  try {
+    text = stdin ? io.readStdin() : io.readFile(args.field);
+  } catch (e) {
+    say(`cannot read ${stdin ? 'standard input' : args.field}: ${describe(e)}`);
+    return 1;
+  }
+  const options: Omit<PlanRequest, 'boundary'> = {
+    machine: { swathWidth: args.swathWidth, minTurningRadius: args.minTurningRadius },
+    exteriorHeadlandPasses: args.exteriorHeadlandPasses,
+    interiorHeadlandPasses: args.interiorHeadlandPasses,
+    ...(args.preferredBearingDeg === undefined ? {} : { preferredBearingDeg: args.preferredBearingDeg }),
+  };
+  let result: PlanResult;
+  try {
+    const boundary = readBoundary(text, stdin ? undefined : formatOfPath(args.field));
+    result = io.plan({ boundary, ...options });
+  } catch (e) {
+    if (e instanceof PlanningError) {
+      say(`${e.code}: ${e.message}`);
+      return 1;
+    }
+    say(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return 1;
+  }
+  const name = args.name ?? (stdin ? 'plan' : basename(args.field, extname(args.field)) || 'plan');
+  const meta = {
+    pathPlanId: planIdFor(text, options),
+    pathPlanName: name,
+    createdAt: io.now().toISOString(),
+  };
+  let body: string;
+  try {
+    body =
+      args.format === 'svg'
+        ? toSvg(result, { title: name })
+        : `${JSON.stringify(args.format === 'json' ? toNormalizedModel(result, meta) : toPlanGeoJSON(result, meta))}\n`;
+  } catch (e) {
+    say(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return 1;
+  }
+  if (args.out !== undefined) {
+    try {
+      io.writeFile(args.out, body);
+    } catch (e) {
+      say(`cannot write ${args.out}: ${describe(e)}`);
+      return 1;
+    }
+  } else {
+    io.stdout(body);
+  }
+  for (const r of result.repairs) say(`repaired: ${r}`);
+  for (const z of result.plan.zones) {
+    if (z.routeFailures) {
+      say(
+        `warning: zone ${z.index}: ${z.routeFailures} route connection(s) could not be kept inside the field`,
+      );
+    }
+  }
+  const st = result.plan.stats;
+  say(
+    `${name}: ${(st.fieldArea / 10000).toFixed(2)} ha, ${result.plan.zones.length} zone(s), ${st.trackCount} tracks, ${st.turnCount} turns, covered ${st.coveredPercent.toFixed(1)} %, overlap ${st.overlapPercent.toFixed(1)} %, ${(st.totalDistance / 1000).toFixed(2)} km, ${(st.totalTime / 3600).toFixed(2)} h${args.out === undefined ? '' : ` -> ${args.out}`}`,
+  );
+  return 0;
+}
+
+/** The dispatcher's entry point. */
+export function run(argv: string[], io: PlanIO = defaultPlanIO): number {
+  return runPlan(argv, io);
+}
+
+function describe(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return 'no such file';
+  if (err?.code === 'EISDIR') return 'it is a directory';
+  if (err?.code === 'EACCES') return 'permission denied';
+  return err instanceof Error ? err.message : String(e);
+}

@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Polygon } from '../types/index.ts';
+import { bufferLines, difference, intersection, offset, union, unionArea } from './clip.ts';
+import { multiPolygonArea, signedArea } from './polygon.ts';
+
+const rect = (x0: number, y0: number, x1: number, y1: number): Polygon => ({
+  outer: [
+    { x: x0, y: y0 },
+    { x: x1, y: y0 },
+    { x: x1, y: y1 },
+    { x: x0, y: y1 },
+  ],
+  holes: [],
+});
+
+describe('clip', () => {
+  it('does booleans with holes in the right orientation', () => {
+    const a = rect(0, 0, 100, 100);
+    const b = rect(40, 40, 60, 60);
+    const d = difference([a], [b]);
+    expect(d).toHaveLength(1);
+    expect(d[0].holes).toHaveLength(1);
+    expect(signedArea(d[0].outer)).toBeGreaterThan(0);
+    expect(signedArea(d[0].holes[0])).toBeLessThan(0);
+    expect(multiPolygonArea(d)).toBeCloseTo(10000 - 400, 6);
+    expect(multiPolygonArea(intersection([a], [b]))).toBeCloseTo(400, 6);
+    expect(multiPolygonArea(union([a], [rect(50, 0, 150, 100)]))).toBeCloseTo(15000, 6);
+  });
+
+  it('offsets inward exactly (round joins on a rectangle keep square corners)', () => {
+    const a = rect(0, 0, 100, 60);
+    expect(multiPolygonArea(offset([a], -3))).toBeCloseTo(94 * 54, 4);
+    expect(multiPolygonArea(offset([a], -31))).toBe(0);
+    // Outward: rectangle + edges + round corners.
+    expect(multiPolygonArea(offset([a], 2))).toBeCloseTo(6000 + 2 * 2 * 160 + Math.PI * 4, 0);
+  });
+
+  it('buffers open lines with flat ends', () => {
+    const strips = bufferLines(
+      [
+        [
+          { x: 0, y: 0 },
+          { x: 50, y: 0 },
+        ],
+      ],
+      3,
+      'butt',
+    );
+    expect(multiPolygonArea(strips)).toBeCloseTo(300, 6);
+  });
+
+  it('union area of random rectangles never exceeds the sum and covers the largest', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.double({ min: -500, max: 500, noNaN: true }),
+            fc.double({ min: -500, max: 500, noNaN: true }),
+            fc.double({ min: 0.5, max: 200, noNaN: true }),
+            fc.double({ min: 0.5, max: 200, noNaN: true }),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
+        (rs) => {
+          const polys = rs.map(([x, y, w, h]) => rect(x, y, x + w, y + h));
+          const sum = rs.reduce((s, [, , w, h]) => s + w * h, 0);
+          const biggest = Math.max(...rs.map(([, , w, h]) => w * h));
+          const u = unionArea(polys);
+          expect(u).toBeLessThanOrEqual(sum + 1e-3);
+          expect(u).toBeGreaterThanOrEqual(biggest - 1e-3);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Point } from '../types/index.ts';
+import { EdgeIndex } from './edge-index.ts';
+import { distToRing, pointInRing } from './polygon.ts';
+
+function starRing(n: number, r0: number, r1: number, cx: number, cy: number, phase: number): Point[] {
+  const ring: Point[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = phase + (i / n) * 2 * Math.PI;
+    const r = i % 2 ? r0 : r1;
+    ring.push({ x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
+  }
+  return ring;
+}
+
+describe('EdgeIndex', () => {
+  const square: Point[] = [
+    { x: 0, y: 0 },
+    { x: 100, y: 0 },
+    { x: 100, y: 100 },
+    { x: 0, y: 100 },
+  ];
+  const hole: Point[] = [
+    { x: 40, y: 40 },
+    { x: 40, y: 60 },
+    { x: 60, y: 60 },
+    { x: 60, y: 40 },
+  ];
+  const idx = new EdgeIndex([square, hole]);
+
+  it('tells crossings from touches', () => {
+    expect(idx.segmentCrosses({ x: 50, y: 10 }, { x: 50, y: -10 })).toBe(true);
+    expect(idx.segmentCrosses({ x: 10, y: 10 }, { x: 30, y: 30 })).toBe(false);
+    expect(idx.segmentCrosses({ x: 50, y: 10 }, { x: 50, y: 0 })).toBe(false);
+    expect(idx.segmentCrosses({ x: 10, y: 0 }, { x: 90, y: 0 })).toBe(false);
+    expect(idx.segmentCrosses({ x: 30, y: 50 }, { x: 50, y: 50 })).toBe(true);
+  });
+
+  it('answers containment with holes', () => {
+    expect(idx.contains({ x: 10, y: 10 })).toBe(true);
+    expect(idx.contains({ x: 50, y: 50 })).toBe(false);
+    expect(idx.contains({ x: 150, y: 50 })).toBe(false);
+    expect(idx.contains({ x: -1, y: 50 })).toBe(false);
+  });
+
+  it('agrees with brute force on random stars (containment, distance, crossings)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 60 }),
+        fc.double({ min: 5, max: 500, noNaN: true }),
+        fc.double({ min: 0.1, max: 1, noNaN: true }),
+        fc.double({ min: -1e5, max: 1e5, noNaN: true }),
+        fc.double({ min: 0, max: 6.28, noNaN: true }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+            fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+          ),
+          {
+            minLength: 4,
+            maxLength: 20,
+          },
+        ),
+        (half, r1, ratio, c, phase, probes) => {
+          const ring = starRing(half * 2, r1 * ratio, r1, c, -c / 2, phase);
+          const index = new EdgeIndex([ring]);
+          const pts = probes.map(([u, v]) => ({ x: c + u * r1, y: -c / 2 + v * r1 }));
+          for (const p of pts) {
+            const d = distToRing(p, ring);
+            expect(index.distance(p)).toBeCloseTo(d, 6);
+            if (d > 1e-6 * r1) expect(index.contains(p)).toBe(pointInRing(p, ring));
+          }
+          for (let i = 1; i < pts.length; i++) {
+            const a = pts[i - 1];
+            const b = pts[i];
+            if (distToRing(a, ring) < 2e-3 || distToRing(b, ring) < 2e-3) continue;
+            // A segment between an inside and an outside point must cross.
+            if (pointInRing(a, ring) !== pointInRing(b, ring)) expect(index.segmentCrosses(a, b)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

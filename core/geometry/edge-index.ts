@@ -1,0 +1,217 @@
+/**
+ * A uniform grid over the edges of a set of rings, for the questions the
+ * route asks thousands of times per plan: does this segment cross a
+ * boundary, is this point inside, how far is the nearest edge.
+ * Flat typed arrays, no allocation per query.
+ */
+import type { Point } from '../types/index.ts';
+
+export class EdgeIndex {
+  private readonly ax: Float64Array;
+  private readonly ay: Float64Array;
+  private readonly bx: Float64Array;
+  private readonly by: Float64Array;
+  private readonly minX: number;
+  private readonly minY: number;
+  private readonly cell: number;
+  private readonly nx: number;
+  private readonly ny: number;
+  private readonly cellStart: Int32Array;
+  private readonly cellItems: Int32Array;
+  private readonly stamp: Int32Array;
+  private query = 0;
+  readonly edgeCount: number;
+
+  constructor(rings: readonly (readonly Point[])[]) {
+    let n = 0;
+    for (const r of rings) n += r.length;
+    this.edgeCount = n;
+    this.ax = new Float64Array(n);
+    this.ay = new Float64Array(n);
+    this.bx = new Float64Array(n);
+    this.by = new Float64Array(n);
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
+    let k = 0;
+    for (const r of rings) {
+      for (let i = 0; i < r.length; i++) {
+        const a = r[i];
+        const b = r[(i + 1) % r.length];
+        this.ax[k] = a.x;
+        this.ay[k] = a.y;
+        this.bx[k] = b.x;
+        this.by[k] = b.y;
+        k++;
+        if (a.x < minX) minX = a.x;
+        if (a.y < minY) minY = a.y;
+        if (a.x > maxX) maxX = a.x;
+        if (a.y > maxY) maxY = a.y;
+      }
+    }
+    if (n === 0) {
+      minX = minY = 0;
+      maxX = maxY = 1;
+    }
+    const w = Math.max(maxX - minX, 1e-6);
+    const h = Math.max(maxY - minY, 1e-6);
+    // About two edges per cell on average, cells no smaller than 0.5 m.
+    const cell = Math.max(0.5, Math.sqrt((w * h) / Math.max(1, n * 0.5)));
+    this.cell = cell;
+    this.minX = minX - cell;
+    this.minY = minY - cell;
+    this.nx = Math.ceil((w + 2 * cell) / cell) + 1;
+    this.ny = Math.ceil((h + 2 * cell) / cell) + 1;
+    const counts = new Int32Array(this.nx * this.ny + 1);
+    const forEachCell = (e: number, f: (c: number) => void) => {
+      const x0 = this.cx(Math.min(this.ax[e], this.bx[e]));
+      const x1 = this.cx(Math.max(this.ax[e], this.bx[e]));
+      const y0 = this.cy(Math.min(this.ay[e], this.by[e]));
+      const y1 = this.cy(Math.max(this.ay[e], this.by[e]));
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) f(y * this.nx + x);
+    };
+    for (let e = 0; e < n; e++) forEachCell(e, (c) => counts[c + 1]++);
+    for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+    this.cellStart = counts;
+    const fill = counts.slice();
+    this.cellItems = new Int32Array(counts[counts.length - 1]);
+    for (let e = 0; e < n; e++) forEachCell(e, (c) => (this.cellItems[fill[c]++] = e));
+    this.stamp = new Int32Array(n);
+  }
+
+  private cx(x: number): number {
+    const i = Math.floor((x - this.minX) / this.cell);
+    return i < 0 ? 0 : i >= this.nx ? this.nx - 1 : i;
+  }
+
+  private cy(y: number): number {
+    const i = Math.floor((y - this.minY) / this.cell);
+    return i < 0 ? 0 : i >= this.ny ? this.ny - 1 : i;
+  }
+
+  /**
+   * True when segment pq properly crosses an edge (passes from one side to
+   * the other). Touching or running along an edge is not a crossing.
+   */
+  segmentCrosses(p: Point, q: Point): boolean {
+    const stamp = ++this.query;
+    const x0 = this.cx(Math.min(p.x, q.x));
+    const x1 = this.cx(Math.max(p.x, q.x));
+    const y0 = this.cy(Math.min(p.y, q.y));
+    const y1 = this.cy(Math.max(p.y, q.y));
+    const dx = q.x - p.x;
+    const dy = q.y - p.y;
+    let vertexPass = false;
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const c = y * this.nx + x;
+        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+          const e = this.cellItems[i];
+          if (this.stamp[e] === stamp) continue;
+          this.stamp[e] = stamp;
+          const ax = this.ax[e];
+          const ay = this.ay[e];
+          const bx = this.bx[e];
+          const by = this.by[e];
+          const d1 = dx * (ay - p.y) - dy * (ax - p.x);
+          const d2 = dx * (by - p.y) - dy * (bx - p.x);
+          if ((d1 > 0 && d2 > 0) || (d1 < 0 && d2 < 0) || d1 === d2) continue;
+          const ex = bx - ax;
+          const ey = by - ay;
+          const d3 = ex * (p.y - ay) - ey * (p.x - ax);
+          const d4 = ex * (q.y - ay) - ey * (q.x - ax);
+          if ((d3 > 0 && d4 > 0) || (d3 < 0 && d4 < 0)) continue;
+          // Endpoints of pq within 1 mm of the edge count as touching.
+          const el = Math.hypot(ex, ey) || 1;
+          const sl = Math.hypot(dx, dy) || 1;
+          if (Math.abs(d3) / el < 1e-3 || Math.abs(d4) / el < 1e-3) continue;
+          // pq passes within 1 mm of a vertex of the edge: it may graze the
+          // boundary or leave through the vertex; decided below by where q is.
+          if (Math.abs(d1) / sl < 1e-3 || Math.abs(d2) / sl < 1e-3) {
+            vertexPass = true;
+            continue;
+          }
+          return true;
+        }
+      }
+    }
+    if (vertexPass) {
+      const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
+      const ps = this.distance(p, 2e-3) < 1e-3 ? null : this.contains(p);
+      for (const r of [q, mid]) {
+        if (this.distance(r, 2e-3) < 1e-3) continue;
+        const inside = this.contains(r);
+        if (ps !== null && inside !== ps) return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when any segment of the polyline crosses an edge. */
+  polylineCrosses(pts: readonly Point[]): boolean {
+    for (let i = 1; i < pts.length; i++) if (this.segmentCrosses(pts[i - 1], pts[i])) return true;
+    return false;
+  }
+
+  /** Distance from p to the nearest edge, searching outwards ring by ring of cells. */
+  distance(p: Point, maxDist = Number.POSITIVE_INFINITY): number {
+    const cx = this.cx(p.x);
+    const cy = this.cy(p.y);
+    let best = Number.POSITIVE_INFINITY;
+    const maxRing = Math.max(this.nx, this.ny);
+    for (let r = 0; r <= maxRing; r++) {
+      // Any edge in ring r is at least (r - 1) * cell away.
+      if ((r - 1) * this.cell > Math.min(best, maxDist)) break;
+      for (let y = cy - r; y <= cy + r; y++) {
+        if (y < 0 || y >= this.ny) continue;
+        const edgeRow = y === cy - r || y === cy + r;
+        for (let x = cx - r; x <= cx + r; x += edgeRow ? 1 : 2 * r || 1) {
+          if (x < 0 || x >= this.nx) continue;
+          const c = y * this.nx + x;
+          for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+            const e = this.cellItems[i];
+            const d = segDist(p.x, p.y, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+            if (d < best) best = d;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Crossing-number point-in-region test over all indexed rings (even-odd). */
+  contains(p: Point): boolean {
+    // Cast a ray to +x through the cells of p's row.
+    const y = this.cy(p.y);
+    const x0 = this.cx(p.x);
+    const stamp = ++this.query;
+    let inside = false;
+    for (let x = x0; x < this.nx; x++) {
+      const c = y * this.nx + x;
+      for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+        const e = this.cellItems[i];
+        if (this.stamp[e] === stamp) continue;
+        this.stamp[e] = stamp;
+        const ay = this.ay[e];
+        const by = this.by[e];
+        if (ay > p.y !== by > p.y) {
+          const ax = this.ax[e];
+          const bx = this.bx[e];
+          const xi = ax + ((p.y - ay) * (bx - ax)) / (by - ay);
+          if (p.x < xi) inside = !inside;
+        }
+      }
+    }
+    return inside;
+  }
+}
+
+function segDist(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const abx = bx - ax;
+  const aby = by - ay;
+  const l2 = abx * abx + aby * aby;
+  let t = l2 > 0 ? ((px - ax) * abx + (py - ay) * aby) / l2 : 0;
+  t = t < 0 ? 0 : Math.min(t, 1);
+  return Math.hypot(px - (ax + t * abx), py - (ay + t * aby));
+}

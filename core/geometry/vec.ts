@@ -1,0 +1,87 @@
+import type { Point } from '../types/index.ts';
+
+export const TAU = Math.PI * 2;
+
+export function add(a: Point, b: Point): Point {
+  return { x: a.x + b.x, y: a.y + b.y };
+}
+
+export function sub(a: Point, b: Point): Point {
+  return { x: a.x - b.x, y: a.y - b.y };
+}
+
+export function scale(a: Point, s: number): Point {
+  return { x: a.x * s, y: a.y * s };
+}
+
+export function dot(a: Point, b: Point): number {
+  return a.x * b.x + a.y * b.y;
+}
+
+export function cross(a: Point, b: Point): number {
+  return a.x * b.y - a.y * b.x;
+}
+
+export function dist(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+
+export function dist2(a: Point, b: Point): number {
+  const dx = a.x - b.x;
+  const dy = a.y - b.y;
+  return dx * dx + dy * dy;
+}
+
+export function len(a: Point): number {
+  return Math.hypot(a.x, a.y);
+}
+
+export function lerp(a: Point, b: Point, t: number): Point {
+  return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
+}
+
+/** Unit vector of a heading [rad]. */
+export function dir(heading: number): Point {
+  return { x: Math.cos(heading), y: Math.sin(heading) };
+}
+
+/** Heading [rad] of the vector from a to b. */
+export function headingOf(a: Point, b: Point): number {
+  return Math.atan2(b.y - a.y, b.x - a.x);
+}
+
+/** Angle wrapped to (-pi, pi]. */
+export function wrapAngle(a: number): number {
+  let r = a % TAU;
+  if (r <= -Math.PI) r += TAU;
+  else if (r > Math.PI) r -= TAU;
+  return r;
+}
+
+/** Bearing [deg clockwise from north] of a math heading [rad, CCW from east]. */
+export function headingToBearingDeg(heading: number): number {
+  const b = 90 - (heading * 180) / Math.PI;
+  return ((b % 360) + 360) % 360;
+}
+
+/** Math heading [rad, CCW from east] of a bearing [deg clockwise from north]. */
+export function bearingDegToHeading(bearingDeg: number): number {
+  return wrapAngle(((90 - bearingDeg) * Math.PI) / 180);
+}
+
+/** Distance from p to the segment ab. */
+export function distToSegment(p: Point, a: Point, b: Point): number {
+  const abx = b.x - a.x;
+  const aby = b.y - a.y;
+  const l2 = abx * abx + aby * aby;
+  let t = l2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby) / l2 : 0;
+  t = t < 0 ? 0 : Math.min(t, 1);
+  return Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
+}
+
+/** Length of an open polyline [m]. */
+export function polylineLength(pts: readonly Point[]): number {
+  let s = 0;
+  for (let i = 1; i < pts.length; i++) s += dist(pts[i - 1], pts[i]);
+  return s;
+}

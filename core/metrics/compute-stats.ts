@@ -1,0 +1,171 @@
+/**
+ * Statistics measured from the geometry, never estimated.
+ *
+ * Covered area = union of the swath strips of the working parts (each centre
+ * line buffered by w/2 with flat ends; closed headland loops as bands)
+ * clipped to the worked field (the zone less its obstacles and passable
+ * areas). Overlap = sum of each strip's area inside the field - covered.
+ * Missed = field - covered.
+ */
+import { Clipper } from 'clipper2-ts';
+import { bufferLines, bufferRings, intersectionArea } from '../geometry/clip.ts';
+import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { multiPolygonArea } from '../geometry/polygon.ts';
+import { polylineLength } from '../geometry/vec.ts';
+import type { Machine, PathPart, PlanStats, Point, Polygon } from '../types/index.ts';
+
+/** Simplification of working centre lines before buffering [m]. */
+const STRIP_TOLERANCE = 0.02;
+
+export interface StatsInput {
+  /** The worked field of the zone: the zone less obstacles and passable areas. */
+  field: readonly Polygon[];
+  fieldIndex: EdgeIndex;
+  workable: readonly Polygon[];
+  parts: readonly PathPart[];
+  machine: Machine;
+}
+
+export function computeStats(input: StatsInput): PlanStats {
+  const w = input.machine.swathWidth;
+  const hw = w / 2;
+  const fieldArea = multiPolygonArea(input.field);
+  const workableArea = multiPolygonArea(input.workable);
+  const strips: Polygon[] = [];
+  let stripAreaInField = 0;
+  let workingDistance = 0;
+  let headlandDistance = 0;
+  let turnDistance = 0;
+  let connectorDistance = 0;
+  let trackCount = 0;
+  let turnCount = 0;
+  let headlandPassCount = 0;
+  let prevType: PathPart['type'] | null = null;
+  for (const part of input.parts) {
+    if (part.sequence === undefined) continue;
+    const L = polylineLength(part.points);
+    switch (part.type) {
+      case 'RouteTrack':
+        workingDistance += L;
+        trackCount++;
+        break;
+      case 'ExteriorHeadlandPass':
+      case 'InteriorHeadlandPass':
+        headlandDistance += L;
+        headlandPassCount++;
+        break;
+      case 'Turn':
+      case 'HeadlandTurn':
+        turnDistance += L;
+        // A reversing turn is several parts in a row; it is one turn.
+        if (part.type === 'Turn' && prevType !== 'Turn') turnCount++;
+        break;
+      default:
+        connectorDistance += L;
+    }
+    prevType = part.type;
+    if (!part.working || part.points.length < 2) continue;
+    const closed = isClosed(part.points);
+    // Centre lines simplified within 2 cm for the strips: the area changes by
+    // far less than the reporting tolerance, and buffering gets much lighter.
+    const ring = closed ? part.points.slice(0, -1) : part.points;
+    const line = ring.length > 8 ? Clipper.simplifyPathD(ring as Point[], STRIP_TOLERANCE, closed) : ring;
+    const strip = closed ? bufferRings([line], hw) : bufferLines([line], hw, 'butt');
+    strips.push(...strip);
+    if (
+      part.type === 'RouteTrack' &&
+      part.points.length === 2 &&
+      rectInside(part.points[0], part.points[1], hw, input.fieldIndex)
+    ) {
+      stripAreaInField += L * w;
+    } else {
+      stripAreaInField += intersectionArea(strip, input.field);
+    }
+  }
+  // Subjects are unioned by the fill rule, so one intersection gives (union of strips) ∩ field.
+  const coveredArea = strips.length ? intersectionArea(strips, input.field) : 0;
+  const overlapArea = Math.max(0, stripAreaInField - coveredArea);
+  const missedArea = Math.max(0, fieldArea - coveredArea);
+  const nonWorkingDistance = turnDistance + connectorDistance;
+  const workingTime = (workingDistance + headlandDistance) / input.machine.workingSpeed;
+  const nonWorkingTime = nonWorkingDistance / input.machine.turningSpeed;
+  return {
+    fieldArea,
+    workableArea,
+    coveredArea,
+    missedArea,
+    overlapArea,
+    trackCount,
+    turnCount,
+    headlandPassCount,
+    workingDistance,
+    headlandDistance,
+    turnDistance,
+    connectorDistance,
+    totalDistance: workingDistance + headlandDistance + nonWorkingDistance,
+    nonWorkingDistance,
+    workingTime,
+    nonWorkingTime,
+    totalTime: workingTime + nonWorkingTime,
+    coveredPercent: fieldArea > 0 ? (100 * coveredArea) / fieldArea : 0,
+    overlapPercent: fieldArea > 0 ? (100 * overlapArea) / fieldArea : 0,
+  };
+}
+
+/** Sum of zone statistics, with the percentages recomputed. */
+export function sumStats(list: readonly PlanStats[]): PlanStats {
+  const s: PlanStats = {
+    fieldArea: 0,
+    workableArea: 0,
+    coveredArea: 0,
+    missedArea: 0,
+    overlapArea: 0,
+    trackCount: 0,
+    turnCount: 0,
+    headlandPassCount: 0,
+    workingDistance: 0,
+    headlandDistance: 0,
+    turnDistance: 0,
+    connectorDistance: 0,
+    totalDistance: 0,
+    nonWorkingDistance: 0,
+    workingTime: 0,
+    nonWorkingTime: 0,
+    totalTime: 0,
+    coveredPercent: 0,
+    overlapPercent: 0,
+  };
+  for (const z of list) {
+    for (const k of Object.keys(s) as (keyof PlanStats)[]) s[k] += z[k];
+  }
+  s.coveredPercent = s.fieldArea > 0 ? (100 * s.coveredArea) / s.fieldArea : 0;
+  s.overlapPercent = s.fieldArea > 0 ? (100 * s.overlapArea) / s.fieldArea : 0;
+  return s;
+}
+
+function isClosed(pts: readonly Point[]): boolean {
+  const a = pts[0];
+  const b = pts[pts.length - 1];
+  return pts.length > 3 && Math.hypot(a.x - b.x, a.y - b.y) < 1e-6;
+}
+
+/** True when the rectangle of half-width hw around segment ab lies inside the indexed field. */
+function rectInside(a: Point, b: Point, hw: number, index: EdgeIndex): boolean {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const l = Math.hypot(dx, dy);
+  if (l === 0) return false;
+  const nx = (-dy / l) * hw;
+  const ny = (dx / l) * hw;
+  const c = [
+    { x: a.x + nx, y: a.y + ny },
+    { x: b.x + nx, y: b.y + ny },
+    { x: b.x - nx, y: b.y - ny },
+    { x: a.x - nx, y: a.y - ny },
+  ];
+  if (!index.contains(c[0])) return false;
+  // An obstacle smaller than the strip and wholly inside it is not detected;
+  // its area is far below the reporting tolerance.
+  for (let i = 0; i < 4; i++) if (index.segmentCrosses(c[i], c[(i + 1) % 4])) return false;
+  return true;
+}

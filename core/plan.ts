@@ -1,0 +1,264 @@
+/**
+ * The one composer: PlanRequest -> PathPlan.
+ *
+ *   prepare (clean, validate, project) -> per field part (zone):
+ *   headlands -> tracks -> route -> metrics -> zone; then sequence the
+ *   driven parts across the plan and sum the statistics.
+ *
+ * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
+ */
+import { prepareField } from './field/prepare-field.ts';
+import { difference, intersection } from './geometry/clip.ts';
+import { EdgeIndex } from './geometry/edge-index.ts';
+import { multiPolygonArea } from './geometry/polygon.ts';
+import { generateHeadlands } from './headland/generate-headlands.ts';
+import { computeStats, sumStats } from './metrics/compute-stats.ts';
+import { planRoute } from './route/plan-route.ts';
+import { generateTracks } from './tracks/generate-tracks.ts';
+import {
+  DEFAULT_MACHINE,
+  type GeometryGroup,
+  type Machine,
+  type PathPart,
+  PlanningError,
+  type PlanOptions,
+  type PlanRequest,
+  type PlanResult,
+  type Point,
+  type Polygon,
+  type Zone,
+} from './types/index.ts';
+
+export function planField(req: PlanRequest): PlanResult {
+  const options = resolveOptions(req);
+  const { field, frame, repairs } = prepareField(req.boundary);
+  const nodes = field.nodes.flat();
+  const nodeAt = (i: number | undefined, name: string): Point | undefined => {
+    if (i === undefined) return undefined;
+    if (!Number.isInteger(i) || i < 0 || i >= nodes.length) {
+      throw new PlanningError(
+        'INVALID_OPTION',
+        `routeOptions.${name} is ${i}, but the field has ${nodes.length} route nodes (its exterior boundary vertices, numbered from 0 in input order); expected an integer from 0 to ${nodes.length - 1}.`,
+        { path: `routeOptions.${name}` },
+      );
+    }
+    return nodes[i];
+  };
+  const start = nodeAt(options.route.startPointNodeIndex, 'startPointNodeIndex');
+  const end = nodeAt(options.route.endPointNodeIndex, 'endPointNodeIndex');
+  const zones: Zone[] = [];
+  const refusals: PlanningError[] = [];
+  field.parts.forEach((part, index) => {
+    const result = planZone(part, index, field.passable, options, pickFor(part, start), pickFor(part, end));
+    if (result instanceof PlanningError) refusals.push(result);
+    zones.push(
+      result instanceof PlanningError ? emptyZone(part, index, field.passable, options.machine) : result,
+    );
+  });
+  if (zones.every((z) => z.groups[0].parts.every((p) => p.sequence === undefined)) && refusals.length) {
+    throw refusals[0];
+  }
+  // Sequence the driven parts across the whole plan, zone by zone.
+  let seq = 0;
+  for (const z of zones)
+    for (const g of z.groups) for (const p of g.parts) if (p.sequence !== undefined) p.sequence = seq++;
+  const plan = { zones, stats: sumStats(zones.map((z) => z.stats)), machine: options.machine, options };
+  return { plan, frame, repairs };
+}
+
+function resolveOptions(req: PlanRequest): PlanOptions {
+  const machine: Machine = { ...DEFAULT_MACHINE, ...req.machine } as Machine;
+  const positive = (v: number, name: string) => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+      throw new PlanningError(
+        'INVALID_OPTION',
+        `${name} must be a positive number of metres (or m/s); found ${v}.`,
+        {
+          path: name,
+        },
+      );
+    }
+  };
+  positive(machine.swathWidth, 'equipment.swathWidth');
+  positive(machine.minTurningRadius, 'equipment.minTurningRadius');
+  positive(machine.workingSpeed, 'equipment.workingSpeed');
+  positive(machine.turningSpeed, 'equipment.turningSpeed');
+  const passes = (v: number | undefined, name: string) => {
+    const n = v ?? 0;
+    if (!Number.isInteger(n) || n < 0) {
+      throw new PlanningError('INVALID_OPTION', `${name} must be a whole number >= 0; found ${v}.`, {
+        path: name,
+      });
+    }
+    return n;
+  };
+  const algorithm = req.route?.algorithm ?? 'boustrophedon';
+  if (algorithm !== 'boustrophedon') {
+    throw new PlanningError(
+      'OPTION_NOT_SUPPORTED',
+      `routeOptions.algorithm '${algorithm}' is not available; supported: 'boustrophedon'.`,
+      { path: 'routeOptions.algorithm' },
+    );
+  }
+  if (req.preferredBearingDeg !== undefined && !Number.isFinite(req.preferredBearingDeg)) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      'The preferred track direction must be a finite bearing in degrees.',
+      {
+        path: 'preferredDirectionDegrees',
+      },
+    );
+  }
+  return {
+    machine,
+    exteriorHeadlandPasses: passes(req.exteriorHeadlandPasses, 'exteriorHeadlandPasses'),
+    interiorHeadlandPasses: passes(req.interiorHeadlandPasses, 'interiorHeadlandPasses'),
+    preferredBearingDeg: req.preferredBearingDeg,
+    route: {
+      algorithm,
+      startPointNodeIndex: req.route?.startPointNodeIndex,
+      endPointNodeIndex: req.route?.endPointNodeIndex,
+    },
+  };
+}
+
+/** A route node belongs to the zone whose boundary is nearest. */
+function pickFor(part: Polygon, p: Point | undefined): Point | undefined {
+  if (!p) return undefined;
+  for (const q of part.outer) if (Math.hypot(q.x - p.x, q.y - p.y) < 1e-6) return p;
+  return undefined;
+}
+
+function planZone(
+  zone: Polygon,
+  index: number,
+  passable: readonly Polygon[],
+  options: PlanOptions,
+  start: Point | undefined,
+  end: Point | undefined,
+): Zone | PlanningError {
+  const m = options.machine;
+  const w = m.swathWidth;
+  const headlands = generateHeadlands(zone, {
+    swathWidth: w,
+    exteriorPasses: options.exteriorHeadlandPasses,
+    interiorPasses: options.interiorHeadlandPasses,
+    turningRadius: m.minTurningRadius,
+  });
+  const zonePassable = passable.length ? intersection(passable, [zone]) : [];
+  const workable = zonePassable.length ? difference(headlands.workable, zonePassable) : headlands.workable;
+  const workField = zonePassable.length ? difference([zone], zonePassable) : [zone];
+  const region = new EdgeIndex([zone.outer, ...zone.holes]);
+  const fieldIndex = zonePassable.length
+    ? new EdgeIndex(workField.flatMap((p) => [p.outer, ...p.holes]))
+    : region;
+  const haName = (a: number) => `${(a / 10000).toFixed(2)} ha`;
+  if (multiPolygonArea(workable) < 1e-3) {
+    return new PlanningError(
+      'HEADLAND_EXHAUSTS_FIELD',
+      `The headlands use up field part ${index} (${haName(multiPolygonArea([zone]))}): ${options.exteriorHeadlandPasses} exterior pass(es) of ${w} m leave no workable area. Use fewer headland passes or a narrower swath.`,
+      { zoneIndex: index },
+    );
+  }
+  const tracks = generateTracks(workable, {
+    swathWidth: w,
+    preferredBearingDeg: options.preferredBearingDeg,
+  });
+  if (tracks.tracks.length === 0 && headlands.drivenExterior.length + headlands.drivenInterior.length === 0) {
+    if (multiPolygonArea(workable) < 1e-3) {
+      return new PlanningError(
+        'HEADLAND_EXHAUSTS_FIELD',
+        `The headlands use up field part ${index}: no workable area is left inside ${options.exteriorHeadlandPasses} pass(es) of ${w} m.`,
+        { zoneIndex: index },
+      );
+    }
+    return new PlanningError(
+      'SWATH_WIDER_THAN_FIELD',
+      `The workable area of field part ${index} is narrower than one ${w} m swath in every direction; no track fits. Use a narrower swath or fewer headland passes.`,
+      { zoneIndex: index },
+    );
+  }
+  const route = planRoute({ tracks, headlands, region, zone, machine: m, start, end });
+  const parts: PathPart[] = [];
+  const skipped = new Set(route.skippedTracks);
+  tracks.tracks.forEach((t, i) => {
+    if (skipped.has(i)) return;
+    parts.push({
+      type: 'GuidanceTrack',
+      points: [t.a, t.b],
+      working: false,
+      trackIndex: i,
+      bearingDeg: tracks.bearingDeg,
+    });
+  });
+  // A reference pass is only given where the machine drives it: a pass too
+  // narrow for a loop of the turning radius, or out of reach, is left out
+  // (its area shows as missed).
+  const drivenExt = new Set(
+    route.parts.filter((p) => p.type === 'ExteriorHeadlandPass').map((p) => p.passNumber),
+  );
+  const drivenInt = new Set(
+    route.parts.filter((p) => p.type === 'InteriorHeadlandPass').map((p) => p.passNumber),
+  );
+  for (const h of headlands.exterior) {
+    if (!drivenExt.has(h.passNumber)) continue;
+    parts.push({
+      type: 'ExteriorHeadlandPass',
+      points: closeRing(h.ring),
+      working: false,
+      passNumber: h.passNumber,
+    });
+  }
+  for (const h of headlands.interior) {
+    if (!drivenInt.has(h.passNumber)) continue;
+    parts.push({
+      type: 'InteriorHeadlandPass',
+      points: closeRing(h.ring),
+      working: false,
+      passNumber: h.passNumber,
+      obstacleIndex: h.obstacleIndex,
+    });
+  }
+  for (const p of route.parts) parts.push({ ...p, sequence: 0 });
+  const stats = computeStats({ field: workField, fieldIndex, workable, parts, machine: m });
+  const group: GeometryGroup = {
+    trackType: 'Straight',
+    bearingDeg: tracks.bearingDeg,
+    abLine: tracks.abLine,
+    parts,
+    stats,
+  };
+  return {
+    index,
+    boundary: zone,
+    workable,
+    groups: [group],
+    activeGroup: 0,
+    stats,
+    routeStart: route.start,
+    routeEnd: route.end,
+    routeFailures: route.failures,
+    skippedTracks: route.skippedTracks.length,
+  };
+}
+
+function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], machine: Machine): Zone {
+  const zonePassable = passable.length ? intersection(passable, [zone]) : [];
+  const workField = zonePassable.length ? difference([zone], zonePassable) : [zone];
+  const region = new EdgeIndex(workField.flatMap((p) => [p.outer, ...p.holes]));
+  const stats = computeStats({ field: workField, fieldIndex: region, workable: [], parts: [], machine });
+  return {
+    index,
+    boundary: zone,
+    workable: [],
+    groups: [
+      { trackType: 'Straight', bearingDeg: 0, abLine: [zone.outer[0], zone.outer[0]], parts: [], stats },
+    ],
+    activeGroup: 0,
+    stats,
+  };
+}
+
+function closeRing(ring: readonly Point[]): Point[] {
+  return [...ring, ring[0]];
+}

@@ -1,0 +1,124 @@
+/**
+ * Travel through the field between two poses that no single turn or
+ * headland ring connects (two parts of a field joined by a neck, blocks on
+ * either side of an obstacle).
+ *
+ * Shrink the field by a clearance, take the vertices of what is left as
+ * waypoints, find the shortest chain of straight legs (a visibility graph
+ * and Dijkstra), then drive it: a Dubins path from each waypoint to the
+ * next, each heading along its leg. Waypoints keep the clearance from every
+ * edge, so the turns at them have room; every path is still checked.
+ */
+import { Clipper } from 'clipper2-ts';
+import { offset } from '../geometry/clip.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import type { Point, Polygon, Pose } from '../types/index.ts';
+import { type Connection, connectPoses } from './connect.ts';
+
+export class FieldTravel {
+  private readonly zone: Polygon;
+  private readonly region: EdgeIndex;
+  private readonly radius: number;
+  private readonly levels = new Map<number, { pts: Point[]; index: EdgeIndex } | null>();
+
+  constructor(zone: Polygon, region: EdgeIndex, radius: number) {
+    this.zone = zone;
+    this.region = region;
+    this.radius = radius;
+  }
+
+  private level(clearance: number) {
+    let l = this.levels.get(clearance);
+    if (l === undefined) {
+      const shrunk = offset([this.zone], -clearance, 'miter');
+      const rings = shrunk
+        .flatMap((p) => [p.outer, ...p.holes])
+        .map((r) => Clipper.simplifyPathD(r, 0.5, true));
+      const pts = rings.flat();
+      l = pts.length ? { pts, index: new EdgeIndex(rings) } : null;
+      this.levels.set(clearance, l);
+    }
+    return l;
+  }
+
+  connect(from: Pose, to: Pose): Connection[] | null {
+    const R = this.radius;
+    for (const clearance of [2 * R, R, 0.5 * R]) {
+      const l = this.level(clearance);
+      if (!l) continue;
+      const route = this.shortestChain(from, to, l.pts, l.index);
+      if (!route) continue;
+      const legs = this.drive(from, to, route);
+      if (legs) return legs;
+    }
+    return null;
+  }
+
+  /** Waypoints from `from` to `to` along straight legs inside the field (Dijkstra over visibility). */
+  private shortestChain(from: Point, to: Point, pts: Point[], inner: EdgeIndex): Point[] | null {
+    const n = pts.length;
+    const nodes = [...pts, from, to];
+    const src = n;
+    const dst = n + 1;
+    const visible = (a: number, b: number): boolean => {
+      const p = nodes[a];
+      const q = nodes[b];
+      // Legs between waypoints stay in the shrunk field; legs to the ends only in the field.
+      if (a < n && b < n) {
+        if (inner.segmentCrosses(p, q)) return false;
+        return (
+          inner.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 }) ||
+          inner.distance({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 }) < 0.05
+        );
+      }
+      return (
+        !this.region.segmentCrosses(p, q) && this.region.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 })
+      );
+    };
+    const dist = new Float64Array(n + 2).fill(Number.POSITIVE_INFINITY);
+    const prev = new Int32Array(n + 2).fill(-1);
+    const done = new Uint8Array(n + 2);
+    dist[src] = 0;
+    for (;;) {
+      let u = -1;
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < n + 2; i++)
+        if (!done[i] && dist[i] < best) {
+          best = dist[i];
+          u = i;
+        }
+      if (u < 0 || u === dst) break;
+      done[u] = 1;
+      for (let v = 0; v < n + 2; v++) {
+        if (done[v] || v === src) continue;
+        if (u === src && v === dst) continue;
+        const d = dist[u] + Math.hypot(nodes[u].x - nodes[v].x, nodes[u].y - nodes[v].y);
+        if (d >= dist[v]) continue;
+        if (!visible(u, v)) continue;
+        dist[v] = d;
+        prev[v] = u;
+      }
+    }
+    if (!Number.isFinite(dist[dst])) return null;
+    const chain: Point[] = [];
+    for (let v = prev[dst]; v !== src && v >= 0; v = prev[v]) chain.push(nodes[v]);
+    return chain.reverse();
+  }
+
+  private drive(from: Pose, to: Pose, waypoints: Point[]): Connection[] | null {
+    const R = this.radius;
+    const poses: Pose[] = waypoints.map((p, i) => {
+      const q = i + 1 < waypoints.length ? waypoints[i + 1] : to;
+      return { x: p.x, y: p.y, heading: Math.atan2(q.y - p.y, q.x - p.x) };
+    });
+    const legs: Connection[] = [];
+    let cur = from;
+    for (const p of [...poses, to]) {
+      const c = connectPoses(cur, p, R, this.region);
+      if (!c) return null;
+      legs.push(c);
+      cur = p;
+    }
+    return legs;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * A closed drivable ring (a smoothed headland pass) addressed by arc length:
+ * project a point onto it, take the pose at a position in either driving
+ * direction, cut out the stretch between two positions, or the whole loop
+ * from one position back to itself.
+ */
+import type { Point, Pose } from '../types/index.ts';
+
+export type RingDirection = 1 | -1;
+
+export class RingPath {
+  readonly pts: Point[];
+  /** cum[i] = arc length from pts[0] to pts[i]; cum[n] = total length. */
+  readonly cum: Float64Array;
+  readonly length: number;
+
+  constructor(ring: readonly Point[]) {
+    this.pts = ring.slice();
+    const n = ring.length;
+    this.cum = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const a = ring[i];
+      const b = ring[(i + 1) % n];
+      this.cum[i + 1] = this.cum[i] + Math.hypot(b.x - a.x, b.y - a.y);
+    }
+    this.length = this.cum[n];
+  }
+
+  /** Arc length position of the point of the ring nearest to p. */
+  project(p: Point): number {
+    const n = this.pts.length;
+    let best = Number.POSITIVE_INFINITY;
+    let bestS = 0;
+    for (let i = 0; i < n; i++) {
+      const a = this.pts[i];
+      const b = this.pts[(i + 1) % n];
+      const abx = b.x - a.x;
+      const aby = b.y - a.y;
+      const l2 = abx * abx + aby * aby;
+      let t = l2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby) / l2 : 0;
+      t = t < 0 ? 0 : Math.min(t, 1);
+      const d = Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
+      if (d < best) {
+        best = d;
+        bestS = this.cum[i] + t * (this.cum[i + 1] - this.cum[i]);
+      }
+    }
+    return bestS;
+  }
+
+  /** s moved onto the nearest vertex when within tol [m], so joins never sit a hair off a vertex. */
+  snap(s: number, tol = 0.3): number {
+    s = this.wrap(s);
+    const i = this.segmentAt(s);
+    if (s - this.cum[i] < tol) return this.cum[i];
+    if (this.cum[i + 1] - s < tol) return this.wrap(this.cum[i + 1]);
+    return s;
+  }
+
+  wrap(s: number): number {
+    const L = this.length;
+    return ((s % L) + L) % L;
+  }
+
+  /** Segment index containing s (s in [0, L)), preferring the segment that starts at s. */
+  private segmentAt(s: number): number {
+    let lo = 0;
+    let hi = this.pts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.cum[mid] <= s) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  pointAt(s: number): Point {
+    s = this.wrap(s);
+    const i = this.segmentAt(s);
+    const a = this.pts[i];
+    const b = this.pts[(i + 1) % this.pts.length];
+    const l = this.cum[i + 1] - this.cum[i];
+    const t = l > 0 ? (s - this.cum[i]) / l : 0;
+    return { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
+  }
+
+  /**
+   * Pose at s driving in direction dir. The heading is that of the segment
+   * the machine is about to drive along, so a path joining here continues
+   * straight onto the ring.
+   */
+  poseAt(s: number, dir: RingDirection): Pose {
+    s = this.wrap(s);
+    const n = this.pts.length;
+    let i = this.segmentAt(s);
+    if (dir === -1 && s - this.cum[i] < 1e-9) i = (i - 1 + n) % n;
+    const a = this.pts[i];
+    const b = this.pts[(i + 1) % n];
+    const p = this.pointAt(s);
+    const h = Math.atan2(b.y - a.y, b.x - a.x);
+    return { x: p.x, y: p.y, heading: dir === 1 ? h : h + (h > 0 ? -Math.PI : Math.PI) };
+  }
+
+  /** Pose at the end of a stretch arriving at s in direction dir (heading of the segment just driven). */
+  arrivalPoseAt(s: number, dir: RingDirection): Pose {
+    s = this.wrap(s);
+    const n = this.pts.length;
+    let i = this.segmentAt(s);
+    if (dir === 1 && s - this.cum[i] < 1e-9) i = (i - 1 + n) % n;
+    const a = this.pts[i];
+    const b = this.pts[(i + 1) % n];
+    const p = this.pointAt(s);
+    const h = Math.atan2(b.y - a.y, b.x - a.x);
+    return { x: p.x, y: p.y, heading: dir === 1 ? h : h + (h > 0 ? -Math.PI : Math.PI) };
+  }
+
+  /** Points from s0 travelling dist (>= 0) in direction dir. */
+  stretch(s0: number, dist: number, dir: RingDirection): Point[] {
+    const out: Point[] = [this.pointAt(s0)];
+    if (dist <= 0) return out;
+    const n = this.pts.length;
+    const L = this.length;
+    s0 = this.wrap(s0);
+    if (dir === 1) {
+      // Vertices strictly after s0 up to s0 + dist.
+      let i = this.segmentAt(s0) + 1;
+      let base = 0;
+      for (let guard = 0; guard < 2 * n + 2; guard++) {
+        if (i > n - 1) {
+          i = 0;
+          base += L;
+        }
+        const s = this.cum[i] + base;
+        if (s - s0 >= dist - 1e-9) break;
+        if (s - s0 > 1e-9) out.push(this.pts[i]);
+        i++;
+      }
+    } else {
+      let i = this.segmentAt(s0);
+      if (s0 - this.cum[i] < 1e-9) i = i - 1;
+      let base = 0;
+      for (let guard = 0; guard < 2 * n + 2; guard++) {
+        if (i < 0) {
+          i = n - 1;
+          base -= L;
+        }
+        const s = this.cum[i] + base;
+        if (s0 - s >= dist - 1e-9) break;
+        if (s0 - s > 1e-9) out.push(this.pts[i]);
+        i--;
+      }
+    }
+    const end = this.pointAt(s0 + dir * dist);
+    const last = out[out.length - 1];
+    if (Math.hypot(end.x - last.x, end.y - last.y) > 1e-9) out.push(end);
+    return out;
+  }
+
+  /** Distance from s0 to s1 driving in direction dir. */
+  distance(s0: number, s1: number, dir: RingDirection): number {
+    const d = dir === 1 ? s1 - s0 : s0 - s1;
+    return this.wrap(d);
+  }
+}

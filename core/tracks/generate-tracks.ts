@@ -1,0 +1,382 @@
+/**
+ * Straight parallel tracks across the workable area.
+ *
+ * Rotate the area so the tracks run along +x, cut it with scan lines
+ * y = y0 + w/2 + k w (the last one pulled back to ymax - w/2 so no strip is
+ * skipped), pair the crossings into segments, rotate back. Every scan line is
+ * on one global grid, so adjacent tracks are exactly one swath apart, and
+ * only the last pair may be closer.
+ *
+ * The direction: every hull-edge direction of the workable area (the minimum
+ * width lies on one), every edge of two swaths or longer, and a 2-degree sweep
+ * over [0, 180) (a direction and its opposite give the same tracks), each
+ * evaluated exactly, then quarter-degree steps around the three best; fewest
+ * tracks first, then the least ragged track ends (a proxy for turn and
+ * connector distance), then the direction of the longest edge.
+ */
+import { Clipper } from 'clipper2-ts';
+import { bearingDegToHeading, headingToBearingDeg } from '../geometry/vec.ts';
+import type { Point, Polygon } from '../types/index.ts';
+
+export interface Track {
+  /** Start and end in the metric frame; a -> b runs along the track heading. */
+  a: Point;
+  b: Point;
+  /** Scan line index (0 = the first line across the area). */
+  line: number;
+  /** Position along the scan line order (0 = leftmost segment of its line). */
+  seg: number;
+}
+
+export interface TrackSet {
+  /** Heading of a -> b [rad, CCW from east], in [0, pi). */
+  heading: number;
+  /** The same direction as a bearing [deg clockwise from north], in [0, 180). */
+  bearingDeg: number;
+  swathWidth: number;
+  /** Offset of scan line k across the tracks [m], in the rotated frame. */
+  lineOffsets: number[];
+  tracks: Track[];
+  /** Reference line of the group (the first scan line across the whole area). */
+  abLine: [Point, Point];
+}
+
+/** Simplification of the area for the direction search [m]. */
+const SEARCH_TOLERANCE = 0.05;
+
+export interface TrackOptions {
+  swathWidth: number;
+  /** Bearing [deg clockwise from north]; undefined = search for the best. */
+  preferredBearingDeg?: number;
+  /** Segments shorter than this are dropped [m]. */
+  minTrackLength?: number;
+}
+
+interface Edge {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+interface Scan {
+  ymin: number;
+  ymax: number;
+  offsets: number[];
+  /** Per line, the segments [xa, xb] in increasing x. */
+  segments: [number, number][][];
+  count: number;
+  ragged: number;
+  xmin: number;
+  xmax: number;
+}
+
+export function generateTracks(workable: readonly Polygon[], opts: TrackOptions): TrackSet {
+  const w = opts.swathWidth;
+  const minLen = opts.minTrackLength ?? Math.min(w, 3);
+  const rings: Point[][] = [];
+  for (const p of workable) {
+    rings.push(p.outer);
+    for (const h of p.holes) rings.push(h);
+  }
+  let heading: number;
+  let scan: Scan;
+  if (opts.preferredBearingDeg !== undefined) {
+    heading = normalizeHeading(bearingDegToHeading(opts.preferredBearingDeg));
+    scan = scanAt(rings, heading, w, minLen);
+  } else {
+    // Search on rings simplified within 5 cm (a fraction of the vertices), then
+    // cut the exact rings in the chosen direction.
+    const coarse = rings
+      .map((r) => (r.length > 12 ? Clipper.simplifyPathD(r, SEARCH_TOLERANCE, true) : r))
+      .filter((r) => r.length >= 3);
+    ({ heading } = bestDirection(coarse.length ? coarse : rings, w, minLen));
+    scan = scanAt(rings, heading, w, minLen);
+  }
+  return buildTrackSet(scan, heading, w);
+}
+
+/** Heading folded into [0, pi). */
+function normalizeHeading(h: number): number {
+  let r = h % Math.PI;
+  if (r < 0) r += Math.PI;
+  if (r >= Math.PI - 1e-12) r = 0;
+  return r;
+}
+
+function candidateHeadings(rings: readonly Point[][], w: number): { heading: number; weight: number }[] {
+  const out: { heading: number; weight: number }[] = [];
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i++) {
+      const a = r[i];
+      const b = r[(i + 1) % r.length];
+      const l = Math.hypot(b.x - a.x, b.y - a.y);
+      // Edges of at least two swaths: farmers drive along those; short ones are noise.
+      if (l < Math.max(2 * w, 10)) continue;
+      out.push({ heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), weight: l });
+    }
+  }
+  for (const h of hullHeadings(rings)) out.push({ heading: h, weight: 0 });
+  for (let d = 0; d < 180; d += 2) out.push({ heading: (d * Math.PI) / 180, weight: 0 });
+  // Merge near-duplicates (within 0.05 degrees), keeping the longest edge weight.
+  out.sort((p, q) => p.heading - q.heading);
+  const merged: { heading: number; weight: number }[] = [];
+  for (const c of out) {
+    const last = merged[merged.length - 1];
+    if (last && c.heading - last.heading < 0.05 * (Math.PI / 180)) {
+      if (c.weight > last.weight) {
+        last.weight = c.weight;
+        last.heading = c.heading;
+      }
+    } else merged.push({ ...c });
+  }
+  return merged;
+}
+
+function hullHeadings(rings: readonly Point[][]): number[] {
+  const pts = rings
+    .flat()
+    .slice()
+    .sort((a, b) => a.x - b.x || a.y - b.y);
+  if (pts.length < 3) return [];
+  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: Point[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Point[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  const hull = lower.slice(0, -1).concat(upper.slice(0, -1));
+  const hs: number[] = [];
+  for (let i = 0; i < hull.length; i++) {
+    const a = hull[i];
+    const b = hull[(i + 1) % hull.length];
+    hs.push(normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)));
+  }
+  return hs;
+}
+
+function bestDirection(
+  rings: readonly Point[][],
+  w: number,
+  minLen: number,
+): { heading: number; scan: Scan } {
+  const cands = candidateHeadings(rings, w);
+  const flat = flatten(rings);
+  // Quick scores for all candidates and the quarter-degree steps around the
+  // best three, then the exact scan for the best few.
+  const quick = cands.map((c) => ({
+    heading: c.heading,
+    weight: c.weight,
+    ...quickScore(flat, c.heading, w),
+  }));
+  const qcmp = (a: (typeof quick)[0], b: (typeof quick)[0]) =>
+    a.count - b.count || (Math.abs(a.ragged - b.ragged) > w ? a.ragged - b.ragged : b.weight - a.weight);
+  quick.sort(qcmp);
+  const step = Math.PI / 720;
+  for (const top of quick.slice(0, 3)) {
+    for (let k = -4; k <= 4; k++) {
+      if (k === 0) continue;
+      const h = normalizeHeading(top.heading + k * step);
+      quick.push({ heading: h, weight: 0, ...quickScore(flat, h, w) });
+    }
+  }
+  quick.sort(qcmp);
+  let best: { heading: number; scan: Scan; weight: number } | null = null;
+  for (const q of quick.slice(0, 6)) {
+    const sc = scanAt(rings, q.heading, w, minLen);
+    if (sc.count === 0) continue;
+    if (!best || better(sc, q.weight, best.scan, best.weight, w))
+      best = { heading: q.heading, scan: sc, weight: q.weight };
+  }
+  if (best) return best;
+  const h = cands.length ? cands[0].heading : 0;
+  return { heading: h, scan: scanAt(rings, h, w, minLen) };
+}
+
+/** All ring edges as flat coordinates [x0, y0, x1, y1, ...]. */
+function flatten(rings: readonly Point[][]): Float64Array {
+  let n = 0;
+  for (const r of rings) n += r.length;
+  const out = new Float64Array(n * 4);
+  let k = 0;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i++) {
+      const a = r[i];
+      const b = r[(i + 1) % r.length];
+      out[k++] = a.x;
+      out[k++] = a.y;
+      out[k++] = b.x;
+      out[k++] = b.y;
+    }
+  }
+  return out;
+}
+
+const qMin = new Float64Array(4096);
+const qMax = new Float64Array(4096);
+const qCross = new Int32Array(4096);
+
+/**
+ * Track count (crossings / 2 per scan line) and raggedness of the track ends
+ * (from each line's extreme crossings), with no allocation. Short segments
+ * are not dropped here; the exact scan does that for the finalists.
+ */
+function quickScore(edges: Float64Array, h: number, w: number): { count: number; ragged: number } {
+  const c = Math.cos(-h);
+  const s = Math.sin(-h);
+  let ymin = Number.POSITIVE_INFINITY;
+  let ymax = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < edges.length; i += 4) {
+    const y = edges[i] * s + edges[i + 1] * c;
+    if (y < ymin) ymin = y;
+    if (y > ymax) ymax = y;
+  }
+  const lines = Math.max(1, Math.ceil((ymax - ymin) / w - 1e-9));
+  if (lines > qMin.length) return { count: lines, ragged: 0 };
+  qMin.fill(Number.POSITIVE_INFINITY, 0, lines);
+  qMax.fill(Number.NEGATIVE_INFINITY, 0, lines);
+  qCross.fill(0, 0, lines);
+  const y0 = ymin + w / 2;
+  const lineY = (k: number) =>
+    lines === 1 ? (ymin + ymax) / 2 : k === lines - 1 ? ymax - w / 2 : y0 + k * w;
+  for (let i = 0; i < edges.length; i += 4) {
+    const ax = edges[i] * c - edges[i + 1] * s;
+    const ay = edges[i] * s + edges[i + 1] * c;
+    const bx = edges[i + 2] * c - edges[i + 3] * s;
+    const by = edges[i + 2] * s + edges[i + 3] * c;
+    if (ay === by) continue;
+    const lo = Math.min(ay, by);
+    const hi = Math.max(ay, by);
+    const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
+    const kTo = Math.min(lines - 1, Math.ceil((hi - y0) / w));
+    for (let k = kFrom; k <= kTo; k++) {
+      const y = lineY(k);
+      if (y < lo || y >= hi) continue;
+      const x = ax + ((y - ay) * (bx - ax)) / (by - ay);
+      qCross[k]++;
+      if (x < qMin[k]) qMin[k] = x;
+      if (x > qMax[k]) qMax[k] = x;
+    }
+  }
+  let count = 0;
+  let ragged = 0;
+  let prev = -1;
+  for (let k = 0; k < lines; k++) {
+    if (qCross[k] < 2) continue;
+    count += qCross[k] >> 1;
+    if (prev >= 0) ragged += Math.abs(qMin[k] - qMin[prev]) + Math.abs(qMax[k] - qMax[prev]);
+    prev = k;
+  }
+  return { count, ragged };
+}
+
+function better(s: Scan, weight: number, b: Scan, bWeight: number, w: number): boolean {
+  if (s.count !== b.count) return s.count < b.count;
+  // Ragged ends cost turn distance; treat differences under a swath as equal.
+  if (Math.abs(s.ragged - b.ragged) > w) return s.ragged < b.ragged;
+  if (weight !== bWeight) return weight > bWeight;
+  return s.ragged < b.ragged;
+}
+
+/** Scan the rings with lines along heading h. */
+function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number): Scan {
+  const c = Math.cos(-h);
+  const s = Math.sin(-h);
+  const edges: Edge[] = [];
+  let ymin = Number.POSITIVE_INFINITY;
+  let ymax = Number.NEGATIVE_INFINITY;
+  let xmin = Number.POSITIVE_INFINITY;
+  let xmax = Number.NEGATIVE_INFINITY;
+  for (const r of rings) {
+    const n = r.length;
+    let px = r[n - 1].x * c - r[n - 1].y * s;
+    let py = r[n - 1].x * s + r[n - 1].y * c;
+    for (let i = 0; i < n; i++) {
+      const x = r[i].x * c - r[i].y * s;
+      const y = r[i].x * s + r[i].y * c;
+      if (y !== py) edges.push({ x0: px, y0: py, x1: x, y1: y });
+      if (y < ymin) ymin = y;
+      if (y > ymax) ymax = y;
+      if (x < xmin) xmin = x;
+      if (x > xmax) xmax = x;
+      px = x;
+      py = y;
+    }
+  }
+  const height = ymax - ymin;
+  const offsets: number[] = [];
+  if (height > 1e-6) {
+    const n = Math.max(1, Math.ceil(height / w - 1e-9));
+    if (n === 1) offsets.push((ymin + ymax) / 2);
+    else {
+      for (let k = 0; k < n - 1; k++) offsets.push(ymin + w / 2 + k * w);
+      offsets.push(ymax - w / 2);
+    }
+  }
+  const xs: number[][] = offsets.map(() => []);
+  const gridLines = offsets.length > 1 ? offsets.length - 1 : 0;
+  const y0 = ymin + w / 2;
+  for (const e of edges) {
+    const lo = Math.min(e.y0, e.y1);
+    const hi = Math.max(e.y0, e.y1);
+    // Half-open [lo, hi) so a line through a vertex is counted once.
+    const kFrom = Math.max(0, Math.ceil((lo - y0) / w));
+    const kTo = Math.min(gridLines - 1, Math.ceil((hi - y0) / w) - 1);
+    for (let k = kFrom; k <= kTo; k++) {
+      const y = offsets[k];
+      if (y < lo || y >= hi) continue;
+      xs[k].push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
+    }
+    const last = offsets.length - 1;
+    if (last >= 0 && (last >= gridLines || gridLines === 0)) {
+      const y = offsets[last];
+      if (y >= lo && y < hi) xs[last].push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
+    }
+  }
+  const segments: [number, number][][] = [];
+  let count = 0;
+  let ragged = 0;
+  let prev: [number, number][] | null = null;
+  for (const row of xs) {
+    row.sort((a, b) => a - b);
+    const segs: [number, number][] = [];
+    for (let i = 0; i + 1 < row.length; i += 2)
+      if (row[i + 1] - row[i] >= minLen) segs.push([row[i], row[i + 1]]);
+    segments.push(segs);
+    count += segs.length;
+    if (prev?.length && segs.length) {
+      ragged +=
+        Math.abs(prev[0][0] - segs[0][0]) + Math.abs(prev[prev.length - 1][1] - segs[segs.length - 1][1]);
+    }
+    prev = segs;
+  }
+  return { ymin, ymax, offsets, segments, count, ragged, xmin, xmax };
+}
+
+function buildTrackSet(scan: Scan, heading: number, w: number): TrackSet {
+  const c = Math.cos(heading);
+  const s = Math.sin(heading);
+  const back = (x: number, y: number): Point => ({ x: x * c - y * s, y: x * s + y * c });
+  const tracks: Track[] = [];
+  scan.segments.forEach((segs, line) => {
+    const y = scan.offsets[line];
+    segs.forEach(([xa, xb], seg) => {
+      tracks.push({ a: back(xa, y), b: back(xb, y), line, seg });
+    });
+  });
+  const y0 = scan.offsets.length ? scan.offsets[0] : (scan.ymin + scan.ymax) / 2;
+  return {
+    heading,
+    bearingDeg: headingToBearingDeg(heading) % 180,
+    swathWidth: w,
+    lineOffsets: scan.offsets,
+    tracks,
+    abLine: [back(scan.xmin, y0), back(scan.xmax, y0)],
+  };
+}

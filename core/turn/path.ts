@@ -1,0 +1,193 @@
+/**
+ * Paths made of arcs of one radius and straight segments, driven forwards
+ * or in reverse: the words of Dubins and Reeds-Shepp paths. Integration and
+ * sampling are in closed form from each segment's start, so samples never
+ * drift and arcs are sampled exactly on their circle.
+ *
+ * One step along a segment, from heading h by a signed distance d (negative
+ * when reversing), is the chord of the arc:
+ *
+ *          end
+ *          .-'            chord = 2 r sin(d / 2r)     (signed)
+ *       .-'  dh/2         direction = h + dh/2,  dh = +d/r (L), -d/r (R)
+ *   start ----------> h
+ *
+ * which is exact for every d and keeps full precision for short steps.
+ */
+import { PlanningError, type Point, type Pose } from '../types/index.ts';
+
+export type SegmentType = 'L' | 'S' | 'R';
+
+/**
+ * Heading change between arc samples [rad]: 1.8 degrees, so where two paths
+ * meet with opposite curvature their end chords differ by under 2 degrees.
+ */
+export const ARC_STEP = (1.8 * Math.PI) / 180;
+
+/** Segments shorter than this [m] are dropped from returned paths and produce no samples. */
+export const MIN_SEGMENT_LENGTH = 1e-9;
+
+export interface Segment {
+  type: SegmentType;
+  /** Length travelled [m], >= 0 (arc length for arcs). */
+  length: number;
+  /** Driven backwards. */
+  reverse: boolean;
+}
+
+export interface TurnPath {
+  segments: Segment[];
+  /** Sum of segment lengths [m]. */
+  length: number;
+  /** The word, e.g. 'LSL', or 'L+R-L+' with directions. */
+  word: string;
+}
+
+export interface SampledPiece {
+  points: Point[];
+  reverse: boolean;
+}
+
+export interface SampleOptions {
+  /** Largest distance between consecutive samples [m]; default 1. */
+  maxStep?: number;
+  /** Largest heading change between consecutive samples [rad]; default ARC_STEP (1.8 degrees). */
+  maxAngleRad?: number;
+}
+
+/** More samples than this in one segment means the options are unreasonable. */
+const MAX_STEPS_PER_SEGMENT = 10_000_000;
+
+/** Result of `advance`: x, y, heading. One buffer, reused (nothing here re-enters). */
+const END = new Float64Array(3);
+
+/** Pose after driving the signed distance d [m] (negative: reversing) along one segment type. */
+function advance(x: number, y: number, h: number, type: SegmentType, d: number, r: number): void {
+  if (type === 'S') {
+    END[0] = x + d * Math.cos(h);
+    END[1] = y + d * Math.sin(h);
+    END[2] = h;
+    return;
+  }
+  const half = d / (2 * r);
+  const chord = 2 * r * Math.sin(half);
+  const dh = type === 'L' ? 2 * half : -2 * half;
+  const m = h + dh / 2;
+  END[0] = x + chord * Math.cos(m);
+  END[1] = y + chord * Math.sin(m);
+  END[2] = h + dh;
+}
+
+function checkRadius(r: number): void {
+  if (!(r > 0) || !Number.isFinite(r))
+    throw new PlanningError('INVALID_OPTION', `turning radius must be a finite number > 0 m, got ${r}`, {
+      path: 'radius',
+    });
+}
+
+/** Pose after driving one segment from p with turning radius r [m]. */
+export function segmentEnd(p: Pose, seg: Segment, r: number): Pose {
+  advance(p.x, p.y, p.heading, seg.type, seg.reverse ? -seg.length : seg.length, r);
+  return { x: END[0], y: END[1], heading: END[2] };
+}
+
+/**
+ * Pose at the end of a path, integrated in closed form segment by segment.
+ * The heading is from.heading plus the net turning (not wrapped). Segments
+ * shorter than MIN_SEGMENT_LENGTH count as none, as in samplePath (returned
+ * paths never have them).
+ */
+export function endPose(from: Pose, path: TurnPath, radius: number): Pose {
+  checkRadius(radius);
+  let x = from.x;
+  let y = from.y;
+  let h = from.heading;
+  for (const seg of path.segments) {
+    if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
+    advance(x, y, h, seg.type, seg.reverse ? -seg.length : seg.length, radius);
+    x = END[0];
+    y = END[1];
+    h = END[2];
+  }
+  return { x, y, heading: h };
+}
+
+/** Number of equal steps that keeps each step within `max` (guarding the rounding of len / n). */
+function stepsFor(len: number, max: number): number {
+  let n = Math.ceil(len / max);
+  if (n < 1) n = 1;
+  if (len / n > max) n++;
+  return n;
+}
+
+/**
+ * Sample a path: at most maxStep [m] and at most maxAngleRad of heading
+ * change between consecutive samples; one piece per run of equal driving
+ * direction, the cusp point ending one piece and starting the next. Each
+ * sample is computed in closed form from its segment's start, so arc
+ * samples lie on the circle of the given radius; the first point is `from`
+ * and the last is exactly endPose(from, path, radius). A straight shorter
+ * than maxStep gives just its end point. Segments shorter than
+ * MIN_SEGMENT_LENGTH count as none; a path with no longer segment gives no
+ * pieces.
+ */
+export function samplePath(
+  from: Pose,
+  path: TurnPath,
+  radius: number,
+  opts: SampleOptions = {},
+): SampledPiece[] {
+  checkRadius(radius);
+  const maxStep = opts.maxStep ?? 1;
+  const maxAngle = opts.maxAngleRad ?? ARC_STEP;
+  if (!(maxStep > 0) || !(maxAngle > 0))
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `sampling needs maxStep > 0 m and maxAngleRad > 0, got ${maxStep} and ${maxAngle}`,
+      { path: 'opts' },
+    );
+  const pieces: SampledPiece[] = [];
+  let x = from.x;
+  let y = from.y;
+  let h = from.heading;
+  let pts: Point[] | null = null;
+  let reverse = false;
+  for (const seg of path.segments) {
+    const len = seg.length;
+    if (!(len >= MIN_SEGMENT_LENGTH)) continue;
+    const d = seg.reverse ? -len : len;
+    if (pts === null || seg.reverse !== reverse) {
+      // The first point is `from`; a cusp point is the end of the previous piece.
+      pts = [{ x, y }];
+      reverse = seg.reverse;
+      pieces.push({ points: pts, reverse });
+    }
+    let n = stepsFor(len, maxStep);
+    if (seg.type !== 'S') n = Math.max(n, stepsFor(len / radius, maxAngle));
+    if (n > MAX_STEPS_PER_SEGMENT)
+      throw new PlanningError(
+        'INVALID_OPTION',
+        `sampling a ${len} m segment with maxStep ${maxStep} m and maxAngleRad ${maxAngle} needs ${n} points`,
+        { path: 'opts' },
+      );
+    const x0 = x;
+    const y0 = y;
+    const h0 = h;
+    let last = pts[pts.length - 1];
+    for (let k = 1; k < n; k++) {
+      advance(x0, y0, h0, seg.type, (d * k) / n, radius);
+      if (END[0] !== last.x || END[1] !== last.y) {
+        last = { x: END[0], y: END[1] };
+        pts.push(last);
+      }
+    }
+    // The segment end exactly as endPose computes it.
+    advance(x0, y0, h0, seg.type, d, radius);
+    x = END[0];
+    y = END[1];
+    h = END[2];
+    if (x !== last.x || y !== last.y) pts.push({ x, y });
+  }
+  // A piece of one point only arises when a segment's end rounds onto its start.
+  return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
+}

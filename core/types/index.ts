@@ -1,0 +1,263 @@
+/**
+ * Core planner types. Everything inside the planner is in SI units in a local
+ * metric frame: metres, radians, seconds, 1/m. Headings are math angles
+ * (counter-clockwise from +x = east) unless a name says `bearingDeg`
+ * (degrees clockwise from north, the wire convention).
+ */
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** A pose: position [m] and heading [rad, CCW from east]. */
+export interface Pose extends Point {
+  heading: number;
+}
+
+/** Closed ring without a repeated closing vertex. */
+export type Ring = Point[];
+
+/** Polygon in the metric frame: exterior counter-clockwise, holes clockwise. */
+export interface Polygon {
+  outer: Ring;
+  holes: Ring[];
+}
+
+export type MultiPolygon = Polygon[];
+
+/** Where a ring vertex came from in the input, for error messages and node indices. */
+export interface LonLat {
+  lon: number;
+  lat: number;
+}
+
+/** The machine, SI units. */
+export interface Machine {
+  /** Working width [m]. */
+  swathWidth: number;
+  /** Minimum turning radius of the centre line [m]. */
+  minTurningRadius: number;
+  /** Speed while working [m/s]. */
+  workingSpeed: number;
+  /** Speed in turns, connectors and transport [m/s]. */
+  turningSpeed: number;
+  /** Distances between the wheels of each axle [m] (for wheel-traffic reporting). */
+  trackWidths: number[];
+  /** Tyre widths [m]. */
+  tireWidths: number[];
+  /** Curvature rate limit [1/m^2]; undefined = arcs may start abruptly. */
+  maxCurvatureRate?: number;
+}
+
+export type RouteAlgorithm = 'boustrophedon';
+
+export interface RouteOptions {
+  algorithm: RouteAlgorithm;
+  /** Index into the zone's route nodes (exterior boundary vertices of the input ring). */
+  startPointNodeIndex?: number;
+  endPointNodeIndex?: number;
+}
+
+/** A field ready for planning, in the metric frame. */
+export interface Field {
+  /** Separate field parts; each becomes a zone. Holes are non-passable obstacles. */
+  parts: Polygon[];
+  /** Passable obstacles: not worked, but the machine may drive across them. */
+  passable: Polygon[];
+  /** Exterior vertices of the input, per part, in the metric frame (route nodes). */
+  nodes: Point[][];
+}
+
+export interface PlanOptions {
+  machine: Machine;
+  exteriorHeadlandPasses: number;
+  interiorHeadlandPasses: number;
+  /** Track bearing [deg clockwise from north]; undefined = the planner chooses. */
+  preferredBearingDeg?: number;
+  route: RouteOptions;
+}
+
+export type GeometryPartType =
+  | 'GuidanceTrack'
+  | 'ExteriorHeadlandPass'
+  | 'InteriorHeadlandPass'
+  | 'RouteTrack'
+  | 'Turn'
+  | 'HeadlandTurn'
+  | 'HeadlandConnector'
+  | 'Connector';
+
+/**
+ * One geometry part: a centre line in the metric frame. Driven parts have
+ * their points in the direction of driving and carry `sequence`.
+ */
+export interface PathPart {
+  type: GeometryPartType;
+  points: Point[];
+  /** True for parts where the implement works (route tracks, headland passes). */
+  working: boolean;
+  /** Order of driving within the whole plan; set on driven parts only. */
+  sequence?: number;
+  /** Driven backwards. A reversing cusp exists only where this changes between consecutive parts. */
+  reverse?: boolean;
+  /** For GuidanceTrack and RouteTrack: index of the guidance track in its group. */
+  trackIndex?: number;
+  /** For headland passes: 1 = outermost. For interior passes: 1 = closest to the obstacle. */
+  passNumber?: number;
+  /** For interior headland passes: index of the obstacle (hole) in the zone. */
+  obstacleIndex?: number;
+  /** Turn shape, for turns: 'U', 'bulb', 'K', 'headland', ... */
+  turnKind?: string;
+  /** Bearing of a straight track [deg clockwise from north, 0..180). */
+  bearingDeg?: number;
+}
+
+export interface PlanStats {
+  /** Field area less holes [m^2]. */
+  fieldArea: number;
+  /** Area inside the headlands, where tracks run [m^2]. */
+  workableArea: number;
+  /** Field area covered by at least one swath [m^2]. */
+  coveredArea: number;
+  /** Field area not covered [m^2]. */
+  missedArea: number;
+  /** Area covered more than once (sum of swath areas minus covered) [m^2]. */
+  overlapArea: number;
+  trackCount: number;
+  turnCount: number;
+  headlandPassCount: number;
+  /** Route track distance [m]. */
+  workingDistance: number;
+  /** Headland pass distance [m]. */
+  headlandDistance: number;
+  /** Turn distance, including headland turns [m]. */
+  turnDistance: number;
+  /** Connector distance [m]. */
+  connectorDistance: number;
+  totalDistance: number;
+  /** Non-working distance = turns + connectors [m]. */
+  nonWorkingDistance: number;
+  /** Working time [s]. */
+  workingTime: number;
+  /** Non-working time [s]. */
+  nonWorkingTime: number;
+  /** Estimated total time [s]. */
+  totalTime: number;
+  /** coveredArea / fieldArea [%]. */
+  coveredPercent: number;
+  /** overlapArea / fieldArea [%]. */
+  overlapPercent: number;
+}
+
+export interface GeometryGroup {
+  trackType: 'Straight';
+  /** Bearing of the tracks [deg clockwise from north, 0..180). */
+  bearingDeg: number;
+  /** AB line: the reference line of the tracks. */
+  abLine: [Point, Point];
+  parts: PathPart[];
+  stats: PlanStats;
+}
+
+export interface Zone {
+  index: number;
+  /** The zone's field polygon (holes are its obstacles). */
+  boundary: Polygon;
+  /** The workable area inside the headlands. */
+  workable: Polygon[];
+  groups: GeometryGroup[];
+  activeGroup: number;
+  stats: PlanStats;
+  routeStart?: Point;
+  routeEnd?: Point;
+  /** Connections that could not be made inside the field (0 on a valid plan). */
+  routeFailures?: number;
+  /** Tracks left out because no drivable path inside the field reaches them (their area is missed). */
+  skippedTracks?: number;
+}
+
+export interface Plan {
+  zones: Zone[];
+  stats: PlanStats;
+  machine: Machine;
+  options: PlanOptions;
+}
+
+export type PlanningErrorCode =
+  | 'FIELD_EMPTY'
+  | 'FIELD_INVALID'
+  | 'FIELD_SELF_INTERSECTION'
+  | 'FIELD_TOO_FEW_POINTS'
+  | 'FIELD_NOT_LONLAT'
+  | 'FIELD_UNSUPPORTED_GEOMETRY'
+  | 'FIELD_PARSE_ERROR'
+  | 'HEADLAND_EXHAUSTS_FIELD'
+  | 'SWATH_WIDER_THAN_FIELD'
+  | 'OPTION_NOT_SUPPORTED'
+  | 'PLAN_TOO_COMPLEX'
+  | 'INVALID_OPTION';
+
+/** The one error the planner throws: a code per failure kind and a message saying what was expected and found. */
+export class PlanningError extends Error {
+  readonly code: PlanningErrorCode;
+  /** Where: a JSON path-like location and/or a coordinate. */
+  readonly details: { path?: string; coordinate?: [number, number]; [k: string]: unknown };
+  constructor(
+    code: PlanningErrorCode,
+    message: string,
+    details: { path?: string; coordinate?: [number, number]; [k: string]: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'PlanningError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Defaults a user would expect for a tractor. */
+export const DEFAULT_MACHINE: Omit<Machine, 'swathWidth'> = {
+  minTurningRadius: 6,
+  workingSpeed: 10 / 3.6,
+  turningSpeed: 6 / 3.6,
+  trackWidths: [],
+  tireWidths: [],
+};
+
+/** The local metric frame of a field (a transverse Mercator centred on it). */
+export interface MetricFrame {
+  /** proj4 definition of the frame. */
+  readonly definition: string;
+  /** WGS84 lon/lat [deg] to the frame [m]. */
+  toMetric(lon: number, lat: number): Point;
+  /** The frame [m] to WGS84 [lon, lat] in degrees. */
+  toLonLat(p: Point): [number, number];
+}
+
+/** A field prepared for planning: cleaned, validated, projected. */
+export interface PreparedField {
+  field: Field;
+  frame: MetricFrame;
+  /** What was repaired, in words (duplicate points removed, ring closed, ...). */
+  repairs: string[];
+}
+
+/** What the planner is asked: the field as GeoJSON (lon/lat) and the options. */
+export interface PlanRequest {
+  /** GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection of Polygon features. */
+  boundary: unknown;
+  machine: Partial<Machine> & { swathWidth: number };
+  /** Default 0. */
+  exteriorHeadlandPasses?: number;
+  /** Default 0. */
+  interiorHeadlandPasses?: number;
+  /** Track bearing [deg clockwise from north]; omitted = the planner chooses. */
+  preferredBearingDeg?: number;
+  route?: Partial<RouteOptions>;
+}
+
+export interface PlanResult {
+  plan: Plan;
+  frame: MetricFrame;
+  repairs: string[];
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['node_modules/**', 'data/**', 'dist/**'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
