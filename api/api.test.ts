@@ -146,7 +146,14 @@ describe('keys (401) come first', () => {
   it('needs no key for health, OpenAPI and docs', async () => {
     const h = await call(srv.url, '/api/healthz');
     expect(h.status).toBe(200);
-    expect(h.json).toMatchObject({ status: 'ok', database: 'ok', databaseKind: 'pglite' });
+    expect(h.json).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      databaseKind:
+        process.env.TRAMLINE_TEST_PROJECT === 'postgres' || process.env.TRAMLINE_TEST_DATABASE_URL
+          ? 'postgres'
+          : 'pglite',
+    });
     expectCommonHeaders(h);
     const o = await call(srv.url, '/api/openapi.json');
     expect(o.status).toBe(200);

@@ -11,11 +11,15 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { Store } from '../store/db.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
+import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
 import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
+import { accountRoutes } from './routes/account.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { companyRoutes } from './routes/companies.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { userRoutes } from './routes/user.ts';
@@ -42,6 +46,8 @@ export interface AppOptions {
     maxVertices?: number;
     busyRetryAfterSeconds?: number;
   };
+  /** Signing key of session tokens (default: TRAMLINE_JWT_SECRET, else a key kept in the database). */
+  jwtSecret?: string;
   /** Purge old rate-limit windows every this many ms (default 60000; 0 = never). */
   purgeIntervalMs?: number;
 }
@@ -52,7 +58,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? {
       level: process.env.LOG_LEVEL ?? 'info',
-      redact: ['req.headers["x-api-key"]'],
+      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
     },
     genReqId: (req) => correlationIdOf(req),
     requestIdHeader: false,
@@ -76,8 +82,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const pool = opts.pool ?? createPlanPool(opts.poolOptions);
   const planService = createPlanService({ store: opts.store, pool, ...opts.planning });
 
-  // Access control first: correlation id, API key, rate limit; before any body parsing.
-  registerAccessControl(app, opts.store, { limit: rateLimit, windowSeconds });
+  const tokens = await createTokenService(
+    opts.store,
+    opts.jwtSecret ?? (process.env.TRAMLINE_JWT_SECRET || undefined),
+  );
+
+  // Access control first: correlation id, API key or session, rate limit; before any body parsing.
+  registerAccessControl(app, opts.store, { limit: rateLimit, windowSeconds }, tokens);
 
   // JSON only (also as application/geo+json); anything else is 415.
   app.removeContentTypeParser('text/plain');
@@ -121,15 +132,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         description: OPENAPI_DESCRIPTION,
       },
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'A session access token from /api/account/login, /api/account/register, /api/account/refresh or /api/partner/launch/exchange; accepted wherever X-API-KEY is. When both are sent, X-API-KEY decides.',
+          },
+        },
       },
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { bearer: [] }],
       tags: [
         {
           name: 'Direct planning',
           description: 'Stateless planning: one request, one plan, nothing stored.',
         },
-        { name: 'Users', description: 'The user and company access of an API key.' },
+        { name: 'Users', description: 'The user and company access of an API key or session.' },
+        { name: 'Account', description: 'Registration, sign-in and sessions.' },
+        { name: 'API keys', description: 'Keys of the current user.' },
+        { name: 'Companies', description: 'Companies and what they hold.' },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -140,6 +163,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { store: opts.store, pool });
   await app.register(userRoutes, { store: opts.store });
+  await app.register(accountRoutes, { store: opts.store, tokens });
+  await app.register(apiKeyRoutes, { store: opts.store });
+  await app.register(companyRoutes, { store: opts.store });
   await app.register(pathPlanRoutes, { planService });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.

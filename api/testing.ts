@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createKeyForNewAccount } from '../store/bootstrap.ts';
-import type { Store } from '../store/db.ts';
+import { openStore, type Store } from '../store/db.ts';
 import { openTestPgliteStore } from '../store/testing.ts';
 import { type AppOptions, buildApp } from './app.ts';
 
@@ -16,9 +16,17 @@ export interface TestServer {
 
 let shared: Promise<Store> | undefined;
 
-/** One in-memory store per test process (PGlite takes seconds to start). */
+/**
+ * One store per test process: in-memory PGlite (PGlite takes seconds to
+ * start), or PostgreSQL: the database the `postgres` Vitest project made
+ * for the run, or any database named by TRAMLINE_TEST_DATABASE_URL.
+ */
 export function testStore(): Promise<Store> {
-  shared ??= openTestPgliteStore();
+  const url =
+    process.env.TRAMLINE_TEST_PROJECT === 'postgres'
+      ? process.env.TRAMLINE_TEST_RUN_DATABASE_URL
+      : process.env.TRAMLINE_TEST_DATABASE_URL;
+  shared ??= url ? openStore({ databaseUrl: url, poolSize: 5 }) : openTestPgliteStore();
   return shared;
 }
 

@@ -18,8 +18,11 @@ import pg from 'pg';
 import type { Database } from './database.ts';
 import { createAccountsRepository } from './repositories/accounts.ts';
 import { createApiKeysRepository } from './repositories/api-keys.ts';
+import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createRateLimitsRepository } from './repositories/rate-limits.ts';
+import { createSecretsRepository } from './repositories/secrets.ts';
+import { createSessionsRepository } from './repositories/sessions.ts';
 import { schema } from './schema.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -45,6 +48,9 @@ export interface Repositories {
   apiKeys: ReturnType<typeof createApiKeysRepository>;
   credits: ReturnType<typeof createCreditsRepository>;
   rateLimits: ReturnType<typeof createRateLimitsRepository>;
+  companies: ReturnType<typeof createCompaniesRepository>;
+  sessions: ReturnType<typeof createSessionsRepository>;
+  secrets: ReturnType<typeof createSecretsRepository>;
 }
 
 export interface Store extends Repositories {
@@ -65,6 +71,9 @@ export function repositories(db: Database): Repositories {
     apiKeys: createApiKeysRepository(db),
     credits: createCreditsRepository(db),
     rateLimits: createRateLimitsRepository(db),
+    companies: createCompaniesRepository(db),
+    sessions: createSessionsRepository(db),
+    secrets: createSecretsRepository(db),
   };
 }
 

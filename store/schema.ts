@@ -22,6 +22,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 /** People (and service accounts) that own API keys. */
 export const users = pgTable(
@@ -36,6 +37,8 @@ export const users = pgTable(
     partnerUserId: text('partner_user_id'),
     /** Partner Admin: may call `/api/partner/*`. */
     partnerAdmin: boolean('partner_admin').notNull().default(false),
+    /** `scrypt$N$r$p$salt$hash` (base64url); null for users who sign in only through a partner or a key. */
+    passwordHash: text('password_hash'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -52,7 +55,10 @@ export const companies = pgTable(
     name: text('name').notNull(),
     /** A partner's own id for this organization; unique when present. */
     partnerCompanyId: text('partner_company_id'),
+    /** Optimistic concurrency: +1 on every change; the ETag. */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('companies_partner_company_id_key').on(t.partnerCompanyId)],
 );
@@ -135,4 +141,48 @@ export const rateLimitWindows = pgTable(
   ],
 );
 
-export const schema = { users, companies, companyAccesses, apiKeys, creditBalances, rateLimitWindows };
+/**
+ * Sign-in sessions (login, register, partner launch exchange). The access
+ * token is a short-lived JWT naming the session; the refresh token is opaque,
+ * stored as its SHA-256 and replaced on every refresh (a used refresh token
+ * is dead). Revoking the session ends both.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lower-case hex SHA-256 of the current refresh token. */
+    refreshHash: text('refresh_hash').notNull(),
+    /** How the session began: 'login' | 'register' | 'launch'. */
+    origin: text('origin').notNull(),
+    createdAt: createdAt(),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('sessions_refresh_hash_key').on(t.refreshHash),
+    index('sessions_user_idx').on(t.userId),
+  ],
+);
+
+/** Secrets every server process must share (the JWT signing key), made once by the first process. */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+export const schema = {
+  users,
+  companies,
+  companyAccesses,
+  apiKeys,
+  creditBalances,
+  rateLimitWindows,
+  sessions,
+  serverSecrets,
+};

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyForNewAccount, ensureBootstrapKey } from './bootstrap.ts';
 import { openStore, type Store } from './db.ts';
 import { generateApiKey, hashApiKey, maskApiKey } from './repositories/api-keys.ts';
-import { createTempDatabase, openTestPgliteStore, skipPostgres, type TempDatabase } from './testing.ts';
+import { createTempDatabase, skipPostgres, type TempDatabase } from './testing.ts';
 import { UUID_RE, uuidv7 } from './uuidv7.ts';
 
 describe('uuidv7', () => {
@@ -139,6 +139,24 @@ for (const v of variants) {
       await store.db.execute("update rate_limit_windows set window_start = window_start - interval '1 hour'");
       expect(await store.rateLimits.purge(120)).toBe(2);
       expect((await store.rateLimits.hit('key:a', 60)).count).toBe(1);
+    });
+
+    it('rotates a refresh token exactly once under concurrency; keeps one shared secret', async () => {
+      const made = await createKeyForNewAccount(store, { email: 'sessions@example.org' });
+      const s = await store.sessions.create(made.userId, 'login', 60);
+      const tries = await Promise.all(Array.from({ length: 8 }, () => store.sessions.rotate(s.refreshToken)));
+      const won = tries.filter((t) => t !== null);
+      expect(won).toHaveLength(1);
+      expect(await store.sessions.rotate(s.refreshToken)).toBeNull();
+      expect(await store.sessions.principal(s.sessionId)).toMatchObject({
+        userId: made.userId,
+        companyId: made.companyId,
+      });
+      expect(await store.sessions.revoke(s.sessionId, made.userId)).toBe(true);
+      expect(await store.sessions.principal(s.sessionId)).toBeNull();
+      expect(await store.sessions.rotate(won[0]!.refreshToken)).toBeNull();
+      const secrets = await Promise.all([1, 2, 3].map((i) => store.secrets.ensure('t', () => `v${i}`)));
+      expect(new Set(secrets).size).toBe(1);
     });
 
     it('answers ping', async () => {

@@ -3,7 +3,10 @@
  * parsed or validated):
  *   1. correlation id: accept a sane incoming `X-Correlation-Id`, else the
  *      generated one; echoed on every response;
- *   2. API key: resolve `X-API-KEY` to its principal (one indexed lookup);
+ *   2. credentials: resolve `X-API-KEY` to its principal (one indexed
+ *      lookup), or, without a key header, an `Authorization: Bearer` session
+ *      token (signature checked locally, then one lookup that the session is
+ *      live); a session acts for its user wherever a key does;
  *   3. rate limit: one atomic upsert on the shared window row of the key
  *      (or, without a valid key, of the client address); `X-RateLimit-*`
  *      headers on every response;
@@ -16,6 +19,10 @@ import type { Store } from '../../store/db.ts';
 import { type KeyPrincipal, plausibleApiKey } from '../../store/repositories/api-keys.ts';
 import { uuidv7 } from '../../store/uuidv7.ts';
 import { requiresApiKey } from './public-routes.ts';
+import type { TokenService } from './tokens.ts';
+
+/** The company a session bills when its user has no company access (no balance, so 402). */
+export const NO_COMPANY = '00000000-0000-0000-0000-000000000000';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,18 +46,57 @@ export interface RateLimitOptions {
   windowSeconds: number;
 }
 
-export function registerAccessControl(app: FastifyInstance, store: Store, rate: RateLimitOptions): void {
+/** `Authorization: Bearer <token>` → the token, else null. */
+function bearerToken(v: string | undefined): string | null {
+  if (typeof v !== 'string') return null;
+  const m = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i.exec(v.trim());
+  return m && m[1].length <= 4096 ? m[1] : null;
+}
+
+async function resolvePrincipal(
+  req: FastifyRequest,
+  store: Store,
+  tokens: TokenService,
+): Promise<KeyPrincipal | null> {
+  const key = req.headers['x-api-key'];
+  if (key !== undefined) {
+    if (!plausibleApiKey(key)) return null;
+    const p = await store.apiKeys.authenticate(key);
+    return p ? { ...p, kind: 'apiKey' } : null;
+  }
+  const token = bearerToken(req.headers.authorization);
+  if (!token) return null;
+  const claims = await tokens.verify(token);
+  if (!claims) return null;
+  const s = await store.sessions.principal(claims.sessionId);
+  if (!s || s.userId !== claims.userId) return null;
+  return {
+    kind: 'session',
+    keyId: s.sessionId,
+    keyName: 'session',
+    keyMasked: '',
+    userId: s.userId,
+    companyId: s.companyId ?? NO_COMPANY,
+    partnerAdmin: s.partnerAdmin,
+  };
+}
+
+export function registerAccessControl(
+  app: FastifyInstance,
+  store: Store,
+  rate: RateLimitOptions,
+  tokens: TokenService,
+): void {
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-correlation-id', req.id);
 
-    const key = req.headers['x-api-key'];
-    const principal = plausibleApiKey(key) ? await store.apiKeys.authenticate(key) : null;
+    const principal = await resolvePrincipal(req, store, tokens);
     req.principal = principal;
 
     const hit = await store.rateLimits.hit(
-      principal ? `key:${principal.keyId}` : `ip:${req.ip}`,
+      principal ? `${principal.kind === 'session' ? 'session' : 'key'}:${principal.keyId}` : `ip:${req.ip}`,
       rate.windowSeconds,
     );
     reply.header('x-ratelimit-limit', String(rate.limit));

@@ -15,6 +15,10 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'HEAD /api/healthz',
   'GET /api/openapi.json',
   'HEAD /api/openapi.json',
+  'POST /api/account/register',
+  'POST /api/account/login',
+  'POST /api/account/refresh',
+  'POST /api/partner/launch/exchange',
 ]);
 
 /** Whether a request needs a valid API key. `routeUrl` is the matched route pattern (undefined: no route). */

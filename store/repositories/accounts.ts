@@ -13,6 +13,8 @@ export interface User {
   lastName: string | null;
   partnerUserId: string | null;
   partnerAdmin: boolean;
+  /** Never leaves the store layer except to verify a password. */
+  passwordHash: string | null;
   createdAt: Date;
 }
 
@@ -20,7 +22,9 @@ export interface Company {
   id: string;
   name: string;
   partnerCompanyId: string | null;
+  version: number;
   createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface CompanyAccess {
@@ -35,6 +39,7 @@ export interface NewUser {
   lastName?: string | null;
   partnerUserId?: string | null;
   partnerAdmin?: boolean;
+  passwordHash?: string | null;
 }
 
 export function createAccountsRepository(db: Database) {
@@ -49,6 +54,7 @@ export function createAccountsRepository(db: Database) {
           lastName: u.lastName ?? null,
           partnerUserId: u.partnerUserId ?? null,
           partnerAdmin: u.partnerAdmin ?? false,
+          passwordHash: u.passwordHash ?? null,
         })
         .returning();
       return row;

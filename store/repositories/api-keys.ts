@@ -44,8 +44,13 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-/** Who a valid key speaks for. */
+/**
+ * Who a request speaks for: a valid API key, or a live sign-in session
+ * (then `keyId` is the session id and `companyId` the company it bills).
+ */
 export interface KeyPrincipal {
+  /** How the caller authenticated (absent means an API key). */
+  kind?: 'apiKey' | 'session';
   keyId: string;
   keyName: string;
   keyMasked: string;
@@ -115,6 +120,25 @@ export function createApiKeysRepository(db: Database) {
         .from(apiKeys)
         .innerJoin(users, eq(users.id, apiKeys.userId))
         .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
+      return row ?? null;
+    },
+
+    /** Revokes a key of this user; false when it is not theirs, unknown or already revoked. */
+    async revokeOwn(id: string, userId: string): Promise<boolean> {
+      const rows = await db
+        .update(apiKeys)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
+      return rows.length > 0;
+    },
+
+    /** A key of this user (revoked or not), or null. */
+    async findOwn(id: string, userId: string): Promise<ApiKeyRecord | null> {
+      const [row] = await db
+        .select(publicColumns)
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
       return row ?? null;
     },
 

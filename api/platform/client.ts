@@ -1,0 +1,69 @@
+/** Test support for the platform interface: a small fetch client with key or bearer credentials. */
+import { expect } from 'vitest';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are inspected freely
+  json: any;
+}
+
+export interface CallOptions {
+  method?: string;
+  key?: string | null;
+  bearer?: string | null;
+  body?: unknown;
+  raw?: string | Uint8Array;
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call(base: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers['x-api-key'] = opts.key;
+  if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
+  let body: string | Uint8Array | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] = opts.type ?? 'application/json';
+  const res = await fetch(base + path, {
+    method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: body as BodyInit | undefined,
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** A client bound to a server and credentials. */
+export function client(base: string, creds: { key?: string; bearer?: string }) {
+  const c = (path: string, opts: CallOptions = {}) => call(base, path, { ...creds, ...opts });
+  return {
+    get: (path: string, opts: CallOptions = {}) => c(path, { ...opts, method: 'GET' }),
+    post: (path: string, body?: unknown, opts: CallOptions = {}) =>
+      c(path, { ...opts, method: 'POST', body }),
+    put: (path: string, body?: unknown, opts: CallOptions = {}) => c(path, { ...opts, method: 'PUT', body }),
+    del: (path: string, opts: CallOptions = {}) => c(path, { ...opts, method: 'DELETE' }),
+    call: c,
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+export function expectError(a: Answer, status: number, errorCode: string): void {
+  expect(a.status, a.text).toBe(status);
+  expect(a.json?.errorCode, a.text).toBe(errorCode);
+  expect(a.json.correlationId).toBe(a.headers.get('x-correlation-id'));
+  expect(typeof a.json.message).toBe('string');
+}
+
+export function expectOk(a: Answer, status = 200): void {
+  expect(a.status, a.text).toBe(status);
+}

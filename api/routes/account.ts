@@ -1,0 +1,231 @@
+/**
+ * Accounts and sign-in sessions (no API key needed):
+ *   POST /api/account/register  e-mail + password -> a user, their first company, a session
+ *   POST /api/account/login     e-mail + password -> a session
+ *   POST /api/account/refresh   refresh token     -> a new session token pair (the old refresh token dies)
+ *   POST /api/account/logout    (signed in)       -> ends the session of the bearer token
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { Store } from '../../store/db.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { SESSION_TTL_SECONDS, type TokenService } from '../auth/tokens.ts';
+import { ApiError } from '../errors.ts';
+import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
+import { answers, principalOf } from './common.ts';
+
+const Email = Type.String({
+  format: 'email',
+  minLength: 3,
+  maxLength: 254,
+  description: 'E-mail address; compared case-insensitively.',
+});
+const Password = Type.String({
+  minLength: 10,
+  maxLength: 256,
+  description: 'At least 10 and at most 256 characters.',
+});
+const Name = (d: string) => Type.String({ minLength: 1, maxLength: 200, description: d });
+
+const RegisterRequest = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    firstName: Type.Optional(Name('First name.')),
+    lastName: Type.Optional(Name('Last name.')),
+    companyName: Type.Optional(Name("Name of the user's first company (default: the e-mail address).")),
+  },
+  { additionalProperties: false, title: 'RegisterRequest' },
+);
+
+const LoginRequest = Type.Object(
+  { email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false, title: 'LoginRequest' },
+);
+
+const RefreshRequest = Type.Object(
+  {
+    refreshToken: Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: 'The refresh token of the last token pair.',
+    }),
+  },
+  { additionalProperties: false, title: 'RefreshRequest' },
+);
+
+export const SessionTokens = Type.Object(
+  {
+    accessToken: Type.String({
+      description: 'JWT; send as `Authorization: Bearer <accessToken>` wherever an API key is accepted.',
+    }),
+    refreshToken: Type.String({
+      description:
+        'Opaque, single use: POST it to /api/account/refresh for a new pair before the session ends (30 days).',
+    }),
+    expiresIn: Type.Integer({ description: 'Seconds the access token is valid (900).' }),
+    tokenType: Type.Literal('Bearer'),
+    userId: Type.String({ format: 'uuid' }),
+  },
+  { title: 'SessionTokens' },
+);
+
+const RegisterResponse = Type.Object(
+  { ...SessionTokens.properties, companyId: Type.String({ format: 'uuid' }) },
+  { title: 'RegisterResponse' },
+);
+
+export async function issueSession(
+  store: Store,
+  tokens: TokenService,
+  userId: string,
+  origin: 'login' | 'register' | 'launch',
+): Promise<Static<typeof SessionTokens>> {
+  const s = await store.sessions.create(userId, origin, SESSION_TTL_SECONDS);
+  const t = await tokens.issue(s.sessionId, userId);
+  return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer', userId };
+}
+
+const unauthorized = (code: string, message: string) => withHeaders(ErrorResponse, `${code}: ${message}`);
+
+export async function accountRoutes(
+  app: FastifyInstance,
+  opts: { store: Store; tokens: TokenService },
+): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { store, tokens } = opts;
+
+  r.post(
+    '/api/account/register',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Register with e-mail and password',
+        description:
+          'Creates a user and their first company (the user is its admin, with no credits), and signs them in. No API key needed. 409 EMAIL_TAKEN when the e-mail is registered already. Passwords are stored as scrypt hashes.',
+        security: [],
+        body: RegisterRequest,
+        response: {
+          ...answers(
+            { 201: { schema: RegisterResponse, description: 'Registered and signed in.' } },
+            400,
+            409,
+          ),
+        },
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      const passwordHash = await hashPassword(b.password);
+      const out = await store
+        .transaction(async (tx) => {
+          if (await tx.accounts.findUserByEmail(b.email)) return null;
+          const user = await tx.accounts.createUser({
+            email: b.email,
+            firstName: b.firstName ?? null,
+            lastName: b.lastName ?? null,
+            passwordHash,
+          });
+          const company = await tx.companies.create(user.id, b.companyName ?? b.email.toLowerCase());
+          await tx.credits.set(company.companyId, 0, false);
+          return { userId: user.id, companyId: company.companyId };
+        })
+        .catch((e) => {
+          // Two registrations of one e-mail at once: the unique index refuses the second.
+          if (
+            String((e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code) ===
+            '23505'
+          )
+            return null;
+          throw e;
+        });
+      if (!out)
+        throw new ApiError(
+          409,
+          'EMAIL_TAKEN',
+          `The e-mail ${b.email} is registered already; log in instead.`,
+        );
+      const session = await issueSession(store, tokens, out.userId, 'register');
+      return reply.code(201).send({ ...session, companyId: out.companyId });
+    },
+  );
+
+  r.post(
+    '/api/account/login',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Sign in with e-mail and password',
+        description:
+          'Answers a session token pair. A wrong e-mail or password gets 401 INVALID_CREDENTIALS (the same answer for both). No API key needed.',
+        security: [],
+        body: LoginRequest,
+        response: {
+          ...answers({ 200: { schema: SessionTokens, description: 'Signed in.' } }, 400),
+          401: unauthorized('INVALID_CREDENTIALS', 'unknown e-mail or wrong password.'),
+        } as Record<number, unknown>,
+      },
+    },
+    async (req) => {
+      const user = await store.accounts.findUserByEmail(req.body.email);
+      const ok = await verifyPassword(req.body.password, user?.passwordHash ?? null);
+      if (!user || !ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'Unknown e-mail or wrong password.');
+      return issueSession(store, tokens, user.id, 'login');
+    },
+  );
+
+  r.post(
+    '/api/account/refresh',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Swap a refresh token for a new token pair',
+        description:
+          'The refresh token works once: the answer carries a new one. An unknown, used, expired or revoked refresh token gets 401 INVALID_REFRESH_TOKEN. No API key needed.',
+        security: [],
+        body: RefreshRequest,
+        response: {
+          ...answers(
+            { 200: { schema: SessionTokens, description: 'A new token pair for the same session.' } },
+            400,
+          ),
+          401: unauthorized(
+            'INVALID_REFRESH_TOKEN',
+            'the refresh token is unknown, used, expired or revoked.',
+          ),
+        } as Record<number, unknown>,
+      },
+    },
+    async (req) => {
+      const s = await store.sessions.rotate(req.body.refreshToken);
+      if (!s) {
+        throw new ApiError(
+          401,
+          'INVALID_REFRESH_TOKEN',
+          'The refresh token is unknown, already used, expired or revoked; log in again.',
+        );
+      }
+      const t = await tokens.issue(s.sessionId, s.userId);
+      return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer' as const, userId: s.userId };
+    },
+  );
+
+  r.post(
+    '/api/account/logout',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'End the current session',
+        description:
+          'Ends the session of the bearer token: its access and refresh tokens stop working at once. With an API key it does nothing (revoke keys with DELETE /api/api-keys/{id}).',
+        response: answers({ 204: { schema: null, description: 'Signed out.' } }),
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      if (p.kind === 'session') await store.sessions.revoke(p.keyId, p.userId);
+      return reply.code(204).send();
+    },
+  );
+}

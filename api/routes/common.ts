@@ -1,0 +1,153 @@
+/**
+ * Shared pieces of the platform routes: id parameters, the not-found and
+ * precondition answers, ETags, and error response schemas for OpenAPI.
+ *
+ * ETags are strong and name the stored version of a resource (`"3"`); a
+ * write with `If-Match` that names another version gets 412, so no update
+ * is lost silently. `If-Match: *` matches any existing resource. Without
+ * `If-Match` writes are unconditional (last writer wins).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import type { Store } from '../../store/db.ts';
+import type { CompanyRole } from '../../store/repositories/accounts.ts';
+import type { KeyPrincipal } from '../../store/repositories/api-keys.ts';
+import { ApiError } from '../errors.ts';
+import { commonErrors, ErrorResponse, ValidationErrorResponse, withHeaders } from '../openapi/responses.ts';
+
+export const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const Etag = Type.String({
+  description: 'The ETag of this version; send it as If-Match to update or delete only this version.',
+});
+
+/** `{ name: uuid }` path parameters. */
+export function idParams<K extends string>(...names: K[]) {
+  return Type.Object(
+    Object.fromEntries(names.map((n) => [n, Uuid(`The ${n.replace(/Id$/, '')} id (UUID).`)])) as Record<
+      K,
+      ReturnType<typeof Uuid>
+    >,
+    { additionalProperties: false },
+  );
+}
+
+export const ifMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'Only act when the resource is still at this ETag (412 PRECONDITION_FAILED otherwise); `*` for any version.',
+    }),
+  ),
+});
+
+/** preValidation hook for endpoints whose JSON body may be left out: no body reads as `{}`. */
+export async function optionalBody(req: FastifyRequest): Promise<void> {
+  if (req.body === undefined || req.body === null) req.body = {};
+}
+
+export function principalOf(req: FastifyRequest): KeyPrincipal {
+  // Routes outside the public list run only with a principal (the onRequest hook answered 401 otherwise).
+  return req.principal!;
+}
+
+export function notFound(what: string, id: string): ApiError {
+  return new ApiError(404, 'NOT_FOUND', `No ${what} ${id} in a company you can access.`);
+}
+
+export function etagOf(version: number): string {
+  return `"${version}"`;
+}
+
+export function setEtag(reply: FastifyReply, version: number): void {
+  reply.header('etag', etagOf(version));
+}
+
+/**
+ * The version `If-Match` asks for: undefined without the header or with `*`;
+ * -1 when it names no version this server makes (never matches).
+ */
+export function ifMatchVersion(req: FastifyRequest): number | undefined {
+  const h = req.headers['if-match'];
+  if (h === undefined) return undefined;
+  const v = String(h).trim();
+  if (v === '*') return undefined;
+  const tags = v.split(',').map((t) => t.trim());
+  for (const t of tags) {
+    const m = /^"(\d{1,9})"$/.exec(t);
+    if (m) return Number(m[1]);
+  }
+  return -1;
+}
+
+export function preconditionFailed(what: string, id: string, currentVersion?: number): ApiError {
+  return new ApiError(
+    412,
+    'PRECONDITION_FAILED',
+    `The ${what} ${id} changed since the ETag in If-Match${currentVersion === undefined ? '' : `; it is now at ${etagOf(currentVersion)}`}. Read it again and retry.`,
+    currentVersion === undefined ? {} : { details: { currentEtag: etagOf(currentVersion) } },
+  );
+}
+
+/** The role of the user in the company; 404 without access, 403 without the needed role. */
+export async function requireCompany(
+  store: Store,
+  req: FastifyRequest,
+  companyId: string,
+  need: CompanyRole | 'any' = 'any',
+): Promise<CompanyRole> {
+  const role = await store.companies.role(principalOf(req).userId, companyId);
+  if (!role) throw notFound('company', companyId);
+  if (need === 'admin' && role !== 'admin') {
+    throw new ApiError(
+      403,
+      'NotAuthorized',
+      `Only an admin of company ${companyId} may do this; you are a ${role}.`,
+    );
+  }
+  return role;
+}
+
+export const iso = (d: Date | string): string =>
+  d instanceof Date ? d.toISOString() : new Date(d).toISOString();
+
+const responses: Record<number, unknown> = {
+  400: withHeaders(
+    ValidationErrorResponse,
+    'VALIDATION_ERROR (or a more specific code): the request does not match its schema; `errors` names each problem with a JSON pointer (/params/..., /querystring/... or into the body).',
+  ),
+  401: commonErrors[401],
+  403: withHeaders(ErrorResponse, 'NotAuthorized: the credentials are valid but not allowed to do this.'),
+  404: withHeaders(
+    ErrorResponse,
+    'NOT_FOUND: no such resource in a company the caller can access (another company’s ids answer the same).',
+  ),
+  409: withHeaders(
+    ErrorResponse,
+    'CONFLICT: the request clashes with the stored state (the message says how).',
+  ),
+  412: withHeaders(
+    ErrorResponse,
+    'PRECONDITION_FAILED: If-Match names an older version; read again and retry.',
+  ),
+  413: commonErrors[413],
+  415: commonErrors[415],
+  429: commonErrors[429],
+};
+
+/** Response schemas: `ok` for the success status plus the named error statuses (401 and 429 always). */
+export function answers(
+  ok: Record<number, { schema: TSchema | null; description: string }>,
+  ...errors: number[]
+): Record<number, unknown> {
+  const out: Record<number, unknown> = {};
+  for (const [status, a] of Object.entries(ok)) {
+    out[Number(status)] = withHeaders(a.schema ?? Type.Null(), a.description, {
+      ETag: { type: 'string', description: 'Version of the resource (where it is a stored resource).' },
+    });
+  }
+  for (const s of new Set([...errors, 401, 429])) out[s] = responses[s];
+  return out;
+}
