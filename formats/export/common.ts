@@ -1,0 +1,211 @@
+/**
+ * What every export format shares: names with their fallbacks, the active
+ * geometry group of each zone, safe file names, ring orientation and a check
+ * that a plan is a well-formed normalized model.
+ */
+import type {
+  GeometryGroupModel,
+  GeometryPartModel,
+  PathPlanNormalizedModel,
+  PathPlanZoneModel,
+  Position,
+} from '../plan-model.ts';
+import { ExportError, type ExportPlan } from './types.ts';
+
+export const DEFAULT_CUSTOMER_NAME = 'Tramline';
+
+/** The names a plan is exported under, fallbacks applied, trimmed. */
+export interface ResolvedNames {
+  customer: string;
+  farm: string;
+  field: string;
+}
+
+export function resolveNames(p: ExportPlan): ResolvedNames {
+  const clean = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+  const customer = clean(p.customerName) || DEFAULT_CUSTOMER_NAME;
+  const farm = clean(p.farmName) || customer;
+  const field = clean(p.fieldName) || clean(p.plan.pathPlanName) || clean(p.plan.pathPlanId) || 'Field';
+  return { customer, farm, field };
+}
+
+/** The active geometry group of a zone (the first one when none is marked). */
+export function activeGroup(z: PathPlanZoneModel): GeometryGroupModel | undefined {
+  return (
+    z.geometryGroups.find((g) => g.geometryGroupId === z.activeGeometryGroupId) ??
+    z.geometryGroups.find((g) => g.isActive) ??
+    z.geometryGroups[0]
+  );
+}
+
+/** Route parts of the active groups of all zones, in driving order. */
+export function routeParts(
+  plan: PathPlanNormalizedModel,
+): { zone: PathPlanZoneModel; part: GeometryPartModel }[] {
+  const out: { zone: PathPlanZoneModel; part: GeometryPartModel }[] = [];
+  for (const zone of plan.zones) {
+    const g = activeGroup(zone);
+    if (!g) continue;
+    for (const part of g.geometryParts) if (part.sequence !== undefined) out.push({ zone, part });
+  }
+  return out.sort((a, b) => (a.part.sequence ?? 0) - (b.part.sequence ?? 0));
+}
+
+export const isGuidanceTrack = (p: GeometryPartModel) => p.geometryPartType === 'GuidanceTrack';
+export const isHeadlandPass = (p: GeometryPartModel) =>
+  p.geometryPartType === 'ExteriorHeadlandPass' || p.geometryPartType === 'InteriorHeadlandPass';
+
+/** True when the line has at least two distinct positions. */
+export function hasLength(coords: readonly Position[]): boolean {
+  for (let i = 1; i < coords.length; i++) {
+    if (coords[i][0] !== coords[0][0] || coords[i][1] !== coords[0][1]) return true;
+  }
+  return false;
+}
+
+/** Twice the signed area of a ring in degrees (shoelace; > 0 counter-clockwise on a north-up map). */
+function signedArea2(ring: readonly Position[]): number {
+  let s = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    s += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
+  }
+  return -s;
+}
+
+/** The ring closed and running clockwise (`cw`) or counter-clockwise. */
+export function orientRing(ring: readonly Position[], cw: boolean): Position[] {
+  const r = ring.map((p) => [p[0], p[1]] as Position);
+  if (r.length && (r[0][0] !== r[r.length - 1][0] || r[0][1] !== r[r.length - 1][1]))
+    r.push([r[0][0], r[0][1]]);
+  const isCw = signedArea2(r) < 0;
+  return isCw === cw ? r : r.reverse();
+}
+
+/** The ring without its closing position (ISO 11783 and KML readers close rings themselves or not at all). */
+export function openRing(ring: readonly Position[]): Position[] {
+  const n = ring.length;
+  if (n > 1 && ring[0][0] === ring[n - 1][0] && ring[0][1] === ring[n - 1][1]) return ring.slice(0, n - 1);
+  return [...ring];
+}
+
+/**
+ * A file or folder name from a display name: letters, digits, `-` and `_`
+ * (accents dropped, other characters to `_`), at most `max` characters,
+ * never empty.
+ */
+export function safeFileName(name: string, max = 48, fallback = 'export'): string {
+  const ascii = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const s = ascii
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^[_-]+|[_-]+$/g, '')
+    .slice(0, max);
+  return s || fallback;
+}
+
+/** Makes names unique by adding `_2`, `_3`, ... to repeats (case-insensitive, as file systems of terminals are). */
+export function uniqueNamer(): (name: string) => string {
+  const seen = new Set<string>();
+  return (name) => {
+    let n = name;
+    for (let k = 2; seen.has(n.toLowerCase()); k++) n = `${name}_${k}`;
+    seen.add(n.toLowerCase());
+    return n;
+  };
+}
+
+/** Latest createdAt of the plans as a Date (the export's own date; the Unix epoch when none parses). */
+export function exportDate(plans: readonly ExportPlan[]): Date {
+  let t = Number.NEGATIVE_INFINITY;
+  for (const p of plans) {
+    const v = Date.parse(p.plan.createdAt);
+    if (Number.isFinite(v) && v > t) t = v;
+  }
+  return new Date(Number.isFinite(t) ? t : 0);
+}
+
+const isPos = (p: unknown): p is Position =>
+  Array.isArray(p) &&
+  p.length >= 2 &&
+  typeof p[0] === 'number' &&
+  typeof p[1] === 'number' &&
+  Number.isFinite(p[0]) &&
+  Number.isFinite(p[1]) &&
+  Math.abs(p[0]) <= 180 &&
+  Math.abs(p[1]) <= 90;
+
+function checkLine(coords: unknown, path: string): void {
+  if (!Array.isArray(coords) || !coords.every(isPos)) {
+    throw new ExportError(
+      'EXPORT_PLAN_INVALID',
+      `${path} must be an array of [lon, lat] positions (lon -180..180, lat -90..90)`,
+      path,
+    );
+  }
+}
+
+/** Checks the members the exports read; throws ExportError naming the first bad one. */
+export function checkPlans(plans: readonly ExportPlan[]): void {
+  if (!Array.isArray(plans) || plans.length === 0) {
+    throw new ExportError('EXPORT_NO_PLANS', 'plans must hold at least one plan to export', 'plans');
+  }
+  plans.forEach((p, i) => {
+    const at = `plans[${i}].plan`;
+    const plan = p?.plan as PathPlanNormalizedModel | undefined;
+    if (!plan || typeof plan !== 'object') {
+      throw new ExportError('EXPORT_PLAN_INVALID', `${at} must be a normalized path plan model`, at);
+    }
+    if (typeof plan.pathPlanId !== 'string' || !plan.pathPlanId) {
+      throw new ExportError(
+        'EXPORT_PLAN_INVALID',
+        `${at}.pathPlanId must be a non-empty string`,
+        `${at}.pathPlanId`,
+      );
+    }
+    if (!Array.isArray(plan.zones)) {
+      throw new ExportError('EXPORT_PLAN_INVALID', `${at}.zones must be an array of zones`, `${at}.zones`);
+    }
+    plan.zones.forEach((z, zi) => {
+      const zat = `${at}.zones[${zi}]`;
+      const poly = z?.zoneBoundary;
+      if (poly?.type !== 'Polygon' || !Array.isArray(poly.coordinates) || poly.coordinates.length === 0) {
+        throw new ExportError(
+          'EXPORT_PLAN_INVALID',
+          `${zat}.zoneBoundary must be a GeoJSON Polygon`,
+          `${zat}.zoneBoundary`,
+        );
+      }
+      poly.coordinates.forEach((r, ri) => {
+        checkLine(r, `${zat}.zoneBoundary.coordinates[${ri}]`);
+        if (r.length < 4) {
+          throw new ExportError(
+            'EXPORT_PLAN_INVALID',
+            `${zat}.zoneBoundary.coordinates[${ri}] must be a closed ring of at least 4 positions`,
+            `${zat}.zoneBoundary.coordinates[${ri}]`,
+          );
+        }
+      });
+      if (!Array.isArray(z.geometryGroups)) {
+        throw new ExportError(
+          'EXPORT_PLAN_INVALID',
+          `${zat}.geometryGroups must be an array`,
+          `${zat}.geometryGroups`,
+        );
+      }
+      z.geometryGroups.forEach((g, gi) => {
+        const gat = `${zat}.geometryGroups[${gi}]`;
+        checkLine(g?.abLine?.coordinates, `${gat}.abLine.coordinates`);
+        if (!Array.isArray(g.geometryParts)) {
+          throw new ExportError(
+            'EXPORT_PLAN_INVALID',
+            `${gat}.geometryParts must be an array`,
+            `${gat}.geometryParts`,
+          );
+        }
+        g.geometryParts.forEach((part, pi) => {
+          checkLine(part?.geometry?.coordinates, `${gat}.geometryParts[${pi}].geometry.coordinates`);
+        });
+      });
+    });
+  });
+}

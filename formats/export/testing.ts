@@ -1,0 +1,72 @@
+/**
+ * Real plans for export tests: the planner's plans of the fixture fields
+ * (test/fixtures/fields), S1 settings (swath 6 m, turning radius 6 m, two
+ * exterior and one interior headland pass), with client, farm and field names
+ * that exercise non-ASCII text and XML escaping.
+ */
+import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
+import { planField } from '../../core/plan.ts';
+import { fixtureFile } from '../../test/helpers/corpus.ts';
+import { toNormalizedModel } from '../plan-model.ts';
+import type { ExportPlan } from './types.ts';
+
+interface FixtureFeature {
+  type: 'Feature';
+  properties: { id: string; fixture?: string };
+  geometry: unknown;
+}
+
+let cache: ExportPlan[] | undefined;
+
+/** One plan per fixture field; ids `fixture-<n>`, createdAt fixed. */
+export function fixturePlans(): ExportPlan[] {
+  if (cache) return cache;
+  const fc = JSON.parse(readFileSync(fixtureFile, 'utf8')) as { features: FixtureFeature[] };
+  cache = fc.features.map((f, i) => {
+    const result = planField({
+      boundary: f,
+      machine: { swathWidth: 6, minTurningRadius: 6 },
+      exteriorHeadlandPasses: 2,
+      interiorHeadlandPasses: 1,
+    });
+    const plan = toNormalizedModel(result, {
+      pathPlanId: `fixture-${i}`,
+      pathPlanName: f.properties.id,
+      createdAt: '2026-04-01T08:30:00.000Z',
+    });
+    return {
+      plan,
+      customerName: i % 2 ? 'Agro Dvůr s.r.o.' : 'Hansen & Søn <Agri>',
+      farmName: i % 3 ? 'Nordgård' : 'Farm "Øst"',
+      fieldName: `${f.properties.fixture ?? f.properties.id} (${f.properties.id})`,
+    };
+  });
+  return cache;
+}
+
+/** The files of a zip by path, as bytes. */
+export function unzip(zip: Uint8Array): Record<string, Uint8Array> {
+  return unzipSync(zip);
+}
+
+export function text(b: Uint8Array): string {
+  return new TextDecoder().decode(b);
+}
+
+/** Distance between two [lon, lat] positions [m] (equirectangular; exact to well under 1 mm over 1 m). */
+export function metres(a: readonly number[], b: readonly number[]): number {
+  const R = 6_371_008.8;
+  const k = Math.PI / 180;
+  const x = (b[0] - a[0]) * k * Math.cos(((a[1] + b[1]) / 2) * k) * R;
+  const y = (b[1] - a[1]) * k * R;
+  return Math.hypot(x, y);
+}
+
+/** Largest distance between corresponding positions of two lines [m]; Infinity when the lengths differ. */
+export function maxDeviation(a: readonly (readonly number[])[], b: readonly (readonly number[])[]): number {
+  if (a.length !== b.length) return Number.POSITIVE_INFINITY;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, metres(a[i], b[i]));
+  return d;
+}
