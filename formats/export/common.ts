@@ -22,7 +22,9 @@ export interface ResolvedNames {
 }
 
 export function resolveNames(p: ExportPlan): ResolvedNames {
-  const clean = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+  // Control characters (line breaks, tabs) become spaces; other spacing is kept as given.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is the point
+  const clean = (s: string | undefined) => (s ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   const customer = clean(p.customerName) || DEFAULT_CUSTOMER_NAME;
   const farm = clean(p.farmName) || customer;
   const field = clean(p.fieldName) || clean(p.plan.pathPlanName) || clean(p.plan.pathPlanId) || 'Field';

@@ -14,6 +14,7 @@
 import { zipSync } from 'fflate';
 import { checkPlans, exportDate, resolveNames, safeFileName } from './common.ts';
 import { geojsonFiles } from './geojson.ts';
+import { isoxmlFiles } from './isoxml.ts';
 import {
   ExportError,
   type ExportFile,
@@ -29,6 +30,8 @@ type Writer = (plans: readonly ExportPlan[]) => ExportFile[] | Promise<ExportFil
 
 const WRITERS: Partial<Record<ExportFormat, Writer>> = {
   geojson: geojsonFiles,
+  isoxml: (plans) => isoxmlFiles(plans, 4),
+  'isoxml-v3': (plans) => isoxmlFiles(plans, 3),
 };
 
 /** The files of an export, unzipped, in zip order. */
