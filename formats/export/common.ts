@@ -71,7 +71,7 @@ function signedArea2(ring: readonly Position[]): number {
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     s += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);
   }
-  return -s;
+  return s;
 }
 
 /** The ring closed and running clockwise (`cw`) or counter-clockwise. */
@@ -210,4 +210,10 @@ export function checkPlans(plans: readonly ExportPlan[]): void {
       });
     });
   });
+}
+
+/** A coordinate with at most 9 decimals (under 1 mm), never in exponent notation, trailing zeros dropped. */
+export function decimal9(v: number): string {
+  const s = v.toFixed(9).replace(/\.?0+$/, '');
+  return s === '-0' ? '0' : s;
 }

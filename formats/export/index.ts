@@ -14,7 +14,10 @@
 import { zipSync } from 'fflate';
 import { checkPlans, exportDate, resolveNames, safeFileName } from './common.ts';
 import { geojsonFiles } from './geojson.ts';
+import { gpxFiles } from './gpx.ts';
 import { isoxmlFiles } from './isoxml.ts';
+import { kmlFiles } from './kml.ts';
+import { shapefileFiles } from './shapefile.ts';
 import {
   ExportError,
   type ExportFile,
@@ -32,6 +35,9 @@ const WRITERS: Partial<Record<ExportFormat, Writer>> = {
   geojson: geojsonFiles,
   isoxml: (plans) => isoxmlFiles(plans, 4),
   'isoxml-v3': (plans) => isoxmlFiles(plans, 3),
+  shapefile: (plans) => shapefileFiles(plans),
+  kml: kmlFiles,
+  gpx: gpxFiles,
 };
 
 /** The files of an export, unzipped, in zip order. */

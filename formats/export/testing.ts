@@ -70,3 +70,70 @@ export function maxDeviation(a: readonly (readonly number[])[], b: readonly (rea
   for (let i = 0; i < a.length; i++) d = Math.max(d, metres(a[i], b[i]));
   return d;
 }
+
+/** A feature as ogrinfo prints it: attributes as text and the geometry parsed from WKT. */
+export interface OgrFeature {
+  attributes: Record<string, string>;
+  type: string;
+  /** Nested arrays as in GeoJSON (Point: [x, y]; LineString: [[x, y]...]; Polygon: [[[x, y]...]...]). */
+  coordinates: unknown;
+}
+
+/** Parses the body of a WKT geometry ("(1 2,3 4)", "((...),(...))") into nested arrays. */
+export function parseWktBody(s: string): unknown {
+  let i = 0;
+  const parse = (): unknown => {
+    while (s[i] === ' ') i++;
+    if (s[i] === '(') {
+      i++;
+      const items: unknown[] = [];
+      for (;;) {
+        items.push(parse());
+        while (s[i] === ' ') i++;
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i] === ')') {
+          i++;
+          break;
+        }
+        throw new Error(`bad WKT at ${i}: ${s.slice(i, i + 20)}`);
+      }
+      return items;
+    }
+    const m = /^[-+0-9.eE]+( [-+0-9.eE]+)+/.exec(s.slice(i));
+    if (!m) throw new Error(`bad WKT at ${i}: ${s.slice(i, i + 20)}`);
+    i += m[0].length;
+    return m[0].split(' ').map(Number);
+  };
+  return parse();
+}
+
+/** Features of one layer as GDAL's ogrinfo reads them (`-ro -q`); stderr must be empty. */
+export function ogrFeatures(
+  run: (args: string[]) => { stdout: string; stderr: string },
+  source: string,
+  layer: string,
+): OgrFeature[] {
+  const { stdout, stderr } = run(['-ro', '-q', source, layer]);
+  if (stderr.trim()) throw new Error(`ogrinfo ${source} ${layer}: ${stderr.trim()}`);
+  const out: OgrFeature[] = [];
+  for (const block of stdout.split(/\nOGRFeature\(.*\):\d+\n/).slice(1)) {
+    const f: OgrFeature = { attributes: {}, type: '', coordinates: null };
+    for (const line of block.split('\n')) {
+      const a = /^ {2}(\S+) \([A-Za-z0-9]+\) = (.*)$/.exec(line);
+      if (a) {
+        f.attributes[a[1]] = a[2];
+        continue;
+      }
+      const g = /^ {2}(POINT|LINESTRING|POLYGON|MULTILINESTRING|MULTIPOLYGON|MULTIPOINT) (\(.*)$/.exec(line);
+      if (g) {
+        f.type = g[1];
+        f.coordinates = g[1] === 'POINT' ? (parseWktBody(g[2]) as unknown[])[0] : parseWktBody(g[2]);
+      }
+    }
+    out.push(f);
+  }
+  return out;
+}
