@@ -90,14 +90,40 @@ export function openRing(ring: readonly Position[]): Position[] {
   return [...ring];
 }
 
+const FOLD: Record<string, string> = {
+  ø: 'o',
+  Ø: 'O',
+  æ: 'ae',
+  Æ: 'AE',
+  ß: 'ss',
+  đ: 'd',
+  Đ: 'D',
+  ł: 'l',
+  Ł: 'L',
+  þ: 'th',
+  Þ: 'Th',
+  ð: 'd',
+  Ð: 'D',
+  œ: 'oe',
+  Œ: 'OE',
+  ı: 'i',
+};
+
+/** Text in ASCII letters where Latin letters allow: accents dropped (é -> e), ø -> o, æ -> ae, ß -> ss. */
+export function asciiFold(s: string): string {
+  return s
+    .replace(/[øØæÆßđĐłŁþÞðÐœŒı]/g, (c) => FOLD[c])
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '');
+}
+
 /**
  * A file or folder name from a display name: letters, digits, `-` and `_`
  * (accents dropped, other characters to `_`), at most `max` characters,
  * never empty.
  */
 export function safeFileName(name: string, max = 48, fallback = 'export'): string {
-  const ascii = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  const s = ascii
+  const s = asciiFold(name)
     .replace(/[^A-Za-z0-9_-]+/g, '_')
     .replace(/_+/g, '_')
     .replace(/^[_-]+|[_-]+$/g, '')

@@ -19,6 +19,7 @@ import { isoxmlFiles } from './isoxml.ts';
 import { kmlFiles } from './kml.ts';
 import { shapefileFiles } from './shapefile.ts';
 import {
+  EXPORT_FORMATS,
   ExportError,
   type ExportFile,
   type ExportFormat,
@@ -26,18 +27,22 @@ import {
   type ExportResult,
   isExportFormat,
 } from './types.ts';
+import { vendorAFiles, vendorBFiles, vendorCFiles } from './vendors.ts';
 
 export * from './types.ts';
 
 type Writer = (plans: readonly ExportPlan[]) => ExportFile[] | Promise<ExportFile[]>;
 
-const WRITERS: Partial<Record<ExportFormat, Writer>> = {
+const WRITERS: Record<ExportFormat, Writer> = {
   geojson: geojsonFiles,
   isoxml: (plans) => isoxmlFiles(plans, 4),
   'isoxml-v3': (plans) => isoxmlFiles(plans, 3),
   shapefile: (plans) => shapefileFiles(plans),
   kml: kmlFiles,
   gpx: gpxFiles,
+  'vendor-a': vendorAFiles,
+  'vendor-b': vendorBFiles,
+  'vendor-c': vendorCFiles,
 };
 
 /** The files of an export, unzipped, in zip order. */
@@ -61,7 +66,7 @@ export async function exportFiles(plans: readonly ExportPlan[], format: ExportFo
   return writer(plans);
 }
 
-const EXPORT_FORMAT_LIST = 'isoxml, isoxml-v3, shapefile, kml, geojson, gpx, vendor-a, vendor-b, vendor-c';
+const EXPORT_FORMAT_LIST = EXPORT_FORMATS.join(', ');
 
 /** Zips export files; entries carry `date` as their modification time, so the same plans give the same bytes. */
 export function zipFiles(files: readonly ExportFile[], date: Date): Uint8Array {

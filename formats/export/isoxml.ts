@@ -34,7 +34,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { GeometryGroupModel, PathPlanZoneModel, Position } from '../plan-model.ts';
-import { activeGroup, hasLength, openRing, resolveNames } from './common.ts';
+import { activeGroup, exportDate, hasLength, openRing, resolveNames } from './common.ts';
 import { EXPORT_SOFTWARE, EXPORT_SOFTWARE_VERSION } from './software.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
 
@@ -80,6 +80,11 @@ class Ids {
 
 interface Ctx {
   version: IsoxmlVersion;
+  style: IsoxmlStyle;
+  /** The export's date (ring and line names of some styles carry it). */
+  date: Date;
+  /** Patterns written so far, per type. */
+  counts: Map<string, number>;
   ids: Ids;
   /** ISO id -> our id, for LINKLIST.XML. */
   links: { ref: string; value: string; name: string }[];
@@ -125,52 +130,105 @@ function zoneLabel(field: string, z: PathPlanZoneModel, zoneCount: number): stri
   return zoneCount > 1 ? `${field} ${z.zoneIndex + 1}` : field;
 }
 
-function guidanceGroup(pfd: XMLBuilder, ctx: Ctx, label: string, g: GeometryGroupModel, swath: number): void {
+/** A guidance pattern to write: what it is and its line. */
+interface Pattern {
+  type: 'AB' | 'A+' | 'Curve';
+  coords: readonly Position[];
+  /** Headland pass number (curves). */
+  pass?: number;
+}
+
+/**
+ * How a display family names and groups guidance: the standard layout puts
+ * all patterns of a zone in one guidance group; some families write one
+ * group per pattern and name lines their own way.
+ */
+export interface IsoxmlStyle {
+  /** One guidance group per zone (true) or one per pattern, named like it (false). */
+  groupPerZone: boolean;
+  /** Write the A+ pattern besides the AB pattern of the same line. */
+  aPlus: boolean;
+  /** Name of a pattern; `n` counts patterns of its type in the export from 1, `zone` is 1-based. */
+  patternName(
+    p: Pattern,
+    info: { n: number; zone: number; zoneCount: number; bearing: number; date: Date },
+  ): string;
+  /** Names of boundary rings (undefined: unnamed). */
+  ringName?(kind: 'outer' | 'inner', n: number, date: Date): string;
+  /** Name of an obstacle polygon. */
+  obstacleName(n: number, zone: number, zoneCount: number): string;
+}
+
+export const STANDARD_STYLE: IsoxmlStyle = {
+  groupPerZone: true,
+  aPlus: true,
+  patternName: (p, i) =>
+    p.type === 'Curve' ? `Headland ${p.pass ?? 1}` : `${p.type} ${bearingText(i.bearing)}`,
+  obstacleName: (n, zone, zoneCount) => `Obstacle ${zoneCount > 1 ? `${zone}.` : ''}${n}`,
+};
+
+function guidanceGroups(
+  pfd: XMLBuilder,
+  ctx: Ctx,
+  label: string,
+  g: GeometryGroupModel,
+  swath: number,
+  zone: number,
+  zoneCount: number,
+): void {
   const ab = g.abLine.coordinates;
-  const headlands = g.geometryParts.filter(
-    (p) =>
-      p.sequence === undefined &&
-      p.geometryPartType === 'ExteriorHeadlandPass' &&
-      hasLength(p.geometry.coordinates),
-  );
-  if (!hasLength(ab) && headlands.length === 0) return;
-  const ggpId = ctx.ids.next('GGP');
-  ctx.links.push({ ref: ggpId, value: g.geometryGroupId, name: 'geometry group' });
-  const ggp = pfd.ele('GGP', { A: ggpId, B: designator(label) });
+  const patterns: Pattern[] = [];
   if (hasLength(ab)) {
-    const gab = ggp.ele('GPN', {
-      A: ctx.ids.next('GPN'),
-      B: designator(`AB ${bearingText(g.trackBearing)}`),
-      C: '1',
-      E: '1',
-      F: '1',
-    });
-    guidanceLine(gab, ctx, [ab[0], ab[ab.length - 1]], swath);
-    gab.up();
-    const gap = ggp.ele('GPN', {
-      A: ctx.ids.next('GPN'),
-      B: designator(`A+ ${bearingText(g.trackBearing)}`),
-      C: '2',
-      E: '1',
-      F: '1',
-      G: (Math.round(g.trackBearing * 1e4) / 1e4).toFixed(4),
-    });
-    guidanceLine(gap, ctx, [ab[0]], swath);
-    gap.up();
+    patterns.push({ type: 'AB', coords: [ab[0], ab[ab.length - 1]] });
+    if (ctx.style.aPlus) patterns.push({ type: 'A+', coords: [ab[0]] });
   }
-  for (const h of headlands) {
-    const n = h.headlandDetail?.passNumber ?? 1;
-    const gc = ggp.ele('GPN', {
-      A: ctx.ids.next('GPN'),
-      B: designator(`Headland ${n}`),
-      C: '3',
-      E: '4',
-      F: '4',
-    });
-    guidanceLine(gc, ctx, h.geometry.coordinates, swath);
-    gc.up();
+  for (const h of g.geometryParts) {
+    if (
+      h.sequence === undefined &&
+      h.geometryPartType === 'ExteriorHeadlandPass' &&
+      hasLength(h.geometry.coordinates)
+    ) {
+      patterns.push({
+        type: 'Curve',
+        coords: h.geometry.coordinates,
+        pass: h.headlandDetail?.passNumber ?? 1,
+      });
+    }
   }
-  ggp.up();
+  if (!patterns.length) return;
+  const named = patterns.map((pt) => {
+    const n = (ctx.counts.get(pt.type) ?? 0) + 1;
+    ctx.counts.set(pt.type, n);
+    return {
+      pt,
+      name: designator(
+        ctx.style.patternName(pt, { n, zone, zoneCount, bearing: g.trackBearing, date: ctx.date }),
+      ),
+    };
+  });
+  const groups = ctx.style.groupPerZone
+    ? [{ name: designator(label), items: named }]
+    : named.map((x) => ({ name: x.name, items: [x] }));
+  for (const grp of groups) {
+    const ggpId = ctx.ids.next('GGP');
+    ctx.links.push({ ref: ggpId, value: g.geometryGroupId, name: 'geometry group' });
+    const ggp = pfd.ele('GGP', { A: ggpId, B: grp.name });
+    for (const { pt, name } of grp.items) {
+      const attrs: Record<string, string> = {
+        A: ctx.ids.next('GPN'),
+        B: name,
+        C: pt.type === 'AB' ? '1' : pt.type === 'A+' ? '2' : '3',
+        // Straight lines propagate both ways and extend beyond A and B; a headland pass is driven as it is.
+        E: pt.type === 'Curve' ? '4' : '1',
+        F: pt.type === 'Curve' ? '4' : '1',
+      };
+      if (pt.type === 'A+') attrs.G = (Math.round(g.trackBearing * 1e4) / 1e4).toFixed(4);
+      const gpn = ggp.ele('GPN', attrs);
+      guidanceLine(gpn, ctx, pt.coords, swath);
+      gpn.up();
+    }
+    ggp.up();
+  }
 }
 
 function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: string): void {
@@ -201,15 +259,17 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
     }
     const b = pfd.ele('PLN', pln);
     const [outer, ...holes] = z.zoneBoundary.coordinates;
-    ring(b, ctx, outer, 1);
-    for (const h of holes) ring(b, ctx, h, 2);
+    ring(b, ctx, outer, 1, ctx.style.ringName?.('outer', 1, ctx.date));
+    holes.forEach((h, k) => {
+      ring(b, ctx, h, 2, ctx.style.ringName?.('inner', k + 1, ctx.date));
+    });
     b.up();
   }
   for (const z of plan.zones) {
     z.zoneBoundary.coordinates.slice(1).forEach((h, i) => {
       const pln: Record<string, string> = {
         A: '6',
-        B: designator(`Obstacle ${zoneCount > 1 ? `${z.zoneIndex + 1}.` : ''}${i + 1}`),
+        B: designator(ctx.style.obstacleName(i + 1, z.zoneIndex + 1, zoneCount)),
         C: String(Math.round(ringAreaM2(openRing(h)))),
       };
       if (ctx.version === 4) pln.E = ctx.ids.next('PLN');
@@ -248,7 +308,8 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
   } else {
     for (const z of plan.zones) {
       const g = activeGroup(z);
-      if (g) guidanceGroup(pfd, ctx, zoneLabel(names.field, z, zoneCount), g, swath);
+      if (g)
+        guidanceGroups(pfd, ctx, zoneLabel(names.field, z, zoneCount), g, swath, z.zoneIndex + 1, zoneCount);
     }
   }
   pfd.up();
@@ -268,8 +329,9 @@ function header(version: IsoxmlVersion): Record<string, string> {
 export function isoxmlDocuments(
   plans: readonly ExportPlan[],
   version: IsoxmlVersion = 4,
+  style: IsoxmlStyle = STANDARD_STYLE,
 ): { taskdata: string; linklist?: string } {
-  const ctx: Ctx = { version, ids: new Ids(), links: [] };
+  const ctx: Ctx = { version, style, date: exportDate(plans), counts: new Map(), ids: new Ids(), links: [] };
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
   const root = doc.ele('ISO11783_TaskData', header(version));
   if (version === 4) root.ele('AFE', { A: 'LINKLIST.XML', B: '1', C: '', D: '1' }).up();
@@ -310,8 +372,9 @@ export function isoxmlFiles(
   plans: readonly ExportPlan[],
   version: IsoxmlVersion = 4,
   folder = '',
+  style: IsoxmlStyle = STANDARD_STYLE,
 ): ExportFile[] {
-  const { taskdata, linklist } = isoxmlDocuments(plans, version);
+  const { taskdata, linklist } = isoxmlDocuments(plans, version, style);
   const base = `${folder ? `${folder}/` : ''}TASKDATA`;
   const files: ExportFile[] = [{ path: `${base}/TASKDATA.XML`, data: taskdata }];
   if (linklist) files.push({ path: `${base}/LINKLIST.XML`, data: linklist });

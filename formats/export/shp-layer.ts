@@ -13,7 +13,7 @@
 import { write as writeShp } from '@mapbox/shp-write';
 import { structure as dbfStructure } from 'dbf';
 import type { Position } from '../plan-model.ts';
-import { orientRing } from './common.ts';
+import { asciiFold, orientRing } from './common.ts';
 import type { ExportFile } from './types.ts';
 
 /** The .prj of WGS84 longitude/latitude in degrees, as ESRI software writes it. */
@@ -36,6 +36,8 @@ export interface DbfField {
 export interface ShpRecord {
   /** Polygon: rings (exterior first, then holes). PolyLine: parts. Point: one position in one part. */
   parts: Position[][];
+  /** Polygon: which rings are exteriors (default: the first only). */
+  exterior?: boolean[];
   attributes: Record<string, DbfValue>;
 }
 
@@ -56,7 +58,7 @@ export function cp1252Text(s: string): string {
       out += ch;
       continue;
     }
-    const base = ch.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+    const base = asciiFold(ch);
     out +=
       [...base].every((b) => (b.codePointAt(0) ?? 0) >= 0x20 && (b.codePointAt(0) ?? 0) < 0x7f) && base
         ? base
@@ -100,7 +102,8 @@ export function shpLayerFiles(layer: ShpLayer, folder = '', date = new Date(0)):
     if (f.name.length > 10) throw new Error(`dBASE field name "${f.name}" is longer than 10 characters`);
   }
   const geometries = layer.records.map((r) => {
-    if (layer.shapeType === 'POLYGON') return r.parts.map((ring, i) => orientRing(ring, i === 0));
+    if (layer.shapeType === 'POLYGON')
+      return r.parts.map((ring, i) => orientRing(ring, r.exterior?.[i] ?? i === 0));
     if (layer.shapeType === 'POINT') return r.parts[0][0];
     return r.parts;
   });
