@@ -19,8 +19,11 @@ const SQUARE = JSON.stringify({
 
 interface Fake extends PlanIO {
   out: string;
+  /** Bytes written to standard output (zipped exports). */
+  outBytes: Uint8Array[];
   err: string;
   written: Record<string, string>;
+  writtenBytes: Record<string, Uint8Array>;
   requests: PlanRequest[];
 }
 
@@ -30,11 +33,14 @@ function fakeIO(
 ): Fake {
   const io: Fake = {
     out: '',
+    outBytes: [],
     err: '',
     written: {},
+    writtenBytes: {},
     requests: [],
     stdout: (s) => {
-      io.out += s;
+      if (typeof s === 'string') io.out += s;
+      else io.outBytes.push(s);
     },
     stderr: (s) => {
       io.err += s;
@@ -46,7 +52,8 @@ function fakeIO(
       return files[p];
     },
     writeFile: (p, d) => {
-      io.written[p] = d;
+      if (typeof d === 'string') io.written[p] = d;
+      else io.writtenBytes[p] = d;
     },
     plan: (req) => {
       io.requests.push(req);
@@ -194,7 +201,8 @@ describe('tramline plan', () => {
     [[], 'missing FIELD'],
     [['a.geojson', 'b.geojson'], 'expected one FIELD'],
     [['field.geojson', '--bogus'], "Unknown option '--bogus'"],
-    [['field.geojson', '--format', 'kml'], '--format must be geojson, json or svg'],
+    [['field.geojson', '--format', 'dxf'], '--format must be geojson, json, svg or one of isoxml'],
+    [['field.geojson', '--format', 'isoxml', '--client', ' '], '--client must not be empty'],
     [['field.geojson', '--swath', 'wide'], '--swath must be a number'],
     [['field.geojson', '--swath', '0'], '--swath must be a number of metres > 0'],
     [['field.geojson', '--swath', ''], '--swath must be a number'],

@@ -14,17 +14,19 @@ import { parseArgs } from 'node:util';
 import { planField } from '../../core/plan.ts';
 import { PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
 import { type BoundaryFormat, readBoundary } from '../../formats/boundary-read.ts';
+import { ExportError, type ExportFormat, exportFiles, exportPlans } from '../../formats/export/index.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
 import { toNormalizedModel } from '../../formats/plan-model.ts';
 import { toSvg } from '../../formats/plan-svg.ts';
 
 /** Everything the command touches outside itself, so tests can stand in for it. */
 export interface PlanIO {
-  stdout: (s: string) => void;
+  /** Text or, for zipped exports, bytes. */
+  stdout: (s: string | Uint8Array) => void;
   stderr: (s: string) => void;
   readStdin: () => string;
   readFile: (path: string) => string;
-  writeFile: (path: string, data: string) => void;
+  writeFile: (path: string, data: string | Uint8Array) => void;
   /** The planner. */
   plan: (req: PlanRequest) => PlanResult;
   now: () => Date;
@@ -40,7 +42,27 @@ export const defaultPlanIO: PlanIO = {
   now: () => new Date(),
 };
 
-export type PlanOutputFormat = 'geojson' | 'json' | 'svg';
+/** Export formats the command writes (formats/export): zips, or a single file for kml and gpx. */
+export const CLI_EXPORT_FORMATS = [
+  'isoxml',
+  'isoxml-v3',
+  'shapefile',
+  'kml',
+  'gpx',
+  'vendor-a',
+  'vendor-b',
+  'vendor-c',
+] as const satisfies readonly ExportFormat[];
+
+export type CliExportFormat = (typeof CLI_EXPORT_FORMATS)[number];
+
+export type PlanOutputFormat = 'geojson' | 'json' | 'svg' | CliExportFormat;
+
+const isCliExport = (f: string): f is CliExportFormat =>
+  (CLI_EXPORT_FORMATS as readonly string[]).includes(f);
+
+/** Export formats written as one plain file (unless --out ends in .zip). */
+const SINGLE_FILE_EXPORTS: readonly CliExportFormat[] = ['kml', 'gpx'];
 
 export const PLAN_HELP = `Usage: tramline plan FIELD [options]
 
@@ -59,15 +81,24 @@ Options:
   --format F               geojson   GeoJSON FeatureCollection (default)
                            json      the v2.0.0 normalized path plan model
                            svg       a picture of the plan
-                           (default svg when --out ends in .svg)
-  --name NAME              plan name (default: the file name without extension)
-  --out FILE               write to FILE instead of standard output
+                           isoxml    ISO 11783-10 TASKDATA version 4, zipped (isoxml-v3: version 3)
+                           shapefile boundary and guidance line shapefiles, zipped
+                           kml       KML document (a zip when --out ends in .zip)
+                           gpx       GPX 1.1 route, one track per route part (a zip when --out ends in .zip)
+                           vendor-a, vendor-b, vendor-c
+                                     John Deere, CNH and Trimble display layouts, zipped
+                           (default from --out: .svg svg, .kml kml, .gpx gpx)
+  --name NAME              plan and field name (default: the file name without extension)
+  --client NAME            client (customer) name in exports (default Tramline)
+  --farm NAME              farm name in exports (default: the client name)
+  --out FILE               write to FILE instead of standard output (zips are bytes)
   -h, --help               this help
 
 Exit codes: 0 planned, 1 the field could not be read or planned, 2 usage error.
 
-Example:
+Examples:
   tramline plan field.geojson --swath 12 --headlands 2 --format svg --out field.svg
+  tramline plan field.geojson --format isoxml --client Hansen --farm North --out taskdata.zip
 `;
 
 class UsageError extends Error {}
@@ -80,6 +111,8 @@ const OPTIONS = {
   direction: { type: 'string' },
   format: { type: 'string' },
   name: { type: 'string' },
+  client: { type: 'string' },
+  farm: { type: 'string' },
   out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -94,6 +127,8 @@ export interface PlanArgs {
   preferredBearingDeg?: number;
   format: PlanOutputFormat;
   name?: string;
+  client?: string;
+  farm?: string;
   out?: string;
 }
 
@@ -114,11 +149,16 @@ export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
         : `expected one FIELD, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`,
     );
   }
-  const format = v.format ?? (v.out && extname(v.out).toLowerCase() === '.svg' ? 'svg' : 'geojson');
-  if (format !== 'geojson' && format !== 'json' && format !== 'svg') {
-    throw new UsageError(`--format must be geojson, json or svg, got "${format}"`);
+  const byExtension: Record<string, PlanOutputFormat> = { '.svg': 'svg', '.kml': 'kml', '.gpx': 'gpx' };
+  const format = v.format ?? (v.out ? byExtension[extname(v.out).toLowerCase()] : undefined) ?? 'geojson';
+  if (format !== 'geojson' && format !== 'json' && format !== 'svg' && !isCliExport(format)) {
+    throw new UsageError(
+      `--format must be geojson, json, svg or one of ${CLI_EXPORT_FORMATS.join(', ')}, got "${format}"`,
+    );
   }
   if (v.name !== undefined && !v.name.trim()) throw new UsageError('--name must not be empty');
+  if (v.client !== undefined && !v.client.trim()) throw new UsageError('--client must not be empty');
+  if (v.farm !== undefined && !v.farm.trim()) throw new UsageError('--farm must not be empty');
   if (v.out !== undefined && !v.out) throw new UsageError('--out must name a file');
   const direction = v.direction === undefined ? undefined : number('direction', v.direction);
   return {
@@ -130,6 +170,8 @@ export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
     ...(direction === undefined ? {} : { preferredBearingDeg: direction }),
     format,
     ...(v.name === undefined ? {} : { name: v.name }),
+    ...(v.client === undefined ? {} : { client: v.client }),
+    ...(v.farm === undefined ? {} : { farm: v.farm }),
     ...(v.out === undefined ? {} : { out: v.out }),
   };
 }
@@ -175,8 +217,11 @@ export function planIdFor(text: string, req: Omit<PlanRequest, 'boundary'>): str
   return `plan-${h.slice(0, 16)}`;
 }
 
-/** Runs `tramline plan` with `argv` (the arguments after "plan"); returns the exit code. */
-export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number {
+/**
+ * Runs `tramline plan` with `argv` (the arguments after "plan"); returns the
+ * exit code (a promise of it for the export formats, which zip asynchronously).
+ */
+export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number | Promise<number> {
   const say = (s: string) => io.stderr(`tramline plan: ${s}\n`);
   let args: PlanArgs | 'help';
   try {
@@ -223,43 +268,77 @@ export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number {
     pathPlanName: name,
     createdAt: io.now().toISOString(),
   };
+  const finish = (body: string | Uint8Array): number => {
+    if (args.out !== undefined) {
+      try {
+        io.writeFile(args.out, body);
+      } catch (e) {
+        say(`cannot write ${args.out}: ${describe(e)}`);
+        return 1;
+      }
+    } else {
+      io.stdout(body);
+    }
+    for (const r of result.repairs) say(`repaired: ${r}`);
+    for (const z of result.plan.zones) {
+      if (z.routeFailures) {
+        say(
+          `warning: zone ${z.index}: ${z.routeFailures} route connection(s) could not be kept inside the field`,
+        );
+      }
+    }
+    const st = result.plan.stats;
+    say(
+      `${name}: ${(st.fieldArea / 10000).toFixed(2)} ha, ${result.plan.zones.length} zone(s), ${st.trackCount} tracks, ${st.turnCount} turns, covered ${st.coveredPercent.toFixed(1)} %, overlap ${st.overlapPercent.toFixed(1)} %, ${(st.totalDistance / 1000).toFixed(2)} km, ${(st.totalTime / 3600).toFixed(2)} h${args.out === undefined ? '' : ` -> ${args.out}`}`,
+    );
+    return 0;
+  };
+  const internal = (e: unknown): number => {
+    say(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return 1;
+  };
+  const format = args.format;
+  if (isCliExport(format)) {
+    const plan = {
+      plan: toNormalizedModel(result, meta),
+      fieldName: name,
+      ...(args.client === undefined ? {} : { customerName: args.client }),
+      ...(args.farm === undefined ? {} : { farmName: args.farm }),
+    };
+    const zipped = !SINGLE_FILE_EXPORTS.includes(format) || extname(args.out ?? '').toLowerCase() === '.zip';
+    return (async () => {
+      let body: string | Uint8Array;
+      try {
+        if (zipped) {
+          body = (await exportPlans([plan], format)).zip;
+        } else {
+          const [file] = await exportFiles([plan], format);
+          body = file.data;
+        }
+      } catch (e) {
+        if (e instanceof ExportError) {
+          say(`${e.code}: ${e.message}`);
+          return 1;
+        }
+        return internal(e);
+      }
+      return finish(body);
+    })();
+  }
   let body: string;
   try {
     body =
-      args.format === 'svg'
+      format === 'svg'
         ? toSvg(result, { title: name })
-        : `${JSON.stringify(args.format === 'json' ? toNormalizedModel(result, meta) : toPlanGeoJSON(result, meta))}\n`;
+        : `${JSON.stringify(format === 'json' ? toNormalizedModel(result, meta) : toPlanGeoJSON(result, meta))}\n`;
   } catch (e) {
-    say(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return 1;
+    return internal(e);
   }
-  if (args.out !== undefined) {
-    try {
-      io.writeFile(args.out, body);
-    } catch (e) {
-      say(`cannot write ${args.out}: ${describe(e)}`);
-      return 1;
-    }
-  } else {
-    io.stdout(body);
-  }
-  for (const r of result.repairs) say(`repaired: ${r}`);
-  for (const z of result.plan.zones) {
-    if (z.routeFailures) {
-      say(
-        `warning: zone ${z.index}: ${z.routeFailures} route connection(s) could not be kept inside the field`,
-      );
-    }
-  }
-  const st = result.plan.stats;
-  say(
-    `${name}: ${(st.fieldArea / 10000).toFixed(2)} ha, ${result.plan.zones.length} zone(s), ${st.trackCount} tracks, ${st.turnCount} turns, covered ${st.coveredPercent.toFixed(1)} %, overlap ${st.overlapPercent.toFixed(1)} %, ${(st.totalDistance / 1000).toFixed(2)} km, ${(st.totalTime / 3600).toFixed(2)} h${args.out === undefined ? '' : ` -> ${args.out}`}`,
-  );
-  return 0;
+  return finish(body);
 }
 
 /** The dispatcher's entry point. */
-export function run(argv: string[], io: PlanIO = defaultPlanIO): number {
+export function run(argv: string[], io: PlanIO = defaultPlanIO): number | Promise<number> {
   return runPlan(argv, io);
 }
 
