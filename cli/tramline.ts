@@ -15,7 +15,8 @@ export interface Command {
 /** The subcommands; add one line per command. */
 export const COMMANDS: Record<string, Command> = {
   plan: {
-    summary: 'plan a field (GeoJSON, WKT or KML) and write the plan (GeoJSON, JSON model or SVG)',
+    summary:
+      'plan a field (GeoJSON, WKT or KML) and write the plan (GeoJSON, JSON model, SVG) or export it (ISOXML, shapefile, KML, GPX, display layouts)',
     load: () => import('./commands/plan.ts'),
   },
   serve: {
