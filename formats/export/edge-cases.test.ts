@@ -1,0 +1,150 @@
+/**
+ * Exports of plans with several zones, of plans without guidance, and of
+ * malformed input.
+ */
+import { readFileSync } from 'node:fs';
+import { ISOXMLManager } from 'isoxml';
+import { read as readShapefile } from 'shapefile';
+import { describe, expect, it } from 'vitest';
+import { planField } from '../../core/plan.ts';
+import { fixtureFile } from '../../test/helpers/corpus.ts';
+import { toNormalizedModel } from '../plan-model.ts';
+import { orientRing } from './common.ts';
+import { ExportError, exportPlans } from './index.ts';
+import { fixturePlans, maxDeviation, unzip } from './testing.ts';
+import type { ExportPlan } from './types.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: readers' results are loosely typed
+type Any = any;
+
+/** A field of two parts: two real fixture fields planned as one (two zones). */
+function twoZonePlan(): ExportPlan {
+  const fc = JSON.parse(readFileSync(fixtureFile, 'utf8')) as { features: Any[] };
+  const result = planField({
+    boundary: { type: 'FeatureCollection', features: [fc.features[2], fc.features[5]] },
+    machine: { swathWidth: 6, minTurningRadius: 6 },
+    exteriorHeadlandPasses: 1,
+    interiorHeadlandPasses: 0,
+  });
+  const plan = toNormalizedModel(result, {
+    pathPlanId: 'two-zones',
+    pathPlanName: 'Two parts',
+    createdAt: '2026-04-01T08:30:00.000Z',
+  });
+  return { plan, customerName: 'Hansen', farmName: 'North', fieldName: 'Two parts' };
+}
+
+describe('a field of two parts', async () => {
+  const p = twoZonePlan();
+
+  it('has two zones', () => {
+    expect(p.plan.zones).toHaveLength(2);
+  });
+
+  it('isoxml: one partfield, a boundary polygon and a guidance group per part, area of both', async () => {
+    const { zip } = await exportPlans([p], 'isoxml');
+    const m = new ISOXMLManager();
+    await m.parseISOXMLFile(zip, 'application/zip');
+    expect(m.getWarnings()).toEqual([]);
+    const pfd = (m.rootElement.attributes as Any).Partfield[0].attributes;
+    expect(pfd.PartfieldArea).toBe(Math.round(p.plan.area));
+    const boundaries = pfd.PolygonnonTreatmentZoneonly.filter((x: Any) => x.attributes.PolygonType === '1');
+    expect(boundaries.map((b: Any) => b.attributes.PolygonDesignator)).toEqual([
+      'Two parts 1',
+      'Two parts 2',
+    ]);
+    expect(pfd.GuidanceGroup.map((g: Any) => g.attributes.GuidanceGroupDesignator)).toEqual([
+      'Two parts 1',
+      'Two parts 2',
+    ]);
+  });
+
+  it('shapefile: a boundary record per part; vendor-c: one record with both parts as rings', async () => {
+    const s = unzip((await exportPlans([p], 'shapefile')).zip);
+    const b = await readShapefile(s['boundary.shp'], s['boundary.dbf']);
+    expect(b.features.map((f) => f.properties.ZONE)).toEqual([1, 2]);
+    const c = unzip((await exportPlans([p], 'vendor-c')).zip);
+    const dir = 'AgGPS/Data/Hansen/North/Two parts';
+    const t = await readShapefile(c[`${dir}/Boundary.shp`], c[`${dir}/Boundary.dbf`]);
+    expect(t.features).toHaveLength(1);
+    // Two exteriors make a MultiPolygon for the reader.
+    expect(t.features[0].geometry.type).toBe('MultiPolygon');
+    const polys = t.features[0].geometry.coordinates as number[][][][];
+    polys.forEach((poly, i) => {
+      expect(
+        maxDeviation(
+          orientRing(poly[0] as [number, number][], false),
+          p.plan.zones[i].zoneBoundary.coordinates[0],
+        ),
+      ).toBeLessThan(0.01);
+    });
+    const s2 = await readShapefile(c[`${dir}/ABLines/Swath.shp`], c[`${dir}/ABLines/Swath.dbf`]);
+    expect(s2.features.map((f) => f.properties.ID)).toEqual([1, 2]);
+  });
+});
+
+describe('a plan without guidance', () => {
+  const bare = (): ExportPlan => {
+    const p = fixturePlans()[0];
+    return {
+      ...p,
+      plan: { ...p.plan, zones: p.plan.zones.map((z) => ({ ...z, geometryGroups: [] })) },
+    };
+  };
+
+  it('exports its boundary and an empty, valid guidance layer', async () => {
+    const s = unzip((await exportPlans([bare()], 'shapefile')).zip);
+    const g = await readShapefile(s['guidance_lines.shp'], s['guidance_lines.dbf']);
+    expect(g.features).toEqual([]);
+    const b = await readShapefile(s['boundary.shp'], s['boundary.dbf']);
+    expect(b.features).toHaveLength(1);
+  });
+
+  it('exports task data without guidance groups, read without a warning', async () => {
+    const m = new ISOXMLManager();
+    await m.parseISOXMLFile((await exportPlans([bare()], 'isoxml')).zip, 'application/zip');
+    expect(m.getWarnings()).toEqual([]);
+    expect((m.rootElement.attributes as Any).Partfield[0].attributes.GuidanceGroup ?? []).toEqual([]);
+  });
+});
+
+describe('malformed input', () => {
+  it('names the offending member', async () => {
+    const p = fixturePlans()[0];
+    const broken = {
+      ...p,
+      plan: {
+        ...p.plan,
+        zones: [
+          {
+            ...p.plan.zones[0],
+            zoneBoundary: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [200, 10],
+                  [1, 1],
+                  [2, 2],
+                  [200, 10],
+                ],
+              ],
+            },
+          },
+        ],
+      },
+    } as ExportPlan;
+    const e = await exportPlans([broken], 'isoxml').catch((x) => x);
+    expect(e).toBeInstanceOf(ExportError);
+    expect(e.code).toBe('EXPORT_PLAN_INVALID');
+    expect(e.path).toBe('plans[0].plan.zones[0].zoneBoundary.coordinates[0]');
+    expect(e.message).toContain('lon -180..180');
+    const noPlan = await exportPlans([{} as ExportPlan], 'kml').catch((x) => x);
+    expect(noPlan).toMatchObject({ code: 'EXPORT_PLAN_INVALID', path: 'plans[0].plan' });
+  });
+
+  it('gives the same bytes for the same plans', async () => {
+    const a = await exportPlans(fixturePlans().slice(0, 2), 'vendor-a');
+    const b = await exportPlans(fixturePlans().slice(0, 2), 'vendor-a');
+    expect(a.zip).toEqual(b.zip);
+  });
+});
