@@ -243,3 +243,43 @@ export function decimal9(v: number): string {
   const s = v.toFixed(9).replace(/\.?0+$/, '');
   return s === '-0' ? '0' : s;
 }
+
+/**
+ * Metres per degree of longitude and of latitude at a latitude on the WGS84
+ * ellipsoid (prime-vertical and meridional radii of curvature): a local
+ * frame as exact as the planner's over a field.
+ */
+export function metresPerDegree(latDeg: number): { lon: number; lat: number } {
+  const a = 6_378_137;
+  const e2 = 0.00669437999014;
+  const phi = (latDeg * Math.PI) / 180;
+  const w = 1 - e2 * Math.sin(phi) ** 2;
+  const n = a / Math.sqrt(w);
+  const m = (a * (1 - e2)) / w ** 1.5;
+  const k = Math.PI / 180;
+  return { lon: n * Math.cos(phi) * k, lat: m * k };
+}
+
+/** Length of a [lon, lat] line [m] (each segment in the local frame at its middle). */
+export function lineLength(c: readonly Position[]): number {
+  let s = 0;
+  for (let i = 1; i < c.length; i++) {
+    const d = metresPerDegree((c[i][1] + c[i - 1][1]) / 2);
+    s += Math.hypot((c[i][0] - c[i - 1][0]) * d.lon, (c[i][1] - c[i - 1][1]) * d.lat);
+  }
+  return s;
+}
+
+/** Area of a [lon, lat] ring [m^2] in the local frame at its mean latitude. */
+export function ringAreaM2(ring: readonly Position[]): number {
+  if (ring.length < 3) return 0;
+  let lat0 = 0;
+  for (const p of ring) lat0 += p[1];
+  lat0 /= ring.length;
+  const d = metresPerDegree(lat0);
+  let s = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    s += (ring[j][0] - ring[i][0]) * d.lon * ((ring[j][1] + ring[i][1] - 2 * lat0) * d.lat);
+  }
+  return Math.abs(s / 2);
+}

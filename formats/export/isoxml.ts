@@ -34,7 +34,10 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { GeometryGroupModel, PathPlanZoneModel, Position } from '../plan-model.ts';
-import { activeGroup, exportDate, hasLength, openRing, resolveNames } from './common.ts';
+import { activeGroup, exportDate, hasLength, openRing, resolveNames, ringAreaM2 } from './common.ts';
+
+export { ringAreaM2 };
+
 import { EXPORT_SOFTWARE, EXPORT_SOFTWARE_VERSION } from './software.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
 
@@ -51,22 +54,6 @@ export function designator(s: string): string {
 export function coord(v: number): string {
   const s = v.toFixed(9);
   return s === '-0.000000000' ? '0.000000000' : s;
-}
-
-/** Area of a [lon, lat] ring [m^2] on a local equirectangular frame (exact enough for obstacles and partfields). */
-export function ringAreaM2(ring: readonly Position[]): number {
-  if (ring.length < 3) return 0;
-  const R = 6_371_008.8;
-  const k = Math.PI / 180;
-  let lat0 = 0;
-  for (const p of ring) lat0 += p[1];
-  lat0 /= ring.length;
-  const c = Math.cos(lat0 * k);
-  let s = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    s += (ring[j][0] - ring[i][0]) * c * k * R * ((ring[j][1] + ring[i][1]) * k * R);
-  }
-  return Math.abs(s / 2);
 }
 
 class Ids {

@@ -17,7 +17,7 @@
  * importers look for to place a boundary in the client-farm-field tree.
  */
 import type { GeometryGroupModel, PathPlanZoneModel } from '../plan-model.ts';
-import { activeGroup, exportDate, hasLength, resolveNames } from './common.ts';
+import { activeGroup, exportDate, hasLength, lineLength, resolveNames } from './common.ts';
 import { type DbfField, type ShpLayer, type ShpRecord, shpLayerFiles } from './shp-layer.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
 
@@ -103,19 +103,6 @@ export function guidanceLines(g: GeometryGroupModel, swath: number): GuidanceLin
     }
   }
   return out;
-}
-
-/** Length of a [lon, lat] line [m] (local equirectangular per segment). */
-export function lineLength(c: readonly [number, number][]): number {
-  const R = 6_371_008.8;
-  const k = Math.PI / 180;
-  let s = 0;
-  for (let i = 1; i < c.length; i++) {
-    const x = (c[i][0] - c[i - 1][0]) * k * Math.cos(((c[i][1] + c[i - 1][1]) / 2) * k) * R;
-    const y = (c[i][1] - c[i - 1][1]) * k * R;
-    s += Math.hypot(x, y);
-  }
-  return s;
 }
 
 export interface ZoneEntry {

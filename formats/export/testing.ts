@@ -9,6 +9,7 @@ import { unzipSync } from 'fflate';
 import { planField } from '../../core/plan.ts';
 import { fixtureFile } from '../../test/helpers/corpus.ts';
 import { toNormalizedModel } from '../plan-model.ts';
+import { metresPerDegree } from './common.ts';
 import type { ExportPlan } from './types.ts';
 
 interface FixtureFeature {
@@ -54,13 +55,10 @@ export function text(b: Uint8Array): string {
   return new TextDecoder().decode(b);
 }
 
-/** Distance between two [lon, lat] positions [m] (equirectangular; exact to well under 1 mm over 1 m). */
+/** Distance between two [lon, lat] positions [m] (local WGS84 frame; exact to well under 1 mm over a field). */
 export function metres(a: readonly number[], b: readonly number[]): number {
-  const R = 6_371_008.8;
-  const k = Math.PI / 180;
-  const x = (b[0] - a[0]) * k * Math.cos(((a[1] + b[1]) / 2) * k) * R;
-  const y = (b[1] - a[1]) * k * R;
-  return Math.hypot(x, y);
+  const d = metresPerDegree((a[1] + b[1]) / 2);
+  return Math.hypot((b[0] - a[0]) * d.lon, (b[1] - a[1]) * d.lat);
 }
 
 /** Largest distance between corresponding positions of two lines [m]; Infinity when the lengths differ. */

@@ -6,7 +6,7 @@
  * vendor-a, John Deere (Operations Center, Generation 4 displays):
  *   TASKDATA/TASKDATA.XML, TASKDATA/LINKLIST.XML  ISO 11783-10 v4: client (CTR), farm (FRM), field (PFD)
  *       with exterior and interior boundaries; one guidance group per field part with one straight
- *       track per AB line ("Straight Track 1", ...; no separate A+ copy of the same line, which the
+ *       track per AB line ("Straight Track <part>"; no separate A+ copy of the same line, which the
  *       display would merge) and the headland passes as curve tracks ("Headland Track 1", ...)
  *   Boundaries/<Client>_<Farm>_<Field>.shp (.shx .dbf .prj .cpg)  the field boundary, CLIENT, FARM, FIELD
  *
@@ -24,9 +24,17 @@
  *       beyond A and B)
  *   Metric units, 2D shapes (the displays read no Z or M values).
  */
-import { asciiFold, exportDate, hasLength, resolveNames, safeFileName, uniqueNamer } from './common.ts';
+import {
+  asciiFold,
+  exportDate,
+  hasLength,
+  lineLength,
+  resolveNames,
+  safeFileName,
+  uniqueNamer,
+} from './common.ts';
 import { type IsoxmlStyle, isoxmlFiles } from './isoxml.ts';
-import { BOUNDARY_FIELDS, headingText, lineLength, zoneEntries } from './shapefile.ts';
+import { BOUNDARY_FIELDS, headingText, zoneEntries } from './shapefile.ts';
 import { type DbfField, type ShpRecord, shpLayerFiles } from './shp-layer.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
 
@@ -36,7 +44,7 @@ export const DEERE_STYLE: IsoxmlStyle = {
   aPlus: false,
   patternName: (p, i) => {
     const part = i.zoneCount > 1 ? ` (part ${i.zone})` : '';
-    return p.type === 'Curve' ? `Headland Track ${p.pass ?? 1}${part}` : `Straight Track ${i.n}`;
+    return p.type === 'Curve' ? `Headland Track ${p.pass ?? 1}${part}` : `Straight Track ${i.zone}`;
   },
   ringName: (kind, n) => (kind === 'outer' ? 'Exterior' : `Interior ${n}`),
   obstacleName: (n, zone, zoneCount) => `Obstacle ${zoneCount > 1 ? `${zone}.` : ''}${n}`,
