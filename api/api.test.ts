@@ -484,10 +484,11 @@ describe('422', () => {
     ['extended tracks', { extendTracks: true }, '/extendTracks'],
     ['cross-hatches', { useCrossHatches: true }, '/useCrossHatches'],
     ['no passable', { usePassable: false }, '/usePassable'],
+    ['an unknown route order', { routeOptions: { algorithm: 'antColony' } }, '/routeOptions/algorithm'],
     [
-      'clusteredSpiral',
-      { routeOptions: { algorithm: 'clusteredSpiral', skipCount: 2 } },
-      '/routeOptions/algorithm',
+      'skipCount without clusteredSpiral',
+      { routeOptions: { algorithm: 'snake', skipCount: 2 } },
+      '/routeOptions/skipCount',
     ],
     [
       'refill points',
@@ -526,6 +527,26 @@ describe('422', () => {
       },
     });
     expect(a.status, a.text).toBe(200);
+  });
+
+  it('plans every route order; the optimizer reports its gain over boustrophedon within its time cap', async () => {
+    for (const routeOptions of [
+      { algorithm: 'boustrophedon' },
+      { algorithm: 'snake' },
+      { algorithm: 'clusteredSpiral', skipCount: 2 },
+    ]) {
+      const a = await call(srv.url, '/api/path-plans/direct', { key, body: { ...S1(), routeOptions } });
+      expect(a.status, a.text).toBe(200);
+    }
+    const o = await call(srv.url, '/api/path-plans/direct', {
+      key,
+      body: { ...S1(), routeOptions: { algorithm: 'optimized', objective: 'time', maxOptimizerTime: 1 } },
+    });
+    expect(o.status, o.text).toBe(200);
+    const rep = o.json.zones[0].optimizer;
+    expect(rep.objective).toBe('time');
+    expect(rep.cost).toBeLessThanOrEqual(rep.baselineCost);
+    expect(rep.gainPercent).toBeGreaterThanOrEqual(0);
   });
 
   it('refuses work estimated too large at once with PLAN_TOO_COMPLEX', async () => {

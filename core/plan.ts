@@ -20,16 +20,24 @@ import {
   type GeometryGroup,
   type Machine,
   type PathPart,
+  type PlanHooks,
   PlanningError,
   type PlanOptions,
   type PlanRequest,
   type PlanResult,
   type Point,
   type Polygon,
+  ROUTE_ALGORITHMS,
+  type RouteAlgorithm,
   type Zone,
 } from './types/index.ts';
 
-export function planField(req: PlanRequest): PlanResult {
+/**
+ * Plan a field. `hooks.shouldStopOptimizer` is the caller's clock for the
+ * route optimizer (the planner reads none); without it the optimizer runs
+ * until it converges or reaches its evaluation cap.
+ */
+export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   const options = resolveOptions(req);
   const { field, frame, repairs } = prepareField(req.boundary);
   const nodes = field.nodes.flat();
@@ -49,7 +57,15 @@ export function planField(req: PlanRequest): PlanResult {
   const zones: Zone[] = [];
   const refusals: PlanningError[] = [];
   field.parts.forEach((part, index) => {
-    const result = planZone(part, index, field.passable, options, pickFor(part, start), pickFor(part, end));
+    const result = planZone(
+      part,
+      index,
+      field.passable,
+      options,
+      pickFor(part, start),
+      pickFor(part, end),
+      hooks,
+    );
     if (result instanceof PlanningError) refusals.push(result);
     zones.push(
       result instanceof PlanningError ? emptyZone(part, index, field.passable, options.machine) : result,
@@ -92,12 +108,30 @@ function resolveOptions(req: PlanRequest): PlanOptions {
     }
     return n;
   };
-  const algorithm = req.route?.algorithm ?? 'boustrophedon';
-  if (algorithm !== 'boustrophedon') {
+  const algorithm: RouteAlgorithm = req.route?.algorithm ?? 'auto';
+  if (!ROUTE_ALGORITHMS.includes(algorithm)) {
     throw new PlanningError(
       'OPTION_NOT_SUPPORTED',
-      `routeOptions.algorithm '${algorithm}' is not available; supported: 'boustrophedon'.`,
+      `routeOptions.algorithm '${algorithm}' is not available; supported: ${ROUTE_ALGORITHMS.map((a) => `'${a}'`).join(', ')}.`,
       { path: 'routeOptions.algorithm' },
+    );
+  }
+  const skipCount = req.route?.skipCount;
+  if (skipCount !== undefined && (!Number.isInteger(skipCount) || skipCount < 0)) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `routeOptions.skipCount must be a whole number >= 0; found ${skipCount}.`,
+      {
+        path: 'routeOptions.skipCount',
+      },
+    );
+  }
+  const objective = req.route?.objective;
+  if (objective !== undefined && !['distance', 'time', 'fuel'].includes(objective)) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `routeOptions.objective must be 'distance', 'time' or 'fuel'; found '${objective}'.`,
+      { path: 'routeOptions.objective' },
     );
   }
   if (req.preferredBearingDeg !== undefined && !Number.isFinite(req.preferredBearingDeg)) {
@@ -118,6 +152,9 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       algorithm,
       startPointNodeIndex: req.route?.startPointNodeIndex,
       endPointNodeIndex: req.route?.endPointNodeIndex,
+      ...(skipCount !== undefined ? { skipCount } : {}),
+      ...(objective !== undefined ? { objective } : {}),
+      ...(req.route?.maxEvaluations !== undefined ? { maxEvaluations: req.route.maxEvaluations } : {}),
     },
   };
 }
@@ -136,6 +173,7 @@ function planZone(
   options: PlanOptions,
   start: Point | undefined,
   end: Point | undefined,
+  hooks: PlanHooks,
 ): Zone | PlanningError {
   const m = options.machine;
   const w = m.swathWidth;
@@ -178,7 +216,22 @@ function planZone(
       { zoneIndex: index },
     );
   }
-  const route = planRoute({ tracks, headlands, region, zone, machine: m, start, end });
+  const route = planRoute({
+    tracks,
+    headlands,
+    region,
+    zone,
+    machine: m,
+    start,
+    end,
+    order: {
+      algorithm: options.route.algorithm,
+      skipCount: options.route.skipCount,
+      objective: options.route.objective,
+      maxEvaluations: options.route.maxEvaluations,
+      shouldStop: hooks.shouldStopOptimizer,
+    },
+  });
   const parts: PathPart[] = [];
   const skipped = new Set(route.skippedTracks);
   tracks.tracks.forEach((t, i) => {
@@ -239,6 +292,7 @@ function planZone(
     routeEnd: route.end,
     routeFailures: route.failures,
     skippedTracks: route.skippedTracks.length,
+    ...(route.optimizer ? { optimizer: route.optimizer } : {}),
   };
 }
 

@@ -147,6 +147,7 @@ export function toPlanGeoJSON(
       featureType: 'zoneStatistics',
       ...zone,
       routeFailures: z.routeFailures ?? 0,
+      ...(z.optimizer ? { optimizer: { ...z.optimizer } } : {}),
       ...roundStats(z.stats),
     });
   }

@@ -26,6 +26,7 @@ import type {
   GeometryGroup,
   GeometryPartType,
   MetricFrame,
+  OptimizerReport,
   PathPart,
   PlanResult,
   PlanStats,
@@ -130,6 +131,8 @@ export interface PathPlanZoneModel {
   routeEndPoint?: GeoJSONPoint;
   /** Route connections that could not be kept inside the field (0 on a valid plan). */
   routeFailures: number;
+  /** What the route optimizer gained over the plain boustrophedon order (algorithm 'optimized' only). */
+  optimizer?: OptimizerReport;
   geometryGroups: GeometryGroupModel[];
 }
 
@@ -328,6 +331,7 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
       groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth),
     ),
   };
+  if (z.optimizer) zm.optimizer = { ...z.optimizer };
   if (z.routeStart) zm.routeStartPoint = pointGeometry(frame, z.routeStart);
   if (z.routeEnd) zm.routeEndPoint = pointGeometry(frame, z.routeEnd);
   return zm;

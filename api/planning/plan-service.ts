@@ -120,6 +120,7 @@ export function createPlanService(opts: PlanServiceOptions) {
             {
               request: req.plan,
               format,
+              optimizerTimeMs: req.maxOptimizerTime * 1000,
               meta: {
                 pathPlanId,
                 pathPlanName: req.pathPlanName,

@@ -14,6 +14,8 @@ export type PlanFormat = 'model' | 'geojson';
 export interface PlanTaskInput {
   request: PlanRequest;
   format: PlanFormat;
+  /** The route optimizer's time cap from the start of this task [ms] (routeOptions.maxOptimizerTime). */
+  optimizerTimeMs?: number;
   meta: { pathPlanId: string; pathPlanName: string; createdAt: string; operationType: string };
 }
 
@@ -24,7 +26,9 @@ export type PlanTaskOutput =
 export default function planTask(input: PlanTaskInput): PlanTaskOutput {
   const t0 = performance.now();
   try {
-    const result = planField(input.request);
+    // The planner reads no clock: the optimizer asks this one when to stop.
+    const deadline = t0 + (input.optimizerTimeMs ?? Number.POSITIVE_INFINITY);
+    const result = planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
     const out =
       input.format === 'geojson'
         ? toPlanGeoJSON(result, { pathPlanId: input.meta.pathPlanId, pathPlanName: input.meta.pathPlanName })

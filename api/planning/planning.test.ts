@@ -36,7 +36,7 @@ describe('readDirectRequest', () => {
       exteriorHeadlandPasses: 2,
       interiorHeadlandPasses: 0,
       preferredBearingDeg: 45,
-      route: { algorithm: 'boustrophedon', startPointNodeIndex: 1 },
+      route: { algorithm: 'auto', startPointNodeIndex: 1 },
     });
     expect(r.request).toMatchObject({
       operationType: 'generic',
@@ -138,11 +138,38 @@ describe('unsupportedOptions', () => {
       '/usePassable',
       '/trackType',
       '/curvedOptions',
-      '/routeOptions/algorithm',
-      '/routeOptions/skipCount',
       '/routeOptions/refillStrategyType',
       '/routeOptions/forcedDirection',
     ]);
+  });
+
+  it('accepts every route order and refuses order options that the chosen order does not use', () => {
+    for (const algorithm of ['auto', 'boustrophedon', 'snake', 'clusteredSpiral', 'optimized'])
+      expect(unsupportedOptions({ routeOptions: { algorithm } })).toEqual([]);
+    expect(unsupportedOptions({ routeOptions: { algorithm: 'tsp' } }).map((u) => u.path)).toEqual([
+      '/routeOptions/algorithm',
+    ]);
+    expect(
+      unsupportedOptions({
+        routeOptions: { algorithm: 'boustrophedon', skipCount: 2, objective: 'time' },
+      }).map((u) => u.path),
+    ).toEqual(['/routeOptions/skipCount', '/routeOptions/objective']);
+    expect(unsupportedOptions({ routeOptions: { algorithm: 'optimized', objective: 'fuel' } })).toEqual([]);
+  });
+
+  it('maps the route order options to the planner', () => {
+    const r = readDirectRequest({
+      boundary: poly,
+      equipment: { swathWidth: 6 },
+      routeOptions: { algorithm: 'clusteredSpiral', skipCount: 3, maxOptimizerTime: 2 },
+    });
+    expect(r.ok && r.request.plan.route).toEqual({ algorithm: 'clusteredSpiral', skipCount: 3 });
+    const o = readDirectRequest({
+      boundary: poly,
+      equipment: { swathWidth: 6 },
+      routeOptions: { algorithm: 'optimized', objective: 'time' },
+    });
+    expect(o.ok && o.request.plan.route).toEqual({ algorithm: 'optimized', objective: 'time' });
   });
 });
 

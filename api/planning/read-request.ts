@@ -3,7 +3,7 @@
  * PlanRequest, after the checks a schema cannot express: exactly one field,
  * one swath width, each value in one outline only.
  */
-import type { PlanRequest } from '../../core/types/index.ts';
+import type { PlanRequest, RouteAlgorithm } from '../../core/types/index.ts';
 import { type BoundaryInput, DEFAULT_OPERATION_TYPE, type DirectPlanRequest } from './schemas.ts';
 
 export interface FieldError {
@@ -83,8 +83,10 @@ export function readDirectRequest(body: DirectPlanRequest): ReadResult {
     machine,
     exteriorHeadlandPasses: exterior ?? 0,
     interiorHeadlandPasses: body.interiorHeadlandPasses ?? 0,
-    route: { algorithm: 'boustrophedon' },
+    route: { algorithm: (ro?.algorithm ?? 'auto') as RouteAlgorithm },
   };
+  if (ro?.skipCount !== undefined) plan.route!.skipCount = ro.skipCount;
+  if (ro?.objective !== undefined) plan.route!.objective = ro.objective;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;
   if (ro?.endPointNodeIndex !== undefined) plan.route!.endPointNodeIndex = ro.endPointNodeIndex;

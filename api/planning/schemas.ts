@@ -142,7 +142,13 @@ export const Equipment = Type.Object(
 
 // ---- Route options (spec 2.3) --------------------------------------------------------
 
-export const ROUTE_ALGORITHMS_KNOWN = ['boustrophedon', 'clusteredSpiral'] as const;
+export const ROUTE_ALGORITHMS_KNOWN = [
+  'auto',
+  'boustrophedon',
+  'snake',
+  'clusteredSpiral',
+  'optimized',
+] as const;
 
 export const RouteOptions = Type.Object(
   {
@@ -166,7 +172,7 @@ export const RouteOptions = Type.Object(
         minLength: 1,
         maxLength: 64,
         description:
-          "Route ordering. Supported: 'boustrophedon' (default). Others, e.g. 'clusteredSpiral', get 422 OPTION_NOT_SUPPORTED.",
+          "Route ordering: 'auto' (default: per block of tracks, the next track by the shortest turn that fits inside the field, which skips lines where the turning radius needs it), 'boustrophedon' (every line in turn, back and forth), 'snake' (every other line out, the lines between on the way back), 'clusteredSpiral' (clusters of 2s+1 lines driven i, i+s+1, i+1, i+s+2, ...; s = skipCount) or 'optimized' (an anytime optimizer of driving order and direction that minimizes non-working distance, time or fuel within maxOptimizerTime and reports its gain over 'boustrophedon'). Other values get 422 OPTION_NOT_SUPPORTED.",
       }),
     ),
     skipCount: Type.Optional(
@@ -174,7 +180,13 @@ export const RouteOptions = Type.Object(
         minimum: 0,
         maximum: 1000,
         description:
-          'Tracks to skip (clusteredSpiral). Not supported yet: 422. The boustrophedon order already skips rows by itself where 2 x turning radius exceeds the track spacing.',
+          "Lines skipped per turn for algorithm 'clusteredSpiral' (default: the fewest for which every turn is a U-turn, skipCount x swath >= 2 x turning radius). With any other algorithm: 422 OPTION_NOT_SUPPORTED.",
+      }),
+    ),
+    objective: Type.Optional(
+      Type.Union([Type.Literal('distance'), Type.Literal('time'), Type.Literal('fuel')], {
+        description:
+          "What algorithm 'optimized' minimizes over turns and connectors: 'distance' (default), 'time' (at the turning speed, plus a stop at each reversing cusp) or 'fuel' (that time at 15 l/h). With any other algorithm: 422 OPTION_NOT_SUPPORTED.",
       }),
     ),
     enableHeadlandDrivethrough: Type.Optional(
@@ -209,7 +221,7 @@ export const RouteOptions = Type.Object(
         minimum: 1,
         maximum: 60,
         description:
-          'Time cap [s], 1..60, default 10. Applies to the whole planning of the request; planning that needs longer is ended and answered 422 PLAN_TOO_COMPLEX.',
+          "Time cap [s], 1..60, default 10. The optimizer of algorithm 'optimized' stops at this time from the start of planning (earlier when it converges) and keeps the best order found. The whole planning gets a few seconds more to drive that order; planning that needs longer is ended and answered 422 PLAN_TOO_COMPLEX.",
       }),
     ),
     forcedDirection: Type.Optional(

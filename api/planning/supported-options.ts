@@ -4,6 +4,7 @@
  * an entry when the planner learns it. An option is never silently ignored:
  * a value is accepted only when the planner does exactly what it asks.
  */
+import { ROUTE_ALGORITHMS } from '../../core/types/index.ts';
 import type { DirectPlanRequest } from './schemas.ts';
 
 export interface UnsupportedOption {
@@ -17,12 +18,12 @@ export interface UnsupportedOption {
 interface Rule {
   path: string;
   get: (r: DirectPlanRequest) => unknown;
-  /** true when the given (present) value is plannable. */
-  ok: (v: unknown) => boolean;
+  /** true when the given (present) value is plannable (in this request). */
+  ok: (v: unknown, r: DirectPlanRequest) => boolean;
   supported: string;
 }
 
-export const SUPPORTED_ROUTE_ALGORITHMS = ['boustrophedon'] as const;
+export const SUPPORTED_ROUTE_ALGORITHMS = ROUTE_ALGORITHMS;
 
 const RULES: Rule[] = [
   { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
@@ -45,8 +46,14 @@ const RULES: Rule[] = [
   {
     path: '/routeOptions/skipCount',
     get: (r) => r.routeOptions?.skipCount,
-    ok: () => false,
-    supported: 'absent',
+    ok: (_v, r) => r.routeOptions?.algorithm === 'clusteredSpiral',
+    supported: "with algorithm 'clusteredSpiral' only",
+  },
+  {
+    path: '/routeOptions/objective',
+    get: (r) => r.routeOptions?.objective,
+    ok: (_v, r) => r.routeOptions?.algorithm === 'optimized',
+    supported: "with algorithm 'optimized' only",
   },
   {
     path: '/routeOptions/enableHeadlandDrivethrough',
@@ -84,7 +91,7 @@ const RULES: Rule[] = [
     ok: () => false,
     supported: 'absent',
   },
-  // Supported: routeOptions.startPointNodeIndex, endPointNodeIndex, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */
@@ -92,7 +99,8 @@ export function unsupportedOptions(req: DirectPlanRequest): UnsupportedOption[] 
   const out: UnsupportedOption[] = [];
   for (const rule of RULES) {
     const v = rule.get(req);
-    if (v !== undefined && !rule.ok(v)) out.push({ path: rule.path, value: v, supported: rule.supported });
+    if (v !== undefined && !rule.ok(v, req))
+      out.push({ path: rule.path, value: v, supported: rule.supported });
   }
   return out;
 }

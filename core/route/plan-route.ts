@@ -16,10 +16,47 @@ import type { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandResult, HeadlandRing } from '../headland/generate-headlands.ts';
 import type { Track, TrackSet } from '../tracks/generate-tracks.ts';
 import { dubinsShortest } from '../turn/dubins.ts';
-import type { Machine, PathPart, Point, Polygon, Pose } from '../types/index.ts';
+import type {
+  Machine,
+  OptimizerObjective,
+  OptimizerReport,
+  PathPart,
+  Point,
+  Polygon,
+  Pose,
+  RouteAlgorithm,
+} from '../types/index.ts';
 import { type Connection, connectPoses } from './connect.ts';
 import { FieldTravel } from './field-travel.ts';
+import { optimizeOrder, orderCost, skipPattern, snakePattern, type Visit } from './optimize-order.ts';
 import { type RingDirection, RingPath } from './ring-path.ts';
+
+/**
+ * How the tracks are ordered:
+ * - 'auto': greedy, per block, the next track by the real length of the turn that fits (the default);
+ * - 'boustrophedon': every line in turn, back and forth;
+ * - 'snake': every other line out, the lines between on the way back;
+ * - 'clusteredSpiral': clusters of 2s+1 lines driven i, i+s+1, i+1, i+s+2, ... (s = skipCount);
+ * - 'optimized': the anytime optimizer of order and direction (optimize-order.ts).
+ */
+export type RouteOrderAlgorithm = RouteAlgorithm;
+
+export interface RouteOrderOptions {
+  algorithm: RouteOrderAlgorithm;
+  /** Lines skipped per turn for 'clusteredSpiral'; default the fewest that make each turn a U-turn. */
+  skipCount?: number;
+  /** For 'optimized' (default 'distance'). */
+  objective?: OptimizerObjective;
+  /** The caller's deadline for 'optimized': true when it must stop. */
+  shouldStop?: () => boolean;
+  /** Cap on the optimizer's move evaluations (the deadline of a caller without a clock). */
+  maxEvaluations?: number;
+}
+
+/** Stop, shift and start again at a reversing cusp [s]. */
+const CUSP_TIME = 4;
+/** Fuel use while turning and travelling on the headland [l/s] (15 l/h). */
+const TURN_FUEL_RATE = 15 / 3600;
 
 export interface RouteInput {
   tracks: TrackSet;
@@ -32,6 +69,8 @@ export interface RouteInput {
   /** Where the route should start / end (route nodes), if the request names them. */
   start?: Point;
   end?: Point;
+  /** Ordering of the tracks; default 'auto'. */
+  order?: RouteOrderOptions;
 }
 
 export interface RouteResult {
@@ -43,6 +82,8 @@ export interface RouteResult {
   failures: number;
   /** Indices of tracks left out because no drivable path inside the field reaches them. */
   skippedTracks: number[];
+  /** Set when the order was optimized. */
+  optimizer?: OptimizerReport;
 }
 
 interface TrackRec {
@@ -102,6 +143,40 @@ export function planRoute(input: RouteInput): RouteResult {
   /** A connection already found for the next link (from chooseNext). */
   let known: { to: Pose; conn: Connection } | null = null;
 
+  interface Found {
+    length: number;
+    legs: [Connection, PathPart['type']][];
+  }
+
+  /**
+   * The shortest way found from `from` to `to`: a direct path (forward
+   * first), along a headland ring, or (with `anywhere`) through the field
+   * along straight legs; null if none fits inside the field.
+   */
+  const findLink = (
+    from: Pose,
+    to: Pose,
+    type: PathPart['type'],
+    anywhere: boolean,
+    cached: Connection | null = null,
+  ): Found | null => {
+    // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
+    let direct = cached ?? connectPoses(from, to, R, input.region, { allowReverse: false });
+    let via = direct && direct.length < 6 * R + dist(from, to) ? null : viaRing(from, to, false);
+    if (!direct && !via) {
+      direct = connectPoses(from, to, R, input.region);
+      via = direct ? null : (viaRing(from, to, true) ?? viaTwoRings(from, to));
+    }
+    const best = pickShorter(direct, via);
+    if (best)
+      return best === direct ? { length: direct.length, legs: [[direct, type]] } : (best as RingTravel);
+    if (!anywhere) return null;
+    // Last resort: through the field along straight legs between waypoints.
+    const legs = fieldTravel().connect(from, to);
+    if (!legs) return null;
+    return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
+  };
+
   /** Connect the current pose to `to`, directly or along a headland ring; false if impossible. */
   const link = (to: Pose, type: PathPart['type']): boolean => {
     if (!pose) {
@@ -110,24 +185,9 @@ export function planRoute(input: RouteInput): RouteResult {
     }
     const cached = known && known.to === to ? known.conn : null;
     known = null;
-    // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
-    let direct = cached ?? connectPoses(pose, to, R, input.region, { allowReverse: false });
-    let via = direct && direct.length < 6 * R + dist(pose, to) ? null : viaRing(pose, to, false);
-    if (!direct && !via) {
-      direct = connectPoses(pose, to, R, input.region);
-      via = direct ? null : (viaRing(pose, to, true) ?? viaTwoRings(pose, to));
-    }
-    const best = pickShorter(direct, via);
-    if (!best) {
-      // Last resort: through the field along straight legs between waypoints.
-      const legs = fieldTravel().connect(pose, to);
-      if (!legs) return false;
-      for (const c of legs) pushConnection(c, 'Connector');
-      pose = to;
-      return true;
-    }
-    if (best === direct) pushConnection(direct, type);
-    else for (const [c, t] of (best as RingTravel).legs) pushConnection(c, t);
+    const found = findLink(pose, to, type, true, cached);
+    if (!found) return false;
+    for (const [c, t] of found.legs) pushConnection(c, t);
     pose = to;
     return true;
   };
@@ -277,9 +337,13 @@ export function planRoute(input: RouteInput): RouteResult {
     pose = forward ? { x: t.b.x, y: t.b.y, heading } : { x: t.a.x, y: t.a.y, heading: heading + Math.PI };
   };
 
+  const algorithm = input.order?.algorithm ?? 'auto';
+  let optimizer: OptimizerReport | undefined;
   // Where to begin: the requested start node, else the first end of the first line.
   let forward = true;
-  if (recs.length) {
+  if (recs.length && algorithm !== 'auto') {
+    optimizer = driveOrdered();
+  } else if (recs.length) {
     let first = recs[0];
     if (input.start) {
       let bd = Number.POSITIVE_INFINITY;
@@ -378,7 +442,265 @@ export function planRoute(input: RouteInput): RouteResult {
     if (!link(target, 'HeadlandConnector')) failures++;
     routeEnd = input.end;
   }
-  return { parts, start: routeStart, end: routeEnd, failures, skippedTracks: skipped };
+  return {
+    parts,
+    start: routeStart,
+    end: routeEnd,
+    failures,
+    skippedTracks: skipped,
+    ...(optimizer ? { optimizer } : {}),
+  };
+
+  /**
+   * Drive the tracks in the order of the chosen pattern (or the optimized
+   * order): each transition is the shortest drivable way that fits inside
+   * the field, a headland ring or the field itself when no turn fits. A
+   * track no drivable path reaches is left out (its area shows as missed).
+   */
+  function driveOrdered(): OptimizerReport | undefined {
+    const n = recs.length;
+    const endPoseOf = (r: TrackRec, fwd: boolean): Pose =>
+      fwd
+        ? { x: r.track.b.x, y: r.track.b.y, heading }
+        : { x: r.track.a.x, y: r.track.a.y, heading: heading + Math.PI };
+    const objective = input.order?.objective ?? 'distance';
+    const turnSpeed = input.machine.turningSpeed;
+    const cache = new Map<number, number>();
+    const vid = (v: Visit) => 2 * v.track + (v.forward ? 0 : 1);
+    const measure = (f: Found): number => {
+      if (objective === 'distance') return f.length;
+      let cusps = 0;
+      let last: boolean | null = null;
+      for (const [c] of f.legs) {
+        for (const piece of c.pieces) {
+          if (last !== null && piece.reverse !== last) cusps++;
+          last = piece.reverse;
+        }
+      }
+      const time = f.length / turnSpeed + cusps * CUSP_TIME;
+      return objective === 'time' ? time : time * TURN_FUEL_RATE;
+    };
+    const startEntry = (to: Pose): Pose => entryPose(input.start as Point, to);
+    const cost = (from: Visit | null, to: Visit): number => {
+      if (!from && !input.start) return 0;
+      const key = (from ? vid(from) : 2 * n) * (2 * n + 1) + vid(to);
+      let c = cache.get(key);
+      if (c === undefined) {
+        const target = startPoseOf(recs[to.track], to.forward);
+        const origin = from ? endPoseOf(recs[from.track], from.forward) : startEntry(target);
+        const same = from && from.track === to.track;
+        const found = same ? null : probeLink(origin, target);
+        // No turn or headland way: the real route crosses the field; count it dear.
+        const far = dist(origin, target);
+        c = found ? measure(found) : measure({ length: 3 * far + 4 * Math.PI * R, legs: [] });
+        cache.set(key, c);
+      }
+      return c;
+    };
+    const boundCache = new Map<number, number>();
+    const bound = (from: Visit | null, to: Visit): number => {
+      if (!from && !input.start) return 0;
+      const key = (from ? vid(from) : 2 * n) * (2 * n + 1) + vid(to);
+      let c = boundCache.get(key);
+      if (c === undefined) {
+        const target = startPoseOf(recs[to.track], to.forward);
+        const origin = from ? endPoseOf(recs[from.track], from.forward) : startEntry(target);
+        const d = dubinsShortest(origin, target, R);
+        c = measure({ length: d ? d.length : dist(origin, target), legs: [] });
+        boundCache.set(key, c);
+      }
+      return c;
+    };
+    const problem = {
+      bound,
+      count: n,
+      a: recs.map((r) => r.track.a),
+      b: recs.map((r) => r.track.b),
+      cost,
+      hasStart: input.start !== undefined,
+    };
+    const minSkip = Math.max(1, Math.ceil((2 * R) / w - 1e-9));
+    const sequence = (pattern: (m: number) => number[]) => chainBlocks(pattern);
+    let order: Visit[];
+    let report: OptimizerReport | undefined;
+    if (algorithm === 'boustrophedon') order = sequence((m) => Array.from({ length: m }, (_, i) => i));
+    else if (algorithm === 'snake') order = sequence(snakePattern);
+    else if (algorithm === 'clusteredSpiral') {
+      const s = input.order?.skipCount ?? minSkip;
+      order = sequence((m) => skipPattern(m, s));
+    } else {
+      const baseline = sequence((m) => Array.from({ length: m }, (_, i) => i));
+      // Constructions, cheapest first; each costs transitions to measure, so the deadline counts here too.
+      const stopNow = () => input.order?.shouldStop?.() ?? false;
+      const constructions: Record<string, Visit[]> = { boustrophedon: baseline };
+      const more: [string, () => Visit[]][] = [
+        [`skip${minSkip}`, () => sequence((m) => skipPattern(m, minSkip))],
+        ['snake', () => sequence(snakePattern)],
+        [`skip${minSkip + 1}`, () => sequence((m) => skipPattern(m, minSkip + 1))],
+        ['greedy', () => greedyOrder(cost)],
+      ];
+      orderCost(problem, baseline);
+      for (const [name, make] of more) {
+        if (stopNow()) break;
+        const o = make();
+        orderCost(problem, o);
+        constructions[name] = o;
+      }
+      const res = optimizeOrder(problem, constructions, {
+        shouldStop: input.order?.shouldStop,
+        maxEvaluations: input.order?.maxEvaluations,
+      });
+      order = res.order;
+      const baselineCost = orderCost(problem, baseline);
+      report = {
+        objective,
+        baselineCost,
+        cost: res.cost,
+        gainPercent: baselineCost > 0 ? 100 * (1 - res.cost / baselineCost) : 0,
+        evaluations: res.evaluations,
+        improvements: res.improvements,
+        converged: res.converged,
+      };
+    }
+    // Drive the order.
+    const first = order[0];
+    const firstPose = startPoseOf(recs[first.track], first.forward);
+    if (input.start) {
+      routeStart = input.start;
+      pose = startEntry(firstPose);
+    } else routeStart = firstPose;
+    let prev: Visit | null = null;
+    for (const v of order) {
+      const r = recs[v.track];
+      const to = startPoseOf(r, v.forward);
+      if (pose && (dist(pose, to) > 1e-6 || Math.abs(angleDiffRad(pose.heading, to.heading)) > 1e-9)) {
+        // A turn joins neighbouring tracks of one block at one end; anything else is a connector.
+        const turn = prev !== null && r.block === recs[prev.track].block && v.forward !== prev.forward;
+        if (!link(to, turn ? 'Turn' : 'HeadlandConnector')) {
+          r.done = true;
+          skipped.push(r.index);
+          continue;
+        }
+      }
+      pose = to;
+      driveTrack(r, v.forward);
+      prev = v;
+    }
+    return report;
+  }
+
+  /**
+   * A cheaper findLink for the optimizer's costs: a forward turn, the
+   * headland ring, or a reversing turn; no search across several rings or
+   * through the field (those transitions are rare and priced as a crossing).
+   */
+  function probeLink(from: Pose, to: Pose): Found | null {
+    const direct = connectPoses(from, to, R, input.region, { allowReverse: false });
+    if (direct && direct.length < 6 * R + dist(from, to))
+      return { length: direct.length, legs: [[direct, 'Turn']] };
+    const via = viaRing(from, to, false);
+    const best = pickShorter(direct, via);
+    if (best) return best === direct ? { length: direct.length, legs: [[direct, 'Turn']] } : (best as Found);
+    return findLink(from, to, 'Turn', false);
+  }
+
+  /**
+   * Greedy construction with the optimizer's costs: blocks nearest first;
+   * inside a block, from the sweep front, the next line whose turn is
+   * cheapest (lines within twice the skip that makes a U-turn).
+   */
+  function greedyOrder(costOf: (from: Visit, to: Visit) => number): Visit[] {
+    const out: Visit[] = [];
+    const done = new Set<number>();
+    const minSkip = Math.max(1, Math.ceil((2 * R) / w - 1e-9));
+    const base = chainBlocks((m) => Array.from({ length: m }, (_, i) => i));
+    // Walk the blocks in the plain chain's order and entry; reorder lines inside each.
+    let k = 0;
+    while (k < base.length) {
+      const block = recs[base[k].track].block;
+      let fwd = base[k].forward;
+      let cur = recs[base[k].track];
+      const members = blocks[block];
+      const entryLast = cur === members[members.length - 1] && members.length > 1;
+      const sign = entryLast ? -1 : 1;
+      out.push({ track: cur.index, forward: fwd });
+      done.add(cur.index);
+      for (;;) {
+        const open = members.filter((r) => !done.has(r.index));
+        if (open.length === 0) break;
+        const front =
+          sign > 0 ? Math.min(...open.map((r) => r.track.line)) : Math.max(...open.map((r) => r.track.line));
+        const window = open.filter((r) => Math.abs(r.track.line - front) <= 2 * minSkip + 1);
+        const from: Visit = { track: cur.index, forward: fwd };
+        let bestR = window[0];
+        let bestC = Number.POSITIVE_INFINITY;
+        for (const r of window) {
+          const c = costOf(from, { track: r.index, forward: !fwd });
+          if (c < bestC) {
+            bestC = c;
+            bestR = r;
+          }
+        }
+        fwd = !fwd;
+        cur = bestR;
+        out.push({ track: cur.index, forward: fwd });
+        done.add(cur.index);
+      }
+      while (k < base.length && recs[base[k].track].block === block) k++;
+    }
+    return out;
+  }
+
+  /**
+   * The blocks one after another, each driven in the given line pattern:
+   * from the end of one block to the nearest entry (first or last line,
+   * either end) of the next unvisited block; directions alternate inside a
+   * block, so each turn stays at one end.
+   */
+  function chainBlocks(pattern: (m: number) => number[]): Visit[] {
+    const out: Visit[] = [];
+    const used = new Set<number>();
+    let at: Point | null = input.start ?? null;
+    for (let k = 0; k < blocks.length; k++) {
+      let bi = -1;
+      let fromLast = false;
+      let fwd = true;
+      let bd = Number.POSITIVE_INFINITY;
+      for (const [i, b] of blocks.entries()) {
+        if (used.has(i)) continue;
+        if (!at) {
+          bi = i;
+          break;
+        }
+        for (const [last, r] of [
+          [false, b[0]],
+          [true, b[b.length - 1]],
+        ] as [boolean, TrackRec][]) {
+          for (const f of [true, false]) {
+            const d = dist(at, startPoseOf(r, f));
+            if (d < bd) {
+              bd = d;
+              bi = i;
+              fromLast = last;
+              fwd = f;
+            }
+          }
+        }
+      }
+      used.add(bi);
+      const b = blocks[bi];
+      const m = b.length;
+      const lines = pattern(m).map((i) => (fromLast ? m - 1 - i : i));
+      for (const li of lines) {
+        out.push({ track: b[li].index, forward: fwd });
+        fwd = !fwd;
+      }
+      const lastVisit = out[out.length - 1];
+      const end = recs[lastVisit.track].track;
+      at = lastVisit.forward ? end.b : end.a;
+    }
+    return out;
+  }
 
   function driveRing(path: RingPath, ring: HeadlandRing, exterior: boolean): boolean {
     const type = exterior ? 'ExteriorHeadlandPass' : 'InteriorHeadlandPass';
@@ -501,6 +823,13 @@ function endPose(pts: readonly Point[]): Pose {
 function entryPose(p: Point, target: Pose, arriving = false): Pose {
   const h = Math.atan2(target.y - p.y, target.x - p.x);
   return { x: p.x, y: p.y, heading: arriving ? Math.atan2(p.y - target.y, p.x - target.x) : h };
+}
+
+function angleDiffRad(a: number, b: number): number {
+  let d = (a - b) % (2 * Math.PI);
+  if (d > Math.PI) d -= 2 * Math.PI;
+  if (d < -Math.PI) d += 2 * Math.PI;
+  return d;
 }
 
 function pickShorter<T extends { length: number }, U extends { length: number }>(

@@ -50,10 +50,55 @@ export interface Machine {
   maxCurvatureRate?: number;
 }
 
-export type RouteAlgorithm = 'boustrophedon';
+/**
+ * Track order: 'auto' (default: per block of tracks, the next track by the
+ * shortest turn that fits, which skips lines where the turn needs it),
+ * 'boustrophedon' (every line in turn, back and forth), 'snake' (every other
+ * line out, the lines between on the way back), 'clusteredSpiral' (clusters
+ * of 2s+1 lines driven i, i+s+1, i+1, ...; s = skipCount) and 'optimized'
+ * (the anytime optimizer of order and direction).
+ */
+export type RouteAlgorithm = 'auto' | 'boustrophedon' | 'snake' | 'clusteredSpiral' | 'optimized';
+
+export const ROUTE_ALGORITHMS: readonly RouteAlgorithm[] = [
+  'auto',
+  'boustrophedon',
+  'snake',
+  'clusteredSpiral',
+  'optimized',
+];
+
+/** What the optimizer minimizes over the non-working transitions. */
+export type OptimizerObjective = 'distance' | 'time' | 'fuel';
+
+/** What the optimizer did, in the objective's unit (m, s or l). */
+export interface OptimizerReport {
+  objective: OptimizerObjective;
+  /** Cost of the plain boustrophedon order (non-working transitions between tracks). */
+  baselineCost: number;
+  /** Cost of the chosen order. */
+  cost: number;
+  /** 100 (1 - cost / baselineCost) [%]. */
+  gainPercent: number;
+  /** Move evaluations made. */
+  evaluations: number;
+  /** Improving moves accepted. */
+  improvements: number;
+  /** True when it stopped because it converged, false when the time budget or the evaluation cap ended it. */
+  converged: boolean;
+}
 
 export interface RouteOptions {
   algorithm: RouteAlgorithm;
+  /** Lines skipped per turn for 'clusteredSpiral' (default: the fewest that make every turn a U-turn). */
+  skipCount?: number;
+  /** Objective of 'optimized' (default 'distance'). */
+  objective?: OptimizerObjective;
+  /**
+   * Cap on the optimizer's move evaluations (default 400,000). The time cap
+   * comes from the caller as a callback (PlanHooks), the planner reads no clock.
+   */
+  maxEvaluations?: number;
   /** Index into the zone's route nodes (exterior boundary vertices of the input ring). */
   startPointNodeIndex?: number;
   endPointNodeIndex?: number;
@@ -175,6 +220,14 @@ export interface Zone {
   routeFailures?: number;
   /** Tracks left out because no drivable path inside the field reaches them (their area is missed). */
   skippedTracks?: number;
+  /** Set when the route order was optimized ('optimized'). */
+  optimizer?: OptimizerReport;
+}
+
+/** What a caller with a clock gives the planner. */
+export interface PlanHooks {
+  /** True when the route optimizer must stop and keep the best order found so far. */
+  shouldStopOptimizer?: () => boolean;
 }
 
 export interface Plan {

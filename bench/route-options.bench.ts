@@ -1,0 +1,182 @@
+/**
+ * Route-option benchmark: plans the benchmark selection (or the fixture
+ * fields) on S1 (swath 6 m, radius 6 m, 2+1 headland passes) with each
+ * route order and option, checks every plan with the shared plan checker,
+ * and prints per option the median and p95 plan time, the median
+ * non-working distance, coverage and violations. For 'optimized' it also
+ * prints the optimizer's non-working distance against the plain
+ * boustrophedon order of the same field (the acceptance ratio: median at
+ * most 0.85) and what the optimizer itself reported.
+ *
+ *   npm run bench:options                       # first 100 fields of the selection
+ *   npm run bench:options -- --limit 0          # the whole selection
+ *   npm run bench:options -- --time 1 --option optimized --option boustrophedon
+ *
+ * The optimizer's time cap (maxOptimizerTime, default 1 s) is measured from
+ * the start of each plan, as the direct interface does.
+ * Writes the same as JSON to bench/results/route-options-bench.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { planField } from '../core/plan.ts';
+import { PlanningError, type PlanRequest, type RouteOptions } from '../core/types/index.ts';
+import { checkPlan } from '../test/helpers/check-plan.ts';
+import { hasCorpus, loadBenchmarkSelection, loadFixtureFields, repoRoot } from '../test/helpers/corpus.ts';
+
+const { values } = parseArgs({
+  options: {
+    limit: { type: 'string', default: '100' },
+    time: { type: 'string', default: '1' },
+    option: { type: 'string', multiple: true },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+interface Option {
+  name: string;
+  route: Partial<RouteOptions>;
+  request?: Partial<PlanRequest>;
+}
+
+const OPTIONS: Option[] = [
+  { name: 'auto', route: { algorithm: 'auto' } },
+  { name: 'boustrophedon', route: { algorithm: 'boustrophedon' } },
+  { name: 'snake', route: { algorithm: 'snake' } },
+  { name: 'clusteredSpiral', route: { algorithm: 'clusteredSpiral' } },
+  { name: 'optimized', route: { algorithm: 'optimized' } },
+  { name: 'optimized-time', route: { algorithm: 'optimized', objective: 'time' } },
+];
+
+const cases = (
+  hasCorpus()
+    ? loadBenchmarkSelection().map((s) => ({ id: s.id, feature: s.feature as unknown }))
+    : loadFixtureFields().map((f, i) => ({ id: `fixture-${i}`, feature: f as unknown }))
+).slice(0, Number(values.limit) > 0 ? Number(values.limit) : undefined);
+const capMs = Number(values.time) * 1000;
+const chosen = values.option?.length ? OPTIONS.filter((o) => values.option!.includes(o.name)) : OPTIONS;
+
+function quantile(xs: number[], q: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+
+interface Row {
+  id: string;
+  ms: number;
+  nonWorking: number;
+  covered: number;
+  violations: number;
+  gain?: number;
+  converged?: boolean;
+}
+
+const results: Record<string, { rows: Row[]; refused: number; crashed: string[] }> = {};
+for (const o of chosen) {
+  const rows: Row[] = [];
+  let refused = 0;
+  const crashed: string[] = [];
+  for (const c of cases) {
+    const req: PlanRequest = {
+      boundary: c.feature,
+      machine: { swathWidth: 6, minTurningRadius: 6 },
+      exteriorHeadlandPasses: 2,
+      interiorHeadlandPasses: 1,
+      route: o.route,
+      ...o.request,
+    };
+    const t0 = performance.now();
+    const deadline = t0 + capMs;
+    try {
+      const r = planField(req, { shouldStopOptimizer: () => performance.now() >= deadline });
+      const ms = performance.now() - t0;
+      const v = checkPlan(r.plan);
+      const reps = r.plan.zones.flatMap((z) => (z.optimizer ? [z.optimizer] : []));
+      const base = reps.reduce((a, x) => a + x.baselineCost, 0);
+      const cost = reps.reduce((a, x) => a + x.cost, 0);
+      rows.push({
+        id: c.id,
+        ms,
+        nonWorking: r.plan.stats.nonWorkingDistance,
+        covered: r.plan.stats.coveredPercent,
+        violations: v.length,
+        ...(reps.length
+          ? { gain: base > 0 ? 100 * (1 - cost / base) : 0, converged: reps.every((x) => x.converged) }
+          : {}),
+      });
+      if (!values.quiet && v.length)
+        console.error(`${o.name} ${c.id}: ${v.length} violation(s): ${[...new Set(v.map((x) => x.rule))]}`);
+    } catch (e) {
+      if (e instanceof PlanningError) refused++;
+      else crashed.push(`${c.id}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  results[o.name] = { rows, refused, crashed };
+  const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+  const col = (g: (r: Row) => number) => rows.map(g);
+  const lines = [
+    `${o.name} (S1, maxOptimizerTime ${values.time} s): ${rows.length}/${cases.length} planned, ${refused} refused, ${crashed.length} crashed`,
+    `  plan time      median ${f(
+      quantile(
+        col((r) => r.ms),
+        0.5,
+      ),
+      0,
+    )} ms   p95 ${f(
+      quantile(
+        col((r) => r.ms),
+        0.95,
+      ),
+      0,
+    )} ms`,
+    `  non-working    median ${f(
+      quantile(
+        col((r) => r.nonWorking),
+        0.5,
+      ),
+      0,
+    )} m   covered median ${f(
+      quantile(
+        col((r) => r.covered),
+        0.5,
+      ),
+      2,
+    )} %`,
+    `  violations     ${rows.filter((r) => r.violations > 0).length} field(s)`,
+  ];
+  const gains = rows.filter((r) => r.gain !== undefined);
+  if (gains.length)
+    lines.push(
+      `  optimizer      reported gain median ${f(
+        quantile(
+          col((r) => r.gain ?? 0),
+          0.5,
+        ),
+      )} %   converged on ${gains.filter((r) => r.converged).length} field(s)`,
+    );
+  console.log(lines.join('\n'));
+  for (const c of crashed.slice(0, 5)) console.error(`crash ${c}`);
+}
+
+// The acceptance ratio: optimized against boustrophedon, field by field.
+const summary: Record<string, unknown> = {};
+if (results.optimized && results.boustrophedon) {
+  const base = new Map(results.boustrophedon.rows.map((r) => [r.id, r.nonWorking]));
+  const ratios = results.optimized.rows
+    .filter((r) => (base.get(r.id) ?? 0) > 0)
+    .map((r) => r.nonWorking / (base.get(r.id) as number));
+  summary.optimizedOverBoustrophedon = {
+    fields: ratios.length,
+    median: quantile(ratios, 0.5),
+    p95: quantile(ratios, 0.95),
+    worse: ratios.filter((x) => x > 1).length,
+  };
+  console.log(
+    `optimized / boustrophedon non-working distance: median ${quantile(ratios, 0.5).toFixed(3)}   p95 ${quantile(ratios, 0.95).toFixed(3)}   over ${ratios.length} fields (${ratios.filter((x) => x > 1).length} worse)`,
+  );
+}
+const out = resolve(repoRoot, 'bench/results');
+mkdirSync(out, { recursive: true });
+writeFileSync(resolve(out, 'route-options-bench.json'), JSON.stringify({ summary, results }, null, 1));
+console.log(`results: ${resolve(out, 'route-options-bench.json')}`);
