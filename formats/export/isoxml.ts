@@ -35,11 +35,10 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { GeometryGroupModel, PathPlanZoneModel, Position } from '../plan-model.ts';
 import { activeGroup, exportDate, hasLength, openRing, resolveNames, ringAreaM2 } from './common.ts';
-
-export { ringAreaM2 };
-
 import { EXPORT_SOFTWARE, EXPORT_SOFTWARE_VERSION } from './software.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
+
+export { ringAreaM2 };
 
 export type IsoxmlVersion = 3 | 4;
 
