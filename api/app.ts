@@ -23,6 +23,7 @@ import { companyRoutes } from './routes/companies.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { userRoutes } from './routes/user.ts';
+import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
 
@@ -48,6 +49,8 @@ export interface AppOptions {
   };
   /** Signing key of session tokens (default: TRAMLINE_JWT_SECRET, else a key kept in the database). */
   jwtSecret?: string;
+  /** The planning view: basemap and the origins allowed to embed it (default: from the environment, see api/routes/web.ts). */
+  web?: WebOptions;
   /** Purge old rate-limit windows every this many ms (default 60000; 0 = never). */
   purgeIntervalMs?: number;
 }
@@ -167,6 +170,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
   await app.register(pathPlanRoutes, { planService });
+  await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.
   let closing = false;

@@ -6,7 +6,11 @@
  *   2. credentials: resolve `X-API-KEY` to its principal (one indexed
  *      lookup), or, without a key header, an `Authorization: Bearer` session
  *      token (signature checked locally, then one lookup that the session is
- *      live); a session acts for its user wherever a key does;
+ *      live); without either, the browser session cookie `tramline_session`
+ *      (the same token, set HttpOnly by /login and /launch), honoured for
+ *      unsafe methods only from this server's own pages (same-origin
+ *      Sec-Fetch-Site or Origin), so other sites cannot ride on it;
+ *      a session acts for its user wherever a key does;
  *   3. rate limit: one atomic upsert on the shared window row of the key
  *      (or, without a valid key, of the client address); `X-RateLimit-*`
  *      headers on every response;
@@ -31,6 +35,9 @@ declare module 'fastify' {
   }
 }
 
+/** Name of the HttpOnly session cookie of the planning view. */
+export const SESSION_COOKIE = 'tramline_session';
+
 const CORRELATION_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Fastify `genReqId`: the request id is the correlation id. */
@@ -53,6 +60,22 @@ function bearerToken(v: string | undefined): string | null {
   return m && m[1].length <= 4096 ? m[1] : null;
 }
 
+/** The session cookie's token, for safe methods or requests from this server's own pages. */
+function sessionCookie(req: FastifyRequest): string | null {
+  if (req.headers.authorization !== undefined) return null;
+  const raw = req.headers.cookie;
+  if (typeof raw !== 'string' || !raw.includes(SESSION_COOKIE)) return null;
+  const m = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([A-Za-z0-9._-]{1,4096})(?:;|$)`).exec(raw);
+  if (!m) return null;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const site = req.headers['sec-fetch-site'];
+    const origin = req.headers.origin;
+    const own = `${req.protocol}://${req.host}`;
+    if (site !== undefined ? site !== 'same-origin' : origin !== own) return null;
+  }
+  return m[1];
+}
+
 async function resolvePrincipal(
   req: FastifyRequest,
   store: Store,
@@ -64,7 +87,7 @@ async function resolvePrincipal(
     const p = await store.apiKeys.authenticate(key);
     return p ? { ...p, kind: 'apiKey' } : null;
   }
-  const token = bearerToken(req.headers.authorization);
+  const token = bearerToken(req.headers.authorization) ?? sessionCookie(req);
   if (!token) return null;
   const claims = await tokens.verify(token);
   if (!claims) return null;

@@ -16,7 +16,12 @@ const ISSUER = 'tramline';
 const AUDIENCE = 'tramline-api';
 
 export interface TokenService {
-  issue(sessionId: string, userId: string): Promise<{ accessToken: string; expiresIn: number }>;
+  /** A token of the session; `ttlSeconds` defaults to 900 (the session cookie asks for the session's lifetime). */
+  issue(
+    sessionId: string,
+    userId: string,
+    ttlSeconds?: number,
+  ): Promise<{ accessToken: string; expiresIn: number }>;
   /** The session and user of a valid, unexpired token; null otherwise. */
   verify(token: string): Promise<{ sessionId: string; userId: string } | null>;
 }
@@ -26,16 +31,16 @@ export async function createTokenService(store: Store, secret?: string): Promise
     secret ?? (await store.secrets.ensure('jwt-hs256', () => randomBytes(32).toString('base64url')));
   const key = new TextEncoder().encode(keyText);
   return {
-    async issue(sessionId, userId) {
+    async issue(sessionId, userId, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS) {
       const accessToken = await new SignJWT({ sid: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt()
-        .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+        .setExpirationTime(`${ttlSeconds}s`)
         .sign(key);
-      return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+      return { accessToken, expiresIn: ttlSeconds };
     },
     async verify(token) {
       try {

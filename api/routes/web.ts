@@ -1,0 +1,271 @@
+/**
+ * The planning view in the browser and its session (no API key ever reaches
+ * the browser, spec 5.7):
+ *   GET  /path-planning/boundary/:boundaryId  the planning view (spec 4.2); without a session 302 to /login
+ *   GET  /login                               the sign-in page
+ *   POST /login                               e-mail + password -> the session cookie
+ *   POST /logout                              ends the session of the cookie
+ *   GET  /launch?code=&userId=&returnUrl=     partner hand-over (spec 4.3): exchanges the launch code
+ *                                             on the server, sets the session cookie, 302 to returnUrl
+ *   GET  /web/*                               the built bundle (web/dist, see web/build.ts)
+ *
+ * The session cookie `tramline_session` is HttpOnly and holds a signed
+ * session token that lives as long as the session (revoking the session ends
+ * it at once); the access control accepts it for API calls of the page.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as coreTypes from '../../core/types/index.ts';
+import { EXPORT_FORMATS } from '../../formats/export/types.ts';
+import type { Store } from '../../store/db.ts';
+import { WEB_DIST } from '../../web/build.ts';
+import { SESSION_COOKIE } from '../auth/access-control.ts';
+import { SESSION_TTL_SECONDS, type TokenService } from '../auth/tokens.ts';
+import { ConfigError } from '../config.ts';
+import { ApiError, validationError } from '../errors.ts';
+import { SUPPORTED_ROUTE_ALGORITHMS } from '../planning/supported-options.ts';
+
+export interface WebOptions {
+  /** Raster tile URL template of a basemap ({z}/{x}/{y}); none = the map draws the field on a plain background. */
+  basemapUrl?: string;
+  basemapAttribution?: string;
+  /** Origins (scheme://host[:port]) that may embed the view and be launch return targets, besides this server's own. */
+  allowedOrigins?: string[];
+}
+
+/** Web settings from the environment: TRAMLINE_BASEMAP_URL, TRAMLINE_BASEMAP_ATTRIBUTION, TRAMLINE_ALLOWED_ORIGINS. */
+export function webOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebOptions {
+  const origins = (env.TRAMLINE_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((o) => {
+      let u: URL;
+      try {
+        u = new URL(o);
+      } catch {
+        throw new ConfigError(
+          `TRAMLINE_ALLOWED_ORIGINS holds "${o}", which is not an origin; expected a comma-separated list like https://farm.example.com,https://app.example.org.`,
+        );
+      }
+      if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.origin !== o.replace(/\/$/, '')) {
+        throw new ConfigError(
+          `TRAMLINE_ALLOWED_ORIGINS holds "${o}"; each entry must be a bare http(s) origin (scheme://host[:port], no path).`,
+        );
+      }
+      return u.origin;
+    });
+  const basemapUrl = env.TRAMLINE_BASEMAP_URL || undefined;
+  if (basemapUrl && !/^https?:\/\/.+\{z\}.*\{x\}.*\{y\}/.test(basemapUrl)) {
+    throw new ConfigError(
+      `TRAMLINE_BASEMAP_URL must be an http(s) raster tile template with {z}, {x} and {y}; found "${basemapUrl}".`,
+    );
+  }
+  return {
+    basemapUrl,
+    basemapAttribution: env.TRAMLINE_BASEMAP_ATTRIBUTION || undefined,
+    allowedOrigins: origins,
+  };
+}
+
+const BOUNDARY_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The route orders the browser planner offers: the planner's own list when it names one. */
+function routeAlgorithms(): string[] {
+  const list = (coreTypes as { ROUTE_ALGORITHMS?: readonly string[] }).ROUTE_ALGORITHMS;
+  return [...(list ?? SUPPORTED_ROUTE_ALGORITHMS)];
+}
+
+/** This server's origin as the browser sees it. */
+export function ownOrigin(req: FastifyRequest): string {
+  return `${req.protocol}://${req.host}`;
+}
+
+function isLoopback(req: FastifyRequest): boolean {
+  return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(req.host);
+}
+
+/**
+ * Cookie attributes: in a secure context (https, or a loopback address,
+ * which browsers treat as secure) SameSite=None; Secure; Partitioned, so the
+ * view also works embedded in another origin's iframe (browsers that block
+ * third-party cookies keep partitioned ones, per embedding site); on plain
+ * http elsewhere SameSite=Lax (embedding then needs https).
+ */
+function cookieOptions(req: FastifyRequest, maxAge: number) {
+  const secure = req.protocol === 'https' || isLoopback(req);
+  return {
+    httpOnly: true,
+    path: '/',
+    maxAge,
+    secure,
+    sameSite: secure ? ('none' as const) : ('lax' as const),
+    partitioned: secure,
+  };
+}
+
+/** A return URL on this origin or an allowed one, as an absolute URL; null otherwise. */
+export function safeReturnUrl(raw: string, own: string, allowed: readonly string[]): string | null {
+  if (raw.length > 2048 || raw.includes('\\') || [...raw].some((c) => c.charCodeAt(0) < 0x20)) return null;
+  let u: URL;
+  try {
+    u = new URL(raw, `${own}/`);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (u.username || u.password) return null;
+  return u.origin === own || allowed.includes(u.origin) ? u.href : null;
+}
+
+export async function webRoutes(
+  app: FastifyInstance,
+  opts: { store: Store; tokens: TokenService; web?: WebOptions },
+): Promise<void> {
+  const { store, tokens } = opts;
+  const web = opts.web ?? webOptionsFromEnv();
+  const allowed = web.allowedOrigins ?? [];
+  const frameAncestors = ["'self'", ...allowed].join(' ');
+
+  const page = (name: string): string => {
+    const file = join(WEB_DIST, name);
+    if (!existsSync(file)) {
+      throw new ApiError(
+        503,
+        'WEB_NOT_BUILT',
+        'The planning view is not built; `npm start` builds it (or run `node web/build.ts`).',
+      );
+    }
+    return readFileSync(file, 'utf8');
+  };
+
+  const html = (reply: FastifyReply, body: string) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', `frame-ancestors ${frameAncestors}`)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(body);
+
+  const setSession = async (req: FastifyRequest, reply: FastifyReply, accessToken: string) => {
+    const claims = await tokens.verify(accessToken);
+    if (!claims) throw new ApiError(500, 'INTERNAL_ERROR', 'The new session token did not verify.');
+    const { accessToken: long } = await tokens.issue(claims.sessionId, claims.userId, SESSION_TTL_SECONDS);
+    reply.setCookie(SESSION_COOKIE, long, cookieOptions(req, SESSION_TTL_SECONDS));
+  };
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyStatic, {
+    root: WEB_DIST,
+    prefix: '/web/',
+    index: false,
+    wildcard: true,
+    schemaHide: true,
+    setHeaders: (res, path) => {
+      if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+
+  app.get<{ Params: { boundaryId: string } }>(
+    '/path-planning/boundary/:boundaryId',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const { boundaryId } = req.params;
+      if (!BOUNDARY_ID_RE.test(boundaryId)) {
+        throw validationError([
+          {
+            path: '/params/boundaryId',
+            message: 'must be a boundary id (letters, digits, - and _; up to 64)',
+          },
+        ]);
+      }
+      if (req.principal?.kind !== 'session') {
+        return reply.redirect(`/login?returnUrl=${encodeURIComponent(req.url)}`, 302);
+      }
+      const config = {
+        boundaryId,
+        basemapUrl: web.basemapUrl ?? null,
+        basemapAttribution: web.basemapAttribution ?? null,
+        allowedOrigins: allowed,
+        routeAlgorithms: routeAlgorithms(),
+        exportFormats: EXPORT_FORMATS.map((f) => ({ value: f, label: f })),
+        user: { userId: req.principal.userId },
+      };
+      const json = JSON.stringify(config).replace(/</g, '\\u003c');
+      return html(
+        reply,
+        page('index.html').replace(
+          '<!--tramline-config-->',
+          `<script id="tramline-config" type="application/json">${json}</script>`,
+        ),
+      );
+    },
+  );
+
+  app.get('/login', { schema: { hide: true } }, async (_req, reply) => html(reply, page('login.html')));
+
+  app.post<{ Body: { email?: unknown; password?: unknown; returnUrl?: unknown } }>(
+    '/login',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const b = (req.body ?? {}) as { email?: unknown; password?: unknown; returnUrl?: unknown };
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/account/login',
+        payload: { email: b.email, password: b.password },
+        headers: { 'x-correlation-id': req.id },
+      });
+      if (res.statusCode !== 200) {
+        return reply.code(res.statusCode).type('application/json; charset=utf-8').send(res.body);
+      }
+      const returnUrl =
+        (typeof b.returnUrl === 'string' && safeReturnUrl(b.returnUrl, ownOrigin(req), [])) || '/';
+      await setSession(req, reply, (res.json() as { accessToken: string }).accessToken);
+      return { returnUrl };
+    },
+  );
+
+  app.post('/logout', { schema: { hide: true } }, async (req, reply) => {
+    if (req.principal?.kind === 'session')
+      await store.sessions.revoke(req.principal.keyId, req.principal.userId);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/launch',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const { code, userId, returnUrl } = req.query;
+      const missing = (['code', 'userId', 'returnUrl'] as const).filter(
+        (k) => typeof req.query[k] !== 'string' || req.query[k] === '',
+      );
+      if (missing.length) {
+        throw validationError(missing.map((k) => ({ path: `/querystring/${k}`, message: 'is required' })));
+      }
+      const target = safeReturnUrl(returnUrl!, ownOrigin(req), allowed);
+      if (!target) {
+        throw new ApiError(
+          400,
+          'INVALID_RETURN_URL',
+          `returnUrl must be on this server (${ownOrigin(req)}) or on an allowed origin${allowed.length ? ` (${allowed.join(', ')})` : ''}; found "${returnUrl!.slice(0, 200)}".`,
+        );
+      }
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/partner/launch/exchange',
+        payload: { code, userId },
+        headers: { 'x-correlation-id': req.id },
+      });
+      if (res.statusCode !== 200 && res.statusCode !== 201) {
+        return reply.code(res.statusCode).type('application/json; charset=utf-8').send(res.body);
+      }
+      await setSession(req, reply, (res.json() as { accessToken: string }).accessToken);
+      return reply.header('cache-control', 'no-store').redirect(target, 302);
+    },
+  );
+}

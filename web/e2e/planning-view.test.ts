@@ -1,0 +1,302 @@
+/**
+ * The planning view end to end: Debian's Chromium driven by playwright-core
+ * against a really listening server. Screenshots go to web/e2e/screenshots
+ * (git-ignored). Figures (time to plan, preview latency) are printed, not
+ * asserted. Skips when /usr/bin/chromium is missing (.ci/run installs it).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../api/platform/client.ts';
+import { rectangleField, startTestServer, type TestServer, testKey } from '../../api/testing.ts';
+import { hasCorpus, loadBenchmarkSelection } from '../../test/helpers/corpus.ts';
+import { ensureWebBuild } from '../build.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, 'screenshots');
+const boundaries = new Map<string, unknown>();
+
+/** A real field of about 100 ha from the shared corpus, else a 100 ha rectangle. */
+function field100ha(): { name: string; geometry: unknown } {
+  if (hasCorpus()) {
+    const best = loadBenchmarkSelection()
+      .filter((s) => Number(s.feature.properties.parts ?? 1) === 1)
+      .sort(
+        (a, b) =>
+          Math.abs(Number(a.feature.properties.area_ha) - 100) -
+          Math.abs(Number(b.feature.properties.area_ha) - 100),
+      )[0];
+    if (best)
+      return { name: `${best.id} (${best.feature.properties.area_ha} ha)`, geometry: best.feature.geometry };
+  }
+  return { name: '100 ha rectangle', geometry: rectangleField(100) };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
+  let server: TestServer;
+  let parent: Server;
+  let parentOrigin: string;
+  let browser: Browser;
+  const email = `viewer-${Date.now()}@example.org`;
+  const password = 'correct horse battery';
+  let boundaryId: string;
+  let fieldName: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    await ensureWebBuild();
+    mkdirSync(SHOTS, { recursive: true });
+    // The embedding site: another origin (localhost, not 127.0.0.1) with a page that holds the view in an iframe.
+    parent = createServer((req, res) => {
+      const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(`<!doctype html><title>Farm portal</title><h1>Farm portal</h1>
+        <iframe id="view" title="Field plan" src="${src.replace(/"/g, '&quot;')}" style="width:1100px;height:640px;border:0"></iframe>
+        <script>window.messages=[];addEventListener('message',e=>{if(e.data&&e.data.source==='tramline')window.messages.push({origin:e.origin,data:e.data})});</script>`);
+    });
+    await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
+    parentOrigin = `http://localhost:${(parent.address() as AddressInfo).port}`;
+
+    server = await startTestServer({ web: { allowedOrigins: [parentOrigin] } }, (app) => {
+      // Until the boundary endpoints are part of the server, the test serves its field itself.
+      if (!app.hasRoute({ method: 'GET', url: '/api/boundaries/:boundaryId/geojson' })) {
+        app.get<{ Params: { boundaryId: string } }>(
+          '/api/boundaries/:boundaryId/geojson',
+          async (req, reply) => {
+            const b = boundaries.get(req.params.boundaryId);
+            return b
+              ? b
+              : reply.code(404).send({ errorCode: 'BOUNDARY_NOT_FOUND', message: 'no such boundary' });
+          },
+        );
+      }
+    });
+    const reg = await call(server.url, '/api/account/register', { body: { email, password } });
+    expect(reg.status).toBe(201);
+    const f = field100ha();
+    fieldName = f.name;
+    boundaryId = `b${Date.now().toString(36)}`;
+    boundaries.set(boundaryId, { type: 'Feature', properties: { name: f.name }, geometry: f.geometry });
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      // playwright-core gives every launch a fresh user-data-dir of its own (removed on close).
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await new Promise((r) => parent?.close(r));
+  });
+
+  const watch = (page: Page) => {
+    page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  };
+
+  async function newPage(ctx: BrowserContext): Promise<Page> {
+    const page = await ctx.newPage();
+    await page.setViewportSize({ width: 1360, height: 820 });
+    watch(page);
+    return page;
+  }
+
+  const viewUrl = () => `${server.url}/path-planning/boundary/${boundaryId}`;
+  const stat = (page: Page, name: string) =>
+    page.locator(`#plan-stats [data-stat="${name}"]`).getAttribute('data-value').then(Number);
+
+  it('sends a visitor without a session to the login page, then opens the field and plans it', async () => {
+    const ctx = await browser.newContext();
+    const page = await newPage(ctx);
+    await page.goto(viewUrl());
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('wrong password!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('#login-error').textContent()).toMatch(/wrong password/i);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toBe(`/path-planning/boundary/${boundaryId}`);
+    const cookies = await ctx.cookies();
+    const session = cookies.find((c) => c.name === 'tramline_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('tramline_session');
+
+    const ttp = await page.locator('#map').getAttribute('data-time-to-plan-ms');
+    const planMs = await page.locator('#map').getAttribute('data-plan-ms');
+    console.log(
+      `time to plan on screen, ${fieldName}: ${ttp} ms after navigation start (planner ${planMs} ms)`,
+    );
+
+    // Figures with units, for the plan and per zone.
+    expect(await stat(page, 'totalTime')).toBeGreaterThan(0);
+    expect(await page.locator('#plan-stats [data-stat="totalTime"]').textContent()).toMatch(/(h|min)$/);
+    expect(await page.locator('#plan-stats [data-stat="totalDistance"]').textContent()).toMatch(/k?m$/);
+    expect(await page.locator('#plan-stats [data-stat="overlapArea"]').textContent()).toMatch(/ha/);
+    expect(await page.locator('#plan-stats [data-stat="missedArea"]').textContent()).toMatch(/ha/);
+    expect(await page.locator('#plan-stats [data-stat="turnCount"]').textContent()).toMatch(/^\d+$/);
+    expect(await page.locator('[data-scope="zone"] [data-stat="totalTime"]').count()).toBeGreaterThan(0);
+
+    // Hovering a part tells what it is.
+    const box = (await page.locator('#map').boundingBox())!;
+    let told = '';
+    for (let i = 0; i < 40 && !told; i++) {
+      await page.mouse.move(
+        box.x + box.width * (0.3 + (i % 8) * 0.05),
+        box.y + box.height * (0.35 + Math.floor(i / 8) * 0.07),
+      );
+      await page.waitForTimeout(30);
+      if (await page.locator('#tooltip').isVisible())
+        told = (await page.locator('#tooltip').textContent()) ?? '';
+    }
+    expect(told).toMatch(/Track|Headland|Turn|Connector|Zone|Obstacle|edge/);
+    await page.screenshot({ path: join(SHOTS, '01-plan.png') });
+
+    // Change the swath: the preview follows.
+    const tracksBefore = await stat(page, 'trackCount');
+    const version = await page.locator('#map').getAttribute('data-plan-version');
+    await page.getByLabel('Swath width in metres').fill('24');
+    await page.waitForFunction((v) => document.getElementById('map')?.dataset.planVersion !== v, version);
+    const previewMs = await page.locator('#map').getAttribute('data-preview-ms');
+    console.log(
+      `preview after a swath change (12 m -> 24 m): ${previewMs} ms from the change to the drawn map`,
+    );
+    expect(await stat(page, 'trackCount')).toBeLessThan(tracksBefore);
+    await page.screenshot({ path: join(SHOTS, '02-swath-24m.png') });
+
+    // Pick the longest edge as the direction; keyboard works on the edge buttons.
+    const edge = page.locator('#edges button').first();
+    await edge.focus();
+    const v2 = await page.locator('#map').getAttribute('data-plan-version');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((v) => document.getElementById('map')?.dataset.planVersion !== v, v2);
+    expect(await page.getByLabel(/Direction/).inputValue()).not.toBe('');
+
+    // Offline after load: the planner keeps following.
+    await ctx.setOffline(true);
+    const v3 = await page.locator('#map').getAttribute('data-plan-version');
+    await page.getByLabel('Headland passes').fill('3');
+    await page.waitForFunction((v) => document.getElementById('map')?.dataset.planVersion !== v, v3);
+    expect(await stat(page, 'headlandPassCount')).toBeGreaterThan(0);
+    await ctx.setOffline(false);
+
+    // Route playback.
+    await page.getByRole('button', { name: 'Play the route' }).click();
+    await page.waitForFunction(
+      () => Number((document.getElementById('progress') as HTMLInputElement).value) > 0,
+    );
+    await page.getByRole('button', { name: 'Pause the route' }).click();
+    await page.screenshot({ path: join(SHOTS, '03-direction-offline-playback.png') });
+    await ctx.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes the partner hand-over at /launch and refuses foreign return URLs', async () => {
+    const bad = await fetch(
+      `${server.url}/launch?code=x&userId=y&returnUrl=${encodeURIComponent('https://evil.example/')}`,
+      {
+        redirect: 'manual',
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errorCode: string }).errorCode).toBe('INVALID_RETURN_URL');
+    const missing = await fetch(`${server.url}/launch?code=x`, { redirect: 'manual' });
+    expect(missing.status).toBe(400);
+
+    const { launchUrl } = await partnerLaunch(`/path-planning/boundary/${boundaryId}`);
+    const ctx = await browser.newContext();
+    const page = await newPage(ctx);
+    await page.goto(launchUrl);
+    await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
+    expect(new URL(page.url()).pathname).toBe(`/path-planning/boundary/${boundaryId}`);
+    // The code is single use.
+    const again = await fetch(launchUrl, { redirect: 'manual' });
+    expect(again.status).toBeGreaterThanOrEqual(400);
+    await page.screenshot({ path: join(SHOTS, '04-launch.png') });
+    await ctx.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('works embedded in an iframe of another origin and talks postMessage', async () => {
+    const { launchUrl } = await partnerLaunch(
+      `/path-planning/boundary/${boundaryId}?embedded=true&chrome=false`,
+    );
+    const ctx = await browser.newContext();
+    const page = await newPage(ctx);
+    await page.goto(`${parentOrigin}/?src=${encodeURIComponent(launchUrl)}`);
+    const frame = page.frameLocator('#view');
+    await frame
+      .locator('#map[data-plan-drawn]')
+      .waitFor({ state: 'attached', timeout: 30_000 })
+      .catch(async (e) => {
+        throw new Error(
+          `${e}; frames: ${page
+            .frames()
+            .map((f) => f.url())
+            .join(', ')}`,
+        );
+      });
+    const inner = page.frames().find((f) => f.url().includes('/path-planning/'))!;
+    const chromeCount = await inner.evaluate(
+      () => document.querySelectorAll('header, nav, [role="banner"], [role="navigation"]').length,
+    );
+    expect(chromeCount).toBe(0);
+    await page.waitForFunction(() =>
+      (window as unknown as { messages: { data: { type: string } }[] }).messages.some(
+        (m) => m.data.type === 'tramline:plan-drawn',
+      ),
+    );
+    // The parent sets the swath; the view replans and says so.
+    await page.evaluate((origin) => {
+      const f = document.getElementById('view') as HTMLIFrameElement;
+      f.contentWindow!.postMessage({ type: 'tramline:set-tuning', tuning: { swathWidth: 30 } }, origin);
+    }, new URL(server.url).origin);
+    await page.waitForFunction(() =>
+      (
+        window as unknown as { messages: { data: { type: string; tuning?: { swathWidth: number } } }[] }
+      ).messages.some((m) => m.data.type === 'tramline:plan-changed' && m.data.tuning?.swathWidth === 30),
+    );
+    const messages = await page.evaluate(
+      () => (window as unknown as { messages: { origin: string; data: { type: string } }[] }).messages,
+    );
+    expect(new Set(messages.map((m) => m.origin))).toEqual(new Set([new URL(server.url).origin]));
+    expect(messages.map((m) => m.data.type)).toEqual(
+      expect.arrayContaining(['tramline:ready', 'tramline:plan-drawn', 'tramline:plan-changed']),
+    );
+    expect(await inner.getByLabel('Swath width in metres').inputValue()).toBe('30');
+    await page.screenshot({ path: join(SHOTS, '05-embedded.png') });
+    await ctx.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  /** A launch code for a partner user with the view's user… a partner user of its own, plus the launch URL. */
+  async function partnerLaunch(returnUrl: string): Promise<{ launchUrl: string }> {
+    const admin = await testKey({ partnerAdmin: true, unlimited: true });
+    const partnerUserId = `farmer-${Math.random().toString(36).slice(2)}`;
+    const u = await call(server.url, '/api/partner/users', {
+      key: admin.key,
+      body: { partnerUserId, email: `${partnerUserId}@example.org`, firstName: 'Field', lastName: 'Worker' },
+    });
+    expect([200, 201]).toContain(u.status);
+    const l = await call(server.url, '/api/partner/launch', {
+      key: admin.key,
+      body: { userId: partnerUserId, returnUrl: `${server.url}${returnUrl}` },
+    });
+    expect([200, 201], l.text).toContain(l.status);
+    return { launchUrl: `${server.url}${l.json.launchUrl}` };
+  }
+});

@@ -1,0 +1,670 @@
+/**
+ * The planning view (/path-planning/boundary/{boundaryId}): loads the field,
+ * plans it at once in a web worker with the same core/ as the server, draws
+ * the plan with MapLibre and follows every change of the tuning form. The
+ * session is an HttpOnly cookie; no key ever reaches the browser.
+ */
+import maplibregl, { type GeoJSONSource, type MapGeoJSONFeature, type StyleSpecification } from 'maplibre-gl';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import './style.css';
+import type { PlanFeatureCollection } from '../../formats/plan-geojson.ts';
+import { createEmbedding } from './embed.ts';
+import { bestEdges, boundsOf, type Edge, obstaclesOf, type Position, pointAlong, routeOf } from './geo.ts';
+import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
+import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
+import { createStoredPlans } from './stored.ts';
+
+export interface ViewConfig {
+  boundaryId: string;
+  basemapUrl: string | null;
+  basemapAttribution: string | null;
+  allowedOrigins: string[];
+  routeAlgorithms: string[];
+  exportFormats: { value: string; label: string }[];
+  user: { userId: string } | null;
+}
+
+const config: ViewConfig = JSON.parse(document.getElementById('tramline-config')?.textContent ?? '{}');
+const params = new URLSearchParams(location.search);
+const embedded = params.get('embedded') === 'true';
+const chrome = !(embedded && params.get('chrome') === 'false');
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const embed = createEmbedding(embedded, config.allowedOrigins, (t) => applyTuning(t));
+
+// ---------------------------------------------------------------- chrome
+
+if (chrome) {
+  const header = document.createElement('header');
+  header.className = 'topbar';
+  header.innerHTML = `<a class="brand" href="/docs">Tramline</a><span class="field-name" id="field-name"></span>
+    <nav aria-label="Main"><a href="#plans" id="nav-plans">Plans of this field</a><a href="/docs">API</a>
+    <button type="button" id="logout" class="link">Sign out</button></nav>`;
+  document.body.prepend(header);
+  $('logout').addEventListener('click', async () => {
+    await fetch('/logout', { method: 'POST', credentials: 'same-origin' });
+    location.assign(`/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`);
+  });
+} else document.body.classList.add('embedded');
+
+// ---------------------------------------------------------------- status
+
+function setStatus(text: string, kind: 'info' | 'error' = 'info'): void {
+  const el = $('status');
+  el.textContent = text;
+  el.dataset.kind = kind;
+}
+
+export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(path, {
+    ...init,
+    credentials: 'same-origin',
+    headers: {
+      accept: 'application/json',
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
+  });
+  if (res.status === 401) {
+    embed.post('tramline:auth-required', { boundaryId: config.boundaryId });
+    if (!embedded)
+      location.assign(`/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`);
+    throw new Error('Your session has ended; sign in again.');
+  }
+  return res;
+}
+
+export async function errorText(res: Response): Promise<string> {
+  try {
+    const b = (await res.json()) as { message?: string; errorCode?: string };
+    return b.message ?? `${res.status} ${b.errorCode ?? ''}`;
+  } catch {
+    return `${res.status} ${res.statusText}`;
+  }
+}
+
+// ---------------------------------------------------------------- tuning form
+
+const form = $<HTMLFormElement>('tuning-form');
+const algorithmSelect = $<HTMLSelectElement>('algorithm');
+const ALGORITHM_LABELS: Record<string, string> = {
+  auto: 'Automatic (shortest turns)',
+  boustrophedon: 'Back and forth',
+  snake: 'Every other line',
+  clusteredSpiral: 'Clustered spiral',
+  optimized: 'Optimized',
+};
+for (const a of config.routeAlgorithms) algorithmSelect.add(new Option(ALGORITHM_LABELS[a] ?? a, a));
+
+const num = (id: string): number | null => {
+  const v = $<HTMLInputElement>(id).value.trim();
+  if (v === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+
+function readTuning(): Tuning {
+  return {
+    swathWidth: num('swathWidthNumber') ?? 12,
+    exteriorHeadlandPasses: Math.max(0, Math.round(num('exteriorHeadlandPasses') ?? 0)),
+    interiorHeadlandPasses: Math.max(0, Math.round(num('interiorHeadlandPasses') ?? 0)),
+    bearingDeg: num('bearing'),
+    trackType: $<HTMLSelectElement>('trackType').value as Tuning['trackType'],
+    algorithm: algorithmSelect.value,
+    skipCount: num('skipCount'),
+    objective: $<HTMLSelectElement>('objective').value as Tuning['objective'],
+    minTurningRadius: num('minTurningRadius') ?? 6,
+    startPointNodeIndex: num('startNode'),
+    endPointNodeIndex: num('endNode'),
+  };
+}
+
+const setValue = (id: string, v: number | string | null | undefined) => {
+  $<HTMLInputElement>(id).value = v === null || v === undefined ? '' : String(v);
+};
+
+/** Sets the form from a (partial) tuning and replans. */
+function applyTuning(t: Partial<Tuning>): void {
+  if (t.swathWidth !== undefined) {
+    setValue('swathWidthNumber', t.swathWidth);
+    setValue('swathWidth', t.swathWidth);
+  }
+  if (t.exteriorHeadlandPasses !== undefined) setValue('exteriorHeadlandPasses', t.exteriorHeadlandPasses);
+  if (t.interiorHeadlandPasses !== undefined) setValue('interiorHeadlandPasses', t.interiorHeadlandPasses);
+  if (t.bearingDeg !== undefined) setValue('bearing', t.bearingDeg);
+  if (t.trackType !== undefined) setValue('trackType', t.trackType);
+  if (t.algorithm !== undefined && config.routeAlgorithms.includes(t.algorithm))
+    setValue('algorithm', t.algorithm);
+  if (t.skipCount !== undefined) setValue('skipCount', t.skipCount);
+  if (t.objective !== undefined) setValue('objective', t.objective);
+  if (t.minTurningRadius !== undefined) setValue('minTurningRadius', t.minTurningRadius);
+  if (t.startPointNodeIndex !== undefined) setValue('startNode', t.startPointNodeIndex);
+  if (t.endPointNodeIndex !== undefined) setValue('endNode', t.endPointNodeIndex);
+  syncRows();
+  replan();
+}
+
+function syncRows(): void {
+  $('skipCount-row').hidden = algorithmSelect.value !== 'clusteredSpiral';
+  $('objective-row').hidden = algorithmSelect.value !== 'optimized';
+}
+
+$('swathWidth').addEventListener('input', () => {
+  setValue('swathWidthNumber', $<HTMLInputElement>('swathWidth').value);
+});
+$('swathWidthNumber').addEventListener('input', () => {
+  setValue('swathWidth', $<HTMLInputElement>('swathWidthNumber').value);
+});
+form.addEventListener('input', () => {
+  syncRows();
+  replan();
+});
+form.addEventListener('change', () => {
+  syncRows();
+  replan();
+});
+form.addEventListener('submit', (e) => e.preventDefault());
+$('bearing-auto').addEventListener('click', () => applyTuning({ bearingDeg: null }));
+
+// ---------------------------------------------------------------- planner worker
+
+const worker = new Worker(new URL('./plan.worker.ts', import.meta.url), { type: 'module' });
+let boundary: unknown = null;
+let jobId = 0;
+/** performance.now() of the last change, per job id, to measure preview latency. */
+const changedAt = new Map<number, number>();
+let current: { geojson: PlanFeatureCollection; tuning: Tuning } | null = null;
+let firstDrawn = false;
+const pageStart = performance.now();
+
+function replan(): void {
+  if (!boundary) return;
+  const job: PlanJob = { id: ++jobId, boundary, tuning: readTuning() };
+  changedAt.set(job.id, performance.now());
+  worker.postMessage(job);
+  $('map').setAttribute('aria-busy', 'true');
+}
+
+worker.onmessage = (ev: MessageEvent<WorkerAnswer>) => {
+  const a = ev.data;
+  const started = changedAt.get(a.id);
+  changedAt.delete(a.id);
+  if (a.id !== jobId) return; // a newer change is on its way
+  $('map').removeAttribute('aria-busy');
+  if (!a.ok) {
+    setStatus(a.message, 'error');
+    embed.post('tramline:error', { errorCode: a.code, message: a.message });
+    return;
+  }
+  current = { geojson: a.geojson, tuning: readTuning() };
+  draw(a.geojson, () => {
+    const now = performance.now();
+    const mapEl = $('map');
+    mapEl.dataset.previewMs = String(Math.round(now - (started ?? now)));
+    mapEl.dataset.planMs = String(Math.round(a.ms));
+    if (!firstDrawn) {
+      firstDrawn = true;
+      mapEl.dataset.timeToPlanMs = String(Math.round(now - pageStart));
+      mapEl.setAttribute('data-plan-drawn', '');
+      embed.post('tramline:plan-drawn', { boundaryId: config.boundaryId, stats: planStats(a.geojson) });
+    } else embed.post('tramline:plan-changed', { tuning: current?.tuning, stats: planStats(a.geojson) });
+    mapEl.dataset.planVersion = String(a.id);
+  });
+  setStatus(
+    a.repairs.length ? `Plan ready (${a.repairs.join('; ')})` : `Plan ready in ${Math.round(a.ms)} ms.`,
+  );
+  stored.onPreview(current);
+  showFigures(planStats(a.geojson), zoneStats(a.geojson), 'Preview of the settings on the left (not saved)');
+};
+worker.onerror = (e) => setStatus(`The planner stopped: ${e.message}`, 'error');
+
+// ---------------------------------------------------------------- figures
+
+export function planStats(fc: PlanFeatureCollection): Stats {
+  const f = fc.features.find((x) => x.properties.featureType === 'pathPlanStatistics');
+  return (f?.properties ?? {}) as unknown as Stats;
+}
+
+export function zoneStats(fc: PlanFeatureCollection): Stats[] {
+  return fc.features
+    .filter((x) => x.properties.featureType === 'zoneStatistics')
+    .map((x) => x.properties as unknown as Stats);
+}
+
+function statList(el: HTMLElement, stats: Stats, keys?: string[]): void {
+  el.replaceChildren();
+  for (const def of STATS) {
+    if (keys && !keys.includes(def.key)) continue;
+    if (typeof stats[def.key] !== 'number') continue;
+    const dt = document.createElement('dt');
+    dt.textContent = def.label;
+    const dd = document.createElement('dd');
+    dd.dataset.stat = def.key;
+    dd.dataset.value = String(stats[def.key]);
+    dd.textContent = formatStat(def, stats);
+    el.append(dt, dd);
+  }
+}
+
+export function showFigures(stats: Stats, zones: Stats[], source: string): void {
+  $('plan-source').textContent = source;
+  statList($('plan-stats'), stats);
+  const box = $('zone-stats');
+  box.replaceChildren();
+  zones.forEach((z, i) => {
+    const d = document.createElement('details');
+    d.open = zones.length <= 3;
+    const s = document.createElement('summary');
+    s.textContent = `Zone ${i + 1}`;
+    const dl = document.createElement('dl');
+    dl.className = 'stats';
+    dl.dataset.scope = 'zone';
+    dl.dataset.zoneIndex = String(i);
+    statList(dl, z, ZONE_STATS);
+    d.append(s, dl);
+    box.append(d);
+  });
+}
+
+// ---------------------------------------------------------------- map
+
+const style: StyleSpecification = {
+  version: 8,
+  sources: config.basemapUrl
+    ? {
+        basemap: {
+          type: 'raster',
+          tiles: [config.basemapUrl],
+          tileSize: 256,
+          maxzoom: 19,
+          attribution: config.basemapAttribution ?? '',
+        },
+      }
+    : {},
+  layers: [
+    { id: 'background', type: 'background', paint: { 'background-color': '#eef0ea' } },
+    ...(config.basemapUrl ? [{ id: 'basemap', type: 'raster' as const, source: 'basemap' }] : []),
+  ],
+};
+
+const map = new maplibregl.Map({
+  container: 'map',
+  style,
+  center: [10, 51],
+  zoom: 4,
+  attributionControl: config.basemapUrl ? { compact: true } : false,
+  fadeDuration: 0,
+});
+map.addControl(new maplibregl.NavigationControl({ showCompass: true }), 'top-right');
+map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-right');
+
+const empty: PlanFeatureCollection = {
+  type: 'FeatureCollection',
+  properties: { pathPlanId: '', pathPlanName: '' },
+  features: [],
+};
+const mapReady = new Promise<void>((resolve) => map.on('load', () => resolve()));
+
+interface LayerGroup {
+  id: string;
+  label: string;
+  layers: string[];
+  color: string;
+}
+const GROUPS: LayerGroup[] = [
+  { id: 'field', label: 'Field and zones', layers: ['field-fill', 'zone-line'], color: '#6b8e23' },
+  { id: 'obstacles', label: 'Obstacles', layers: ['obstacle-fill', 'obstacle-line'], color: '#8d6e63' },
+  { id: 'headlands', label: 'Headlands', layers: ['headland-line'], color: '#b26a00' },
+  { id: 'tracks', label: 'Tracks', layers: ['track-line'], color: '#1565c0' },
+  { id: 'turns', label: 'Turns and connectors', layers: ['turn-line', 'connector-line'], color: '#d81b60' },
+  { id: 'route', label: 'Route progress', layers: ['driven-line', 'vehicle'], color: '#111' },
+  { id: 'edges', label: 'Longest edges', layers: ['edge-line'], color: '#00897b' },
+];
+const HOVER_LAYERS = [
+  'headland-line',
+  'track-line',
+  'turn-line',
+  'connector-line',
+  'obstacle-fill',
+  'edge-line',
+  'field-fill',
+];
+
+mapReady.then(() => {
+  map.addSource('plan', { type: 'geojson', data: empty as never });
+  map.addSource('obstacles', { type: 'geojson', data: empty as never });
+  map.addSource('edges', { type: 'geojson', data: empty as never });
+  map.addSource('driven', { type: 'geojson', data: empty as never });
+  map.addSource('vehicle', { type: 'geojson', data: empty as never });
+  const part = (t: string[]) => [
+    'all',
+    ['==', ['get', 'featureType'], 'geometryPart'],
+    ['in', ['get', 'geometryPartType'], ['literal', t]],
+  ];
+  map.addLayer({
+    id: 'field-fill',
+    type: 'fill',
+    source: 'plan',
+    filter: ['==', ['get', 'featureType'], 'zoneBoundary'],
+    paint: { 'fill-color': '#a5d6a7', 'fill-opacity': 0.35 },
+  });
+  map.addLayer({
+    id: 'zone-line',
+    type: 'line',
+    source: 'plan',
+    filter: ['==', ['get', 'featureType'], 'zoneBoundary'],
+    paint: { 'line-color': '#33691e', 'line-width': 2 },
+  });
+  map.addLayer({
+    id: 'obstacle-fill',
+    type: 'fill',
+    source: 'obstacles',
+    paint: { 'fill-color': '#8d6e63', 'fill-opacity': 0.55 },
+  });
+  map.addLayer({
+    id: 'obstacle-line',
+    type: 'line',
+    source: 'obstacles',
+    paint: { 'line-color': '#4e342e', 'line-width': 1.5 },
+  });
+  map.addLayer({
+    id: 'headland-line',
+    type: 'line',
+    source: 'plan',
+    filter: part(['ExteriorHeadlandPass', 'InteriorHeadlandPass']) as never,
+    paint: { 'line-color': '#b26a00', 'line-width': 2 },
+  });
+  map.addLayer({
+    id: 'track-line',
+    type: 'line',
+    source: 'plan',
+    filter: part(['RouteTrack', 'GuidanceTrack']) as never,
+    paint: { 'line-color': '#1565c0', 'line-width': 1.4 },
+  });
+  map.addLayer({
+    id: 'turn-line',
+    type: 'line',
+    source: 'plan',
+    filter: part(['Turn', 'HeadlandTurn']) as never,
+    paint: { 'line-color': '#d81b60', 'line-width': 1.4 },
+  });
+  map.addLayer({
+    id: 'connector-line',
+    type: 'line',
+    source: 'plan',
+    filter: part(['HeadlandConnector', 'Connector']) as never,
+    paint: { 'line-color': '#6a1b9a', 'line-width': 1.6, 'line-dasharray': [2, 1.5] },
+  });
+  map.addLayer({
+    id: 'edge-line',
+    type: 'line',
+    source: 'edges',
+    paint: { 'line-color': '#00897b', 'line-width': 6, 'line-opacity': 0.55 },
+  });
+  map.addLayer({
+    id: 'driven-line',
+    type: 'line',
+    source: 'driven',
+    paint: { 'line-color': '#111', 'line-width': 3, 'line-opacity': 0.7 },
+  });
+  map.addLayer({
+    id: 'vehicle',
+    type: 'circle',
+    source: 'vehicle',
+    paint: {
+      'circle-radius': 7,
+      'circle-color': '#ffeb3b',
+      'circle-stroke-color': '#111',
+      'circle-stroke-width': 2,
+    },
+  });
+  map.addLayer({
+    id: 'route-ends',
+    type: 'circle',
+    source: 'plan',
+    filter: ['in', ['get', 'featureType'], ['literal', ['routeStartPoint', 'routeEndPoint']]],
+    paint: {
+      'circle-radius': 6,
+      'circle-color': ['match', ['get', 'featureType'], 'routeStartPoint', '#2e7d32', '#c62828'],
+      'circle-stroke-color': '#fff',
+      'circle-stroke-width': 2,
+    },
+  });
+  buildLegend();
+});
+
+function buildLegend(): void {
+  const legend = $('legend');
+  for (const g of GROUPS) {
+    const id = `layer-${g.id}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.innerHTML = `<input type="checkbox" id="${id}" checked /><span class="swatch" style="background:${g.color}"></span>${g.label}`;
+    legend.append(label);
+    label.querySelector('input')!.addEventListener('change', (e) => {
+      const on = (e.target as HTMLInputElement).checked;
+      for (const l of g.layers) map.setLayoutProperty(l, 'visibility', on ? 'visible' : 'none');
+    });
+  }
+}
+
+let fitted = false;
+let route = { coords: [] as Position[], cum: [] as number[] };
+
+function draw(fc: PlanFeatureCollection, onDrawn: () => void): void {
+  mapReady.then(() => {
+    (map.getSource('plan') as GeoJSONSource).setData(fc as never);
+    (map.getSource('obstacles') as GeoJSONSource).setData({
+      type: 'FeatureCollection',
+      features: obstaclesOf(fc),
+    } as never);
+    route = routeOf(fc);
+    setPlayhead(Number($<HTMLInputElement>('progress').value) / 1000);
+    if (!fitted) {
+      const b = boundsOf(boundary);
+      if (b) map.fitBounds(b, { padding: 40, duration: 0 });
+      fitted = true;
+    }
+    // Drawn when the map has rendered the new data.
+    map.once('idle', onDrawn);
+    map.triggerRepaint();
+  });
+}
+
+// ---------------------------------------------------------------- hover
+
+const tooltip = $('tooltip');
+const TYPE_TEXT: Record<string, string> = {
+  GuidanceTrack: 'Guidance track',
+  RouteTrack: 'Track',
+  ExteriorHeadlandPass: 'Headland pass',
+  InteriorHeadlandPass: 'Headland pass around an obstacle',
+  Turn: 'Turn',
+  HeadlandTurn: 'Turn onto the headland',
+  HeadlandConnector: 'Connector along the headland',
+  Connector: 'Connector',
+};
+
+export function describe(
+  f: MapGeoJSONFeature | { properties: Record<string, unknown>; layer?: { id: string } },
+): string {
+  const p = f.properties as Record<string, unknown>;
+  const len = typeof p.length === 'number' ? ` · ${Math.round(p.length)} m` : '';
+  if (f.layer?.id === 'edge-line')
+    return `Field edge · ${Math.round(Number(p.length))} m · ${p.bearingDeg}° — click to drive along it`;
+  if (p.obstacle)
+    return `Obstacle ${Number(p.obstacleIndex) + 1} in zone ${Number(p.zoneIndex) + 1} (not worked)`;
+  if (p.featureType === 'zoneBoundary') return `Zone ${Number(p.zoneIndex) + 1} of the field`;
+  const type = TYPE_TEXT[String(p.geometryPartType)] ?? String(p.geometryPartType);
+  const bits = [type];
+  if (typeof p.trackIndex === 'number') bits[0] = `${type} ${p.trackIndex + 1}`;
+  if (typeof p.passNumber === 'number') bits[0] = `${type} ${p.passNumber}`;
+  if (typeof p.bearing === 'number') bits.push(`${Math.round(p.bearing)}°`);
+  if (p.direction) bits.push(String(p.direction));
+  if (p.turnKind) bits.push(String(p.turnKind));
+  if (typeof p.sequence === 'number')
+    bits.push(`step ${p.sequence + 1} of the route${p.reverse ? ', reversing' : ''}`);
+  return `${bits.join(' · ')}${len} · zone ${Number(p.zoneIndex) + 1}`;
+}
+
+map.on('mousemove', (e) => {
+  const layers = HOVER_LAYERS.filter((l) => map.getLayer(l));
+  const hits = map.queryRenderedFeatures(
+    [
+      [e.point.x - 4, e.point.y - 4],
+      [e.point.x + 4, e.point.y + 4],
+    ],
+    { layers },
+  );
+  const f = hits[0];
+  map.getCanvas().style.cursor = f?.layer.id === 'edge-line' ? 'pointer' : '';
+  if (!f) {
+    tooltip.hidden = true;
+    return;
+  }
+  tooltip.textContent = describe(f);
+  tooltip.style.left = `${e.point.x + 14}px`;
+  tooltip.style.top = `${e.point.y + 14}px`;
+  tooltip.hidden = false;
+});
+map.on('mouseout', () => {
+  tooltip.hidden = true;
+});
+map.on('click', 'edge-line', (e) => {
+  const f = e.features?.[0];
+  if (f) applyTuning({ bearingDeg: Number(f.properties.bearingDeg) });
+});
+
+// ---------------------------------------------------------------- best edges
+
+function showEdges(edges: Edge[]): void {
+  const box = $('edges');
+  box.replaceChildren();
+  edges.forEach((e, i) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'edge';
+    b.textContent = `${e.bearingDeg}° · ${Math.round(e.length)} m`;
+    b.setAttribute(
+      'aria-label',
+      `Drive along edge ${i + 1}: ${e.bearingDeg} degrees, ${Math.round(e.length)} metres long`,
+    );
+    b.addEventListener('click', () => applyTuning({ bearingDeg: e.bearingDeg }));
+    box.append(b);
+  });
+  mapReady.then(() =>
+    (map.getSource('edges') as GeoJSONSource).setData({
+      type: 'FeatureCollection',
+      features: edges.map((e, i) => ({
+        type: 'Feature',
+        id: i,
+        geometry: { type: 'LineString', coordinates: [e.from, e.to] },
+        properties: { length: e.length, bearingDeg: e.bearingDeg },
+      })),
+    } as never),
+  );
+}
+
+// ---------------------------------------------------------------- route playback
+
+const playBtn = $<HTMLButtonElement>('play');
+const progress = $<HTMLInputElement>('progress');
+let playing = false;
+let lastFrame = 0;
+
+function setPlayhead(t: number): void {
+  if (!map.getSource('vehicle')) return;
+  const total = route.cum[route.cum.length - 1] ?? 0;
+  const along = total * Math.min(1, Math.max(0, t));
+  const { p, i } = pointAlong(route.coords, route.cum, along);
+  (map.getSource('vehicle') as GeoJSONSource).setData({
+    type: 'FeatureCollection',
+    features: route.coords.length
+      ? [{ type: 'Feature', geometry: { type: 'Point', coordinates: p }, properties: {} }]
+      : [],
+  } as never);
+  (map.getSource('driven') as GeoJSONSource).setData({
+    type: 'FeatureCollection',
+    features:
+      route.coords.length && t > 0
+        ? [
+            {
+              type: 'Feature',
+              geometry: { type: 'LineString', coordinates: [...route.coords.slice(0, i + 1), p] },
+              properties: {},
+            },
+          ]
+        : [],
+  } as never);
+  $('play-label').textContent = total ? `${(along / 1000).toFixed(2)} / ${(total / 1000).toFixed(2)} km` : '';
+}
+
+function frame(now: number): void {
+  if (!playing) return;
+  const total = route.cum[route.cum.length - 1] ?? 0;
+  const speed = Number($<HTMLSelectElement>('play-speed').value) * 2.5; // m/s of the machine x playback factor
+  const dt = lastFrame ? (now - lastFrame) / 1000 : 0;
+  lastFrame = now;
+  let t = Number(progress.value) / 1000 + (total > 0 ? (speed * dt) / total : 1);
+  if (t >= 1) {
+    t = 1;
+    setPlaying(false);
+  }
+  progress.value = String(Math.round(t * 1000));
+  setPlayhead(t);
+  if (playing) requestAnimationFrame(frame);
+}
+
+function setPlaying(on: boolean): void {
+  playing = on;
+  playBtn.setAttribute('aria-pressed', String(on));
+  playBtn.setAttribute('aria-label', on ? 'Pause the route' : 'Play the route');
+  playBtn.textContent = on ? '❚❚' : '▶';
+  if (on) {
+    if (Number(progress.value) >= 1000) progress.value = '0';
+    lastFrame = 0;
+    requestAnimationFrame(frame);
+  }
+}
+playBtn.addEventListener('click', () => setPlaying(!playing));
+progress.addEventListener('input', () => setPlayhead(Number(progress.value) / 1000));
+
+// ---------------------------------------------------------------- start
+
+const stored = createStoredPlans({
+  boundaryId: config.boundaryId,
+  exportFormats: config.exportFormats,
+  api,
+  errorText,
+  setStatus,
+  showFigures,
+  applyTuning,
+  readTuning,
+  post: embed.post,
+});
+embed.onSave((name) => stored.save(name, false));
+
+async function start(): Promise<void> {
+  setStatus('Loading the field…');
+  const res = await api(`/api/boundaries/${encodeURIComponent(config.boundaryId)}/geojson`);
+  if (!res.ok) {
+    setStatus(`The field could not be loaded: ${await errorText(res)}`, 'error');
+    embed.post('tramline:error', { errorCode: 'BOUNDARY_NOT_LOADED', message: `HTTP ${res.status}` });
+    return;
+  }
+  boundary = await res.json();
+  const fieldName = (boundary as { properties?: { name?: string } })?.properties?.name;
+  if (fieldName && chrome) $('field-name').textContent = fieldName;
+  if (fieldName) document.title = `${fieldName} · Tramline`;
+  showEdges(bestEdges(boundary));
+  syncRows();
+  const active = await stored.load().catch((e) => {
+    setStatus(String((e as Error).message), 'error');
+    return null;
+  });
+  if (active) applyTuning(active);
+  else replan();
+  embed.post('tramline:ready', { boundaryId: config.boundaryId });
+}
+
+start().catch((e) => setStatus(String((e as Error).message ?? e), 'error'));

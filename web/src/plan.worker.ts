@@ -1,0 +1,68 @@
+/**
+ * The planner in a web worker: the page posts a PlanJob, the worker answers
+ * the plan as direct GeoJSON. Only the newest job matters: a job that
+ * arrives while another is queued replaces it, so dragging a slider never
+ * builds up a backlog.
+ */
+/// <reference lib="webworker" />
+import { planField } from '../../core/plan.ts';
+import { PlanningError, type PlanRequest, type RouteAlgorithm } from '../../core/types/index.ts';
+import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
+import type { PlanJob, WorkerAnswer } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+let pending: PlanJob | null = null;
+let scheduled = false;
+
+/** The planner request of the view's tuning. */
+export function planRequestOf(job: PlanJob): PlanRequest {
+  const t = job.tuning;
+  return {
+    boundary: job.boundary,
+    machine: { swathWidth: t.swathWidth, minTurningRadius: t.minTurningRadius },
+    exteriorHeadlandPasses: t.exteriorHeadlandPasses,
+    interiorHeadlandPasses: t.interiorHeadlandPasses,
+    preferredBearingDeg: t.bearingDeg ?? undefined,
+    route: {
+      algorithm: t.algorithm as RouteAlgorithm,
+      ...(t.algorithm === 'clusteredSpiral' && t.skipCount !== null ? { skipCount: t.skipCount } : {}),
+      ...(t.algorithm === 'optimized' ? { objective: t.objective, maxEvaluations: 60_000 } : {}),
+      ...(t.startPointNodeIndex !== null ? { startPointNodeIndex: t.startPointNodeIndex } : {}),
+      ...(t.endPointNodeIndex !== null ? { endPointNodeIndex: t.endPointNodeIndex } : {}),
+    },
+  };
+}
+
+function run(job: PlanJob): WorkerAnswer {
+  if (job.tuning.trackType !== 'Straight') {
+    return {
+      id: job.id,
+      ok: false,
+      code: 'OPTION_NOT_SUPPORTED',
+      message: `${job.tuning.trackType} tracks are not available yet; the planner draws Straight tracks.`,
+    };
+  }
+  const t0 = performance.now();
+  try {
+    const result = planField(planRequestOf(job));
+    const geojson = toPlanGeoJSON(result, { pathPlanId: 'preview', pathPlanName: 'Preview' });
+    return { id: job.id, ok: true, geojson, ms: performance.now() - t0, repairs: result.repairs };
+  } catch (e) {
+    if (e instanceof PlanningError) return { id: job.id, ok: false, code: e.code, message: e.message };
+    return { id: job.id, ok: false, code: 'PLANNER_FAILED', message: String((e as Error)?.message ?? e) };
+  }
+}
+
+self.onmessage = (ev: MessageEvent<PlanJob>) => {
+  pending = ev.data;
+  if (scheduled) return;
+  scheduled = true;
+  // Let queued messages arrive first, then plan only the newest.
+  setTimeout(() => {
+    scheduled = false;
+    const job = pending;
+    pending = null;
+    if (job) self.postMessage(run(job));
+  }, 0);
+};
