@@ -481,7 +481,6 @@ describe('422', () => {
     ['Curved tracks', { trackType: 'Curved' }, '/trackType'],
     ['curvedOptions', { curvedOptions: { levelOfSmoothing: 1 } }, '/curvedOptions'],
     ['slopes', { includeSlopes: true }, '/includeSlopes'],
-    ['extended tracks', { extendTracks: true }, '/extendTracks'],
     ['cross-hatches', { useCrossHatches: true }, '/useCrossHatches'],
     ['no passable', { usePassable: false }, '/usePassable'],
     ['an unknown route order', { routeOptions: { algorithm: 'antColony' } }, '/routeOptions/algorithm'],
@@ -515,7 +514,7 @@ describe('422', () => {
         ...S1(),
         trackType: 'Straight',
         includeSlopes: false,
-        extendTracks: false,
+        extendTracks: true,
         useCrossHatches: false,
         usePassable: true,
         routeOptions: {

@@ -6,7 +6,8 @@
  * non-working distance, coverage and violations. For 'optimized' it also
  * prints the optimizer's non-working distance against the plain
  * boustrophedon order of the same field (the acceptance ratio: median at
- * most 0.85) and what the optimizer itself reported.
+ * most 0.85) and what the optimizer itself reported; 'extendTracks' shows
+ * the missed area with extended tracks (acceptance: median at most 0.5 %).
  *
  *   npm run bench:options                       # first 100 fields of the selection
  *   npm run bench:options -- --limit 0          # the whole selection
@@ -46,6 +47,7 @@ const OPTIONS: Option[] = [
   { name: 'clusteredSpiral', route: { algorithm: 'clusteredSpiral' } },
   { name: 'optimized', route: { algorithm: 'optimized' } },
   { name: 'optimized-time', route: { algorithm: 'optimized', objective: 'time' } },
+  { name: 'extendTracks', route: { algorithm: 'auto' }, request: { extendTracks: true } },
 ];
 
 const cases = (
@@ -67,6 +69,8 @@ interface Row {
   ms: number;
   nonWorking: number;
   covered: number;
+  missed: number;
+  overlap: number;
   violations: number;
   gain?: number;
   converged?: boolean;
@@ -100,6 +104,8 @@ for (const o of chosen) {
         ms,
         nonWorking: r.plan.stats.nonWorkingDistance,
         covered: r.plan.stats.coveredPercent,
+        missed: r.plan.stats.fieldArea > 0 ? (100 * r.plan.stats.missedArea) / r.plan.stats.fieldArea : 0,
+        overlap: r.plan.stats.overlapPercent,
         violations: v.length,
         ...(reps.length
           ? { gain: base > 0 ? 100 * (1 - cost / base) : 0, converged: reps.every((x) => x.converged) }

@@ -14,6 +14,7 @@ import { multiPolygonArea } from './geometry/polygon.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { planRoute } from './route/plan-route.ts';
+import { extendTracks } from './tracks/extend-tracks.ts';
 import { generateTracks } from './tracks/generate-tracks.ts';
 import {
   DEFAULT_MACHINE,
@@ -148,6 +149,7 @@ function resolveOptions(req: PlanRequest): PlanOptions {
     exteriorHeadlandPasses: passes(req.exteriorHeadlandPasses, 'exteriorHeadlandPasses'),
     interiorHeadlandPasses: passes(req.interiorHeadlandPasses, 'interiorHeadlandPasses'),
     preferredBearingDeg: req.preferredBearingDeg,
+    extendTracks: req.extendTracks === true,
     route: {
       algorithm,
       startPointNodeIndex: req.route?.startPointNodeIndex,
@@ -198,10 +200,11 @@ function planZone(
       { zoneIndex: index },
     );
   }
-  const tracks = generateTracks(workable, {
+  const cut = generateTracks(workable, {
     swathWidth: w,
     preferredBearingDeg: options.preferredBearingDeg,
   });
+  const tracks = options.extendTracks ? extendTracks({ tracks: cut, workable, zone }) : cut;
   if (tracks.tracks.length === 0 && headlands.drivenExterior.length + headlands.drivenInterior.length === 0) {
     if (multiPolygonArea(workable) < 1e-3) {
       return new PlanningError(

@@ -167,8 +167,10 @@ describe('unsupportedOptions', () => {
     const o = readDirectRequest({
       boundary: poly,
       equipment: { swathWidth: 6 },
+      extendTracks: true,
       routeOptions: { algorithm: 'optimized', objective: 'time' },
     });
+    expect(o.ok && o.request.plan.extendTracks).toBe(true);
     expect(o.ok && o.request.plan.route).toEqual({ algorithm: 'optimized', objective: 'time' });
   });
 });

@@ -88,6 +88,7 @@ export function readDirectRequest(body: DirectPlanRequest): ReadResult {
   if (ro?.skipCount !== undefined) plan.route!.skipCount = ro.skipCount;
   if (ro?.objective !== undefined) plan.route!.objective = ro.objective;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
+  if (body.extendTracks === true) plan.extendTracks = true;
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;
   if (ro?.endPointNodeIndex !== undefined) plan.route!.endPointNodeIndex = ro.endPointNodeIndex;
   return {

@@ -264,7 +264,10 @@ export const DirectPlanRequest = Type.Object(
       Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
     ),
     extendTracks: Type.Optional(
-      Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
+      Type.Boolean({
+        description:
+          'Default false. true: each guidance track runs on into the headland until its whole swath has reached the edge of the area inside the headlands, so the wedges between track ends and a slanted headland are worked (less missed area, more overlap, both reported); tracks stay at least half a swath inside the field and clear of obstacles.',
+      }),
     ),
     useCrossHatches: Type.Optional(
       Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),

@@ -27,7 +27,6 @@ export const SUPPORTED_ROUTE_ALGORITHMS = ROUTE_ALGORITHMS;
 
 const RULES: Rule[] = [
   { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
-  { path: '/extendTracks', get: (r) => r.extendTracks, ok: (v) => v === false, supported: 'false' },
   { path: '/useCrossHatches', get: (r) => r.useCrossHatches, ok: (v) => v === false, supported: 'false' },
   { path: '/usePassable', get: (r) => r.usePassable, ok: (v) => v === true, supported: 'true' },
   { path: '/trackType', get: (r) => r.trackType, ok: (v) => v === 'Straight', supported: "'Straight'" },
@@ -91,7 +90,7 @@ const RULES: Rule[] = [
     ok: () => false,
     supported: 'absent',
   },
-  // Supported: routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */

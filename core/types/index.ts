@@ -120,6 +120,11 @@ export interface PlanOptions {
   interiorHeadlandPasses: number;
   /** Track bearing [deg clockwise from north]; undefined = the planner chooses. */
   preferredBearingDeg?: number;
+  /**
+   * Tracks run on into the headland until their whole swath reaches the
+   * workable area's edge (wedges covered); they stay half a swath inside the field.
+   */
+  extendTracks?: boolean;
   route: RouteOptions;
 }
 
@@ -306,6 +311,8 @@ export interface PlanRequest {
   interiorHeadlandPasses?: number;
   /** Track bearing [deg clockwise from north]; omitted = the planner chooses. */
   preferredBearingDeg?: number;
+  /** Default false. */
+  extendTracks?: boolean;
   route?: Partial<RouteOptions>;
 }
 

@@ -72,16 +72,25 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
     .filter(({ p }) => p.sequence !== undefined)
     .sort((a, b) => (a.p.sequence as number) - (b.p.sequence as number));
 
-  // Tracks inside the workable area.
+  // Tracks inside the workable area; extended tracks (extendTracks) inside the
+  // field, at least half a swath from its boundary and obstacles.
+  const extended = plan.options.extendTracks === true;
+  const halfSwath = m.swathWidth / 2;
+  const outside = (q: Point) =>
+    extended
+      ? !field.contains(q) || field.distance(q, halfSwath) < halfSwath - TOLERANCES.workable
+      : !workable.contains(q) && workable.distance(q, 1) > TOLERANCES.workable;
   for (const [i, p] of parts.entries()) {
     if (p.type !== 'GuidanceTrack' && p.type !== 'RouteTrack') continue;
     for (const q of densify(p.points, 1)) {
-      if (!workable.contains(q) && workable.distance(q, 1) > TOLERANCES.workable) {
+      if (outside(q)) {
         out.push({
           rule: 'track-inside-workable',
           zone: z,
           part: i,
-          message: `track point outside the workable area`,
+          message: extended
+            ? 'extended track point closer than half a swath to the field boundary'
+            : 'track point outside the workable area',
           at: q,
         });
         break;

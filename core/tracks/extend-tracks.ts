@@ -1,0 +1,138 @@
+/**
+ * Extended tracks (`extendTracks`): each track runs on into the headland
+ * until its whole swath has reached the edge of the workable area, so the
+ * wedge between a track's flat swath end and a slanted headland is worked:
+ *
+ *        headland edge  /               the swath of width w ends square;
+ *                      /  <- wedge       where the edge slants, one corner
+ *   ==================/=                 stops short of it. Run on until
+ *                    / |                 both corners (and points between)
+ *   ----------------+--                  are past the edge.
+ *   ==============/=====
+ *
+ * A track never comes closer than half a swath to the field boundary or an
+ * obstacle (its swath stays in the field), and never reaches into the next
+ * track on its scan line.
+ */
+import { offset } from '../geometry/clip.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import type { Point, Polygon } from '../types/index.ts';
+import type { Track, TrackSet } from './generate-tracks.ts';
+
+/** Offsets across the swath at which the swath end is tested [fractions of w]. */
+const ACROSS = [-0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375, 0.5];
+/** Keep this much [m] short of the half-swath limit, against rounding in the offset. */
+const MARGIN = 0.02;
+/** Step past a track end before testing where it is [m]. */
+const NUDGE = 1e-4;
+
+export interface ExtendInput {
+  tracks: TrackSet;
+  /** The workable area the tracks were cut from. */
+  workable: readonly Polygon[];
+  /** The zone (holes are obstacles). */
+  zone: Polygon;
+}
+
+export function extendTracks(input: ExtendInput): TrackSet {
+  const { tracks, workable, zone } = input;
+  const w = tracks.swathWidth;
+  const inner = offset([zone], -(w / 2 + MARGIN), 'round');
+  if (inner.length === 0) return tracks;
+  const limit = new EdgeIndex(inner.flatMap((p) => [p.outer, ...p.holes]));
+  const work = new EdgeIndex(workable.flatMap((p) => [p.outer, ...p.holes]));
+  const workEdges = ringsEdges(workable.flatMap((p) => [p.outer, ...p.holes]));
+  const limitEdges = ringsEdges(inner.flatMap((p) => [p.outer, ...p.holes]));
+  const ux = Math.cos(tracks.heading);
+  const uy = Math.sin(tracks.heading);
+  const nx = -uy;
+  const ny = ux;
+  const along = (p: Point) => p.x * ux + p.y * uy;
+  // Neighbours on the same scan line bound each extension (half the gap each).
+  const byLine = new Map<number, Track[]>();
+  for (const t of tracks.tracks) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+  const out: Track[] = tracks.tracks.map((t) => {
+    const same = (byLine.get(t.line) ?? []).filter((o) => o !== t);
+    const ta = along(t.a);
+    const tb = along(t.b);
+    let gapB = Number.POSITIVE_INFINITY;
+    let gapA = Number.POSITIVE_INFINITY;
+    for (const o of same) {
+      const oa = along(o.a);
+      const ob = along(o.b);
+      if (oa >= tb) gapB = Math.min(gapB, (oa - tb) / 2);
+      if (ob <= ta) gapA = Math.min(gapA, (ta - ob) / 2);
+    }
+    const reach = (p: Point, dx: number, dy: number, gap: number): number => {
+      // How far the swath end must move for every tested point across it to leave the workable area.
+      let need = 0;
+      for (const f of ACROSS) {
+        // Just past the end, so a point on the workable edge itself counts as out.
+        const q = { x: p.x + f * w * nx + NUDGE * dx, y: p.y + f * w * ny + NUDGE * dy };
+        if (!work.contains(q)) continue;
+        need = Math.max(need, NUDGE + rayHit(q, dx, dy, workEdges));
+      }
+      if (need <= 1e-9) return 0;
+      // The centre line stays inside the field shrunk by half a swath.
+      if (!limit.contains(p)) return 0;
+      const room = rayHit(p, dx, dy, limitEdges);
+      return Math.max(0, Math.min(need, room, gap));
+    };
+    const eb = reach(t.b, ux, uy, gapB);
+    const ea = reach(t.a, -ux, -uy, gapA);
+    if (eb === 0 && ea === 0) return t;
+    return {
+      ...t,
+      a: { x: t.a.x - ea * ux, y: t.a.y - ea * uy },
+      b: { x: t.b.x + eb * ux, y: t.b.y + eb * uy },
+    };
+  });
+  return { ...tracks, tracks: out };
+}
+
+interface Edges {
+  ax: Float64Array;
+  ay: Float64Array;
+  bx: Float64Array;
+  by: Float64Array;
+}
+
+function ringsEdges(rings: readonly (readonly Point[])[]): Edges {
+  const n = rings.reduce((s, r) => s + r.length, 0);
+  const e: Edges = {
+    ax: new Float64Array(n),
+    ay: new Float64Array(n),
+    bx: new Float64Array(n),
+    by: new Float64Array(n),
+  };
+  let k = 0;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i++) {
+      const p = r[i];
+      const q = r[(i + 1) % r.length];
+      e.ax[k] = p.x;
+      e.ay[k] = p.y;
+      e.bx[k] = q.x;
+      e.by[k] = q.y;
+      k++;
+    }
+  }
+  return e;
+}
+
+/** Distance along the ray p + t (dx, dy), t > 0, to the first edge it meets (infinity if none). */
+function rayHit(p: Point, dx: number, dy: number, e: Edges): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < e.ax.length; i++) {
+    const ex = e.bx[i] - e.ax[i];
+    const ey = e.by[i] - e.ay[i];
+    const den = dx * ey - dy * ex;
+    if (Math.abs(den) < 1e-12) continue;
+    const wx = e.ax[i] - p.x;
+    const wy = e.ay[i] - p.y;
+    const t = (wx * ey - wy * ex) / den;
+    const s = (wx * dy - wy * dx) / den;
+    if (t > 1e-9 && s >= 0 && s <= 1 && t < best) best = t;
+  }
+  return best;
+}
