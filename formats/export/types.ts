@@ -37,6 +37,19 @@ export const EXPORT_FORMATS = [
 
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** Names of the formats for people (menus, messages). */
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
+  isoxml: 'ISO-XML task data (ISO 11783-10 v4)',
+  'isoxml-v3': 'ISO-XML task data, version 3 (older terminals)',
+  shapefile: 'Shapefile (boundary and guidance lines)',
+  kml: 'KML (Google Earth)',
+  geojson: 'GeoJSON',
+  gpx: 'GPX route',
+  'vendor-a': 'John Deere (Operations Center, Gen 4 displays)',
+  'vendor-b': 'CNH (Case IH AFS, New Holland)',
+  'vendor-c': 'Trimble (AgGPS displays)',
+};
+
 export function isExportFormat(v: unknown): v is ExportFormat {
   return typeof v === 'string' && (EXPORT_FORMATS as readonly string[]).includes(v);
 }
