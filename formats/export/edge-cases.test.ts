@@ -59,6 +59,16 @@ describe('a field of two parts', async () => {
     ]);
   });
 
+  it('isoxml-v3: one boundary polygon with both exteriors', async () => {
+    const m = new ISOXMLManager();
+    await m.parseISOXMLFile((await exportPlans([p], 'isoxml-v3')).zip, 'application/zip');
+    expect(m.getWarnings()).toEqual([]);
+    const plns = (m.rootElement.attributes as Any).Partfield[0].attributes.PolygonnonTreatmentZoneonly;
+    expect(plns).toHaveLength(1);
+    const types = plns[0].attributes.LineString.map((l: Any) => l.attributes.LineStringType);
+    expect(types.filter((t: string) => t === '1')).toHaveLength(2);
+  });
+
   it('shapefile: a boundary record per part; vendor-c: one record with both parts as rings', async () => {
     const s = unzip((await exportPlans([p], 'shapefile')).zip);
     const b = await readShapefile(s['boundary.shp'], s['boundary.dbf']);

@@ -187,6 +187,14 @@ describe('isoxml export (version 3)', () => {
     plans.forEach((p, i) => {
       const pfd = root.Partfield[i].attributes;
       expect(pfd.GuidanceGroup ?? []).toHaveLength(0);
+      // One polygon per partfield in version 3: all rings of all zones in it.
+      expect(pfd.PolygonnonTreatmentZoneonly).toHaveLength(1);
+      const rings = p.plan.zones.flatMap((z) => z.zoneBoundary.coordinates);
+      const lsgs = pfd.PolygonnonTreatmentZoneonly[0].attributes.LineString;
+      expect(lsgs).toHaveLength(rings.length);
+      rings.forEach((r, ri) => {
+        expect(maxDeviation(pnts(lsgs[ri]), open(r))).toBeLessThan(0.01);
+      });
       expect(pfd.PartfieldArea).toBe(Math.round(p.plan.area));
       const lines: Any[] = pfd.LineString;
       const ab = lines.find((l) => l.attributes.LineStringDesignator.startsWith('AB '));

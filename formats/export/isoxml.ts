@@ -22,10 +22,11 @@
  *     Guidance line strings carry C = LineStringWidth, the swath width [mm].
  *
  * Version 3 (VersionMajor 3, VersionMinor 3), for legacy terminals: the same
- * customers, farms, partfields and polygons without the version-4 ids
- * (PLN E, LSG F) and without guidance groups, which version 3 does not have;
- * the AB line and the exterior headland passes are LSG A=5 (guidance pattern)
- * line strings of the partfield.
+ * customers, farms and partfields without the version-4 ids (PLN E, LSG F);
+ * one boundary polygon per partfield (version 3 allows no more), holding the
+ * exterior of every zone and every hole as rings; no guidance groups, which
+ * version 3 does not have: the AB line and the exterior headland passes are
+ * LSG A=5 (guidance pattern) line strings of the partfield.
  *
  * Coordinates: PNT C = PointNorth (latitude), D = PointEast (longitude), WGS84,
  * 9 decimals. Rings are written without the repeated closing point.
@@ -232,17 +233,25 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
   const swath = plan.equipment?.swathWidth ?? 0;
   const zoneCount = plan.zones.length;
   // Boundaries first (schema order: PLN, LSG, PNT, GGP).
-  for (const z of plan.zones) {
+  if (ctx.version === 3) {
+    // Version 3 allows one polygon per partfield: every part's exterior and every hole as rings of it.
+    const b = pfd.ele('PLN', { A: '1', B: designator(names.field), C: attrs.D });
+    for (const z of plan.zones) {
+      const [outer, ...holes] = z.zoneBoundary.coordinates;
+      ring(b, ctx, outer, 1);
+      for (const h of holes) ring(b, ctx, h, 2);
+    }
+    b.up();
+  }
+  for (const z of ctx.version === 4 ? plan.zones : []) {
     const label = zoneLabel(names.field, z, zoneCount);
     const pln: Record<string, string> = {
       A: '1',
       B: designator(label),
       C: String(Math.max(0, Math.round(z.stats.fieldArea))),
+      E: ctx.ids.next('PLN'),
     };
-    if (ctx.version === 4) {
-      pln.E = ctx.ids.next('PLN');
-      ctx.links.push({ ref: pln.E, value: z.zoneId, name: 'zone' });
-    }
+    ctx.links.push({ ref: pln.E, value: z.zoneId, name: 'zone' });
     const b = pfd.ele('PLN', pln);
     const [outer, ...holes] = z.zoneBoundary.coordinates;
     ring(b, ctx, outer, 1, ctx.style.ringName?.('outer', 1, ctx.date));
@@ -251,15 +260,14 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
     });
     b.up();
   }
-  for (const z of plan.zones) {
+  for (const z of ctx.version === 4 ? plan.zones : []) {
     z.zoneBoundary.coordinates.slice(1).forEach((h, i) => {
-      const pln: Record<string, string> = {
+      const o = pfd.ele('PLN', {
         A: '6',
         B: designator(ctx.style.obstacleName(i + 1, z.zoneIndex + 1, zoneCount)),
         C: String(Math.round(ringAreaM2(openRing(h)))),
-      };
-      if (ctx.version === 4) pln.E = ctx.ids.next('PLN');
-      const o = pfd.ele('PLN', pln);
+        E: ctx.ids.next('PLN'),
+      });
       ring(o, ctx, h, 1);
       o.up();
     });
