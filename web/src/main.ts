@@ -83,6 +83,9 @@ export async function errorText(res: Response): Promise<string> {
   }
 }
 
+// The field is fetched at once, while the map and the worker start.
+const boundaryResponse = api(`/api/boundaries/${encodeURIComponent(config.boundaryId)}/geojson`);
+
 // ---------------------------------------------------------------- tuning form
 
 const form = $<HTMLFormElement>('tuning-form');
@@ -175,7 +178,6 @@ let jobId = 0;
 const changedAt = new Map<number, number>();
 let current: { geojson: PlanFeatureCollection; tuning: Tuning } | null = null;
 let firstDrawn = false;
-const pageStart = performance.now();
 
 function replan(): void {
   if (!boundary) return;
@@ -197,14 +199,17 @@ worker.onmessage = (ev: MessageEvent<WorkerAnswer>) => {
     return;
   }
   current = { geojson: a.geojson, tuning: readTuning() };
+  const answered = performance.now();
   draw(a.geojson, () => {
     const now = performance.now();
     const mapEl = $('map');
     mapEl.dataset.previewMs = String(Math.round(now - (started ?? now)));
     mapEl.dataset.planMs = String(Math.round(a.ms));
+    mapEl.dataset.answerMs = String(Math.round(answered - (started ?? answered)));
     if (!firstDrawn) {
       firstDrawn = true;
-      mapEl.dataset.timeToPlanMs = String(Math.round(now - pageStart));
+      // performance.now() counts from the start of the navigation to this page.
+      mapEl.dataset.timeToPlanMs = String(Math.round(now));
       mapEl.setAttribute('data-plan-drawn', '');
       embed.post('tramline:plan-drawn', { boundaryId: config.boundaryId, stats: planStats(a.geojson) });
     } else embed.post('tramline:plan-changed', { tuning: current?.tuning, stats: planStats(a.geojson) });
@@ -465,8 +470,19 @@ function draw(fc: PlanFeatureCollection, onDrawn: () => void): void {
       if (b) map.fitBounds(b, { padding: 40, duration: 0 });
       fitted = true;
     }
-    // Drawn when the map has rendered the new data.
-    map.once('idle', onDrawn);
+    // Drawn: the first frame rendered after the plan source has loaded the new data.
+    let loaded = false;
+    const onData = (e: { sourceId?: string }) => {
+      if (e.sourceId === 'plan' && map.isSourceLoaded('plan')) loaded = true;
+    };
+    const onRender = () => {
+      if (!loaded) return;
+      map.off('sourcedata', onData);
+      map.off('render', onRender);
+      onDrawn();
+    };
+    map.on('sourcedata', onData);
+    map.on('render', onRender);
     map.triggerRepaint();
   });
 }
@@ -646,7 +662,7 @@ embed.onSave((name) => stored.save(name, false));
 
 async function start(): Promise<void> {
   setStatus('Loading the field…');
-  const res = await api(`/api/boundaries/${encodeURIComponent(config.boundaryId)}/geojson`);
+  const res = await boundaryResponse;
   if (!res.ok) {
     setStatus(`The field could not be loaded: ${await errorText(res)}`, 'error');
     embed.post('tramline:error', { errorCode: 'BOUNDARY_NOT_LOADED', message: `HTTP ${res.status}` });
@@ -658,13 +674,14 @@ async function start(): Promise<void> {
   if (fieldName) document.title = `${fieldName} · Tramline`;
   showEdges(bestEdges(boundary));
   syncRows();
+  // Plan the defaults at once; the field's active stored plan, when there is one, replaces them.
+  replan();
+  embed.post('tramline:ready', { boundaryId: config.boundaryId });
   const active = await stored.load().catch((e) => {
     setStatus(String((e as Error).message), 'error');
     return null;
   });
   if (active) applyTuning(active);
-  else replan();
-  embed.post('tramline:ready', { boundaryId: config.boundaryId });
 }
 
 start().catch((e) => setStatus(String((e as Error).message ?? e), 'error'));
