@@ -83,6 +83,13 @@ export function orientRing(ring: readonly Position[], cw: boolean): Position[] {
   return isCw === cw ? r : r.reverse();
 }
 
+/** The ring with its first position repeated at the end (unchanged when it already is). */
+export function closeRing(ring: readonly Position[]): Position[] {
+  const n = ring.length;
+  if (n > 0 && (ring[0][0] !== ring[n - 1][0] || ring[0][1] !== ring[n - 1][1])) return [...ring, ring[0]];
+  return [...ring];
+}
+
 /** The ring without its closing position (ISO 11783 and KML readers close rings themselves or not at all). */
 export function openRing(ring: readonly Position[]): Position[] {
   const n = ring.length;

@@ -29,13 +29,22 @@
  * LSG A=5 (guidance pattern) line strings of the partfield.
  *
  * Coordinates: PNT C = PointNorth (latitude), D = PointEast (longitude), WGS84,
- * 9 decimals. Rings are written without the repeated closing point.
+ * 9 decimals. Rings are closed (the first point repeated at the end), as the
+ * task data of terminals and farm software commonly is.
  * Designators are cut to 32 characters, the limit of ISO 11783-10.
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { GeometryGroupModel, PathPlanZoneModel, Position } from '../plan-model.ts';
-import { activeGroup, exportDate, hasLength, openRing, resolveNames, ringAreaM2 } from './common.ts';
+import {
+  activeGroup,
+  closeRing,
+  exportDate,
+  hasLength,
+  openRing,
+  resolveNames,
+  ringAreaM2,
+} from './common.ts';
 import { EXPORT_SOFTWARE, EXPORT_SOFTWARE_VERSION } from './software.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
 
@@ -88,7 +97,7 @@ function ring(parent: XMLBuilder, ctx: Ctx, coords: readonly Position[], type: 1
   if (name) attrs.B = designator(name);
   if (ctx.version === 4) attrs.F = ctx.ids.next('LSG');
   const lsg = parent.ele('LSG', attrs);
-  points(lsg, openRing(coords), () => 2);
+  points(lsg, closeRing(coords), () => 2);
   lsg.up();
 }
 
