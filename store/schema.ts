@@ -11,8 +11,10 @@ import {
   bigint,
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -176,6 +178,157 @@ export const serverSecrets = pgTable('server_secrets', {
   createdAt: createdAt(),
 });
 
+/**
+ * Long-running work a company asked for (bulk guidance, guidance, routes,
+ * exports): the state its polls read. The work itself runs as pg-boss jobs,
+ * one per item (a boundary, a plan); each item's outcome is one row of
+ * `job_items`, written once (primary key job + item), so a retried item
+ * after a killed worker never counts or stores twice.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** 'bulk-guidance' | 'guidance' | 'route' | 'export'. */
+    kind: text('kind').notNull(),
+    /** 'queued' | 'running' | 'completed' | 'failed' | 'cancelled'. */
+    status: text('status').notNull().default('queued'),
+    /** What was asked (the planning request without its boundary, the plan ids of an export, ...). */
+    request: jsonb('request').notNull(),
+    /** Number of items. */
+    total: integer('total').notNull(),
+    /** Kind-specific result (an export's batchId). */
+    result: jsonb('result'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('jobs_company_idx').on(t.companyId)],
+);
+
+/** The outcome of one item of a job: a plan, or an error. */
+export const jobItems = pgTable(
+  'job_items',
+  {
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    /** The boundary id (bulk guidance) or another item key. */
+    itemKey: text('item_key').notNull(),
+    pathPlanId: uuid('path_plan_id'),
+    errorCode: text('error_code'),
+    message: text('message'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.itemKey] })],
+);
+
+/** Named sets of plans of a company (spec: path plan groups). */
+export const pathPlanGroups = pgTable(
+  'path_plan_groups',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('path_plan_groups_company_idx').on(t.companyId)],
+);
+
+/**
+ * Stored plans: the v2.0.0 normalized model as jsonb (zones, geometry
+ * groups with one active per zone), keyed to a company and, when planned
+ * from stored data, to a boundary and its field. The scalar columns are the
+ * model's figures that lists and summaries read without loading it.
+ */
+export const pathPlans = pgTable(
+  'path_plans',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    boundaryId: uuid('boundary_id'),
+    fieldId: uuid('field_id'),
+    /** The job that made it (bulk guidance); with boundaryId unique, so a retried item stores once. */
+    jobId: uuid('job_id'),
+    groupId: uuid('group_id').references(() => pathPlanGroups.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    operationType: text('operation_type').notNull().default('generic'),
+    model: jsonb('model').notNull(),
+    /** Field area less holes [m^2]. */
+    area: doublePrecision('area').notNull().default(0),
+    numberOfTracks: integer('number_of_tracks').notNull().default(0),
+    /** Area driven over by the wheels [m^2] (statistics of the active groups). */
+    traffickedArea: doublePrecision('trafficked_area').notNull().default(0),
+    /** Time to complete [s]. */
+    totalTime: doublePrecision('total_time').notNull().default(0),
+    archived: boolean('archived').notNull().default(false),
+    starred: boolean('starred').notNull().default(false),
+    /** 1..5, null until rated. */
+    rating: integer('rating'),
+    ratingComment: text('rating_comment'),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('path_plans_company_idx').on(t.companyId),
+    index('path_plans_boundary_idx').on(t.boundaryId),
+    index('path_plans_field_idx').on(t.fieldId),
+    index('path_plans_group_idx').on(t.groupId),
+    uniqueIndex('path_plans_job_boundary_key').on(t.jobId, t.boundaryId),
+  ],
+);
+
+/**
+ * Shares of a plan: whoever holds the code reads that plan, without a key,
+ * until it expires or is revoked. Only the SHA-256 of the code is stored.
+ */
+export const shares = pgTable(
+  'shares',
+  {
+    id: uuid('id').primaryKey(),
+    codeHash: text('code_hash').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    pathPlanId: uuid('path_plan_id')
+      .notNull()
+      .references(() => pathPlans.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('shares_code_hash_key').on(t.codeHash), index('shares_company_idx').on(t.companyId)],
+);
+
+/** Finished plan exports: the zip of a batch, read by GET /api/path-plans-export/{batchId}/file. */
+export const exportBatches = pgTable(
+  'export_batches',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    jobId: uuid('job_id').references(() => jobs.id, { onDelete: 'set null' }),
+    format: text('format').notNull(),
+    fileName: text('file_name').notNull(),
+    /** The zip, base64. */
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('export_batches_company_idx').on(t.companyId), uniqueIndex('export_batches_job_key').on(t.jobId)],
+);
+
 export const schema = {
   users,
   companies,
@@ -185,4 +338,10 @@ export const schema = {
   rateLimitWindows,
   sessions,
   serverSecrets,
+  jobs,
+  jobItems,
+  pathPlanGroups,
+  pathPlans,
+  shares,
+  exportBatches,
 };
