@@ -200,6 +200,7 @@ worker.onmessage = (ev: MessageEvent<WorkerAnswer>) => {
   }
   current = { geojson: a.geojson, tuning: readTuning() };
   const answered = performance.now();
+  if (!firstDrawn) $('map').dataset.firstPlanOnPageMs = String(Math.round(answered));
   draw(a.geojson, () => {
     const now = performance.now();
     const mapEl = $('map');
@@ -273,6 +274,7 @@ export function showFigures(stats: Stats, zones: Stats[], source: string): void 
 
 // ---------------------------------------------------------------- map
 
+document.getElementById('map')!.dataset.scriptStartMs = String(Math.round(performance.now()));
 const style: StyleSpecification = {
   version: 8,
   sources: config.basemapUrl
@@ -454,6 +456,14 @@ function buildLegend(): void {
 }
 
 let fitted = false;
+
+/** Frames the field once, as soon as it is known, so the plan is tiled only at the zoom it is shown at. */
+function fitField(): void {
+  if (fitted || !boundary) return;
+  const b = boundsOf(boundary);
+  if (b) map.fitBounds(b, { padding: 40, duration: 0 });
+  fitted = true;
+}
 let route = { coords: [] as Position[], cum: [] as number[] };
 
 function draw(fc: PlanFeatureCollection, onDrawn: () => void): void {
@@ -465,11 +475,7 @@ function draw(fc: PlanFeatureCollection, onDrawn: () => void): void {
     } as never);
     route = routeOf(fc);
     setPlayhead(Number($<HTMLInputElement>('progress').value) / 1000);
-    if (!fitted) {
-      const b = boundsOf(boundary);
-      if (b) map.fitBounds(b, { padding: 40, duration: 0 });
-      fitted = true;
-    }
+    fitField();
     // Drawn: the first frame rendered after the plan source has loaded the new data.
     let loaded = false;
     const onData = (e: { sourceId?: string }) => {
@@ -669,9 +675,11 @@ async function start(): Promise<void> {
     return;
   }
   boundary = await res.json();
+  $('map').dataset.fieldLoadedMs = String(Math.round(performance.now()));
   const fieldName = (boundary as { properties?: { name?: string } })?.properties?.name;
   if (fieldName && chrome) $('field-name').textContent = fieldName;
   if (fieldName) document.title = `${fieldName} · Tramline`;
+  fitField();
   showEdges(bestEdges(boundary));
   syncRows();
   // Plan the defaults at once; the field's active stored plan, when there is one, replaces them.
