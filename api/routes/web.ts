@@ -2,6 +2,7 @@
  * The planning view in the browser and its session (no API key ever reaches
  * the browser, spec 5.7):
  *   GET  /path-planning/boundary/:boundaryId  the planning view (spec 4.2); without a session 302 to /login
+ *   GET  /path-planning/shared/:code/:planId  a shared plan, read only (the share code is the credential)
  *   GET  /login                               the sign-in page
  *   POST /login                               e-mail + password -> the session cookie
  *   POST /logout                              ends the session of the cookie
@@ -19,7 +20,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as coreTypes from '../../core/types/index.ts';
-import { EXPORT_FORMATS } from '../../formats/export/types.ts';
+import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS } from '../../formats/export/types.ts';
 import type { Store } from '../../store/db.ts';
 import { WEB_DIST } from '../../web/build.ts';
 import { SESSION_COOKIE } from '../auth/access-control.ts';
@@ -187,13 +188,48 @@ export async function webRoutes(
         return reply.redirect(`/login?returnUrl=${encodeURIComponent(req.url)}`, 302);
       }
       const config = {
+        mode: 'field',
+        share: null,
         boundaryId,
         basemapUrl: web.basemapUrl ?? null,
         basemapAttribution: web.basemapAttribution ?? null,
         allowedOrigins: allowed,
         routeAlgorithms: routeAlgorithms(),
-        exportFormats: EXPORT_FORMATS.map((f) => ({ value: f, label: f })),
+        exportFormats: EXPORT_FORMATS.map((f) => ({ value: f, label: EXPORT_FORMAT_LABELS[f] ?? f })),
         user: { userId: req.principal.userId },
+      };
+      const json = JSON.stringify(config).replace(/</g, '\\u003c');
+      return html(
+        reply,
+        page('index.html').replace(
+          '<!--tramline-config-->',
+          `<script id="tramline-config" type="application/json">${json}</script>`,
+        ),
+      );
+    },
+  );
+
+  app.get<{ Params: { code: string; pathPlanId: string } }>(
+    '/path-planning/shared/:code/:pathPlanId',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const { code, pathPlanId } = req.params;
+      if (!/^[A-Za-z0-9_-]{10,100}$/.test(code) || !BOUNDARY_ID_RE.test(pathPlanId)) {
+        throw validationError([
+          { path: '/params', message: 'must name a share code and the id of the plan it shares' },
+        ]);
+      }
+      // No session needed: the share code is the credential (GET /api/shares/{code}/path-plans-normalized/{id}).
+      const config = {
+        mode: 'shared',
+        share: { code, pathPlanId },
+        boundaryId: '',
+        basemapUrl: web.basemapUrl ?? null,
+        basemapAttribution: web.basemapAttribution ?? null,
+        allowedOrigins: allowed,
+        routeAlgorithms: routeAlgorithms(),
+        exportFormats: [],
+        user: null,
       };
       const json = JSON.stringify(config).replace(/</g, '\\u003c');
       return html(

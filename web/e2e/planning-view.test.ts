@@ -4,6 +4,7 @@
  * (git-ignored). Figures (time to plan, preview latency) are printed, not
  * asserted. Skips when /usr/bin/chromium is missing (.ci/run installs it).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -78,7 +79,7 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     expect(reg.status).toBe(201);
     const f = field100ha();
     fieldName = f.name;
-    boundaryId = `b${Date.now().toString(36)}`;
+    boundaryId = randomUUID();
     boundaries.set(boundaryId, { type: 'Feature', properties: { name: f.name }, geometry: f.geometry });
 
     browser = await chromium.launch({
@@ -207,7 +208,92 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('takes the partner hand-over at /launch and refuses foreign return URLs', async () => {
+  /** Skips a test whose endpoints this server does not offer. */
+  const needs = (ctx: { skip: (note?: string) => void }, ...routes: [string, string][]) => {
+    for (const [method, url] of routes)
+      if (!server.app.hasRoute({ method: method as 'GET', url })) ctx.skip(`no ${method} ${url}`);
+  };
+
+  it('saves the plan and a second variant, compares them, sets one active, exports and shares', async (t) => {
+    needs(
+      t,
+      ['POST', '/api/path-plans/upsert'],
+      ['POST', '/api/shares/path-plan'],
+      ['POST', '/api/path-plans-export'],
+    );
+    const ctx = await browser.newContext({ acceptDownloads: true });
+    const page = await newPage(ctx);
+    await page.goto(viewUrl());
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
+    const status = () => page.locator('#status').textContent();
+    await expect.poll(() => page.getByRole('button', { name: 'Save plan' }).isEnabled()).toBe(true);
+
+    await page.getByLabel('Plan name').fill('Spring, 12 m');
+    await page.getByRole('button', { name: 'Save plan' }).click();
+    await expect.poll(status, { timeout: 20_000 }).toMatch(/Saved «Spring, 12 m»/);
+    expect(await page.locator('#plans li').count()).toBe(1);
+    expect(await page.locator('#plan-source').textContent()).toMatch(/Stored plan «Spring, 12 m»/);
+    const tracks12 = await stat(page, 'trackCount');
+
+    // A second variant: 18 m swath, along the longest edge.
+    const v = await page.locator('#map').getAttribute('data-plan-version');
+    await page.getByLabel('Swath width in metres').fill('18');
+    await page.waitForFunction((x) => document.getElementById('map')?.dataset.planVersion !== x, v);
+    await page.getByRole('button', { name: 'Save as variant' }).click();
+    await expect.poll(status, { timeout: 20_000 }).toMatch(/Saved as variant 2/);
+    expect(await page.locator('#plans li').count()).toBe(1);
+
+    // Compare the two variants of the zone.
+    const cmp = page.locator('.compare-zone').first();
+    const a = Number(
+      await cmp.locator('td[data-variant="a"][data-stat="trackCount"]').getAttribute('data-value'),
+    );
+    const b = Number(
+      await cmp.locator('td[data-variant="b"][data-stat="trackCount"]').getAttribute('data-value'),
+    );
+    expect(a).toBe(tracks12);
+    expect(b).toBeLessThan(a);
+    expect(await cmp.locator('td[data-stat="totalTimeDifference"]').textContent()).toMatch(/^[+−±]/);
+    await page.locator('#compare').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, '06-compare.png') });
+
+    // Set variant B active: the plan's figures follow.
+    await cmp.getByRole('button', { name: 'Set B active' }).click();
+    await expect.poll(status).toMatch(/Active variant changed/);
+    expect(await stat(page, 'trackCount')).toBe(b);
+
+    // Export: the download of the zip.
+    await page.getByLabel('Export format').selectOption('isoxml');
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+
+    // Share: the link opens in a fresh context without a session.
+    await page.getByRole('button', { name: 'Share link' }).click();
+    await expect.poll(() => page.locator('#share-url').inputValue()).toMatch(/\/path-planning\/shared\//);
+    const shareUrl = await page.locator('#share-url').inputValue();
+    await page.screenshot({ path: join(SHOTS, '07-saved-active-shared.png') });
+    await ctx.close();
+
+    const fresh = await browser.newContext();
+    const shared = await newPage(fresh);
+    await shared.goto(shareUrl);
+    await shared.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
+    expect(new URL(shared.url()).pathname).toMatch(/^\/path-planning\/shared\//);
+    expect(await stat(shared, 'trackCount')).toBe(b);
+    expect(await shared.locator('#plan-source').textContent()).toMatch(/Shared plan «Spring, 12 m»/);
+    await shared.screenshot({ path: join(SHOTS, '08-shared.png') });
+    await fresh.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes the partner hand-over at /launch and refuses foreign return URLs', async (t) => {
+    needs(t, ['POST', '/api/partner/launch']);
     const bad = await fetch(
       `${server.url}/launch?code=x&userId=y&returnUrl=${encodeURIComponent('https://evil.example/')}`,
       {
@@ -233,7 +319,8 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('works embedded in an iframe of another origin and talks postMessage', async () => {
+  it('works embedded in an iframe of another origin and talks postMessage', async (t) => {
+    needs(t, ['POST', '/api/partner/launch']);
     const { launchUrl } = await partnerLaunch(
       `/path-planning/boundary/${boundaryId}?embedded=true&chrome=false`,
     );

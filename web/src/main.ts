@@ -8,14 +8,23 @@ import maplibregl, { type GeoJSONSource, type MapGeoJSONFeature, type StyleSpeci
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './style.css';
 import type { PlanFeatureCollection } from '../../formats/plan-geojson.ts';
+import type {
+  GeometryGroupModel,
+  PathPlanNormalizedModel,
+  PathPlanZoneModel,
+} from '../../formats/plan-model.ts';
 import { createEmbedding } from './embed.ts';
 import { bestEdges, boundsOf, type Edge, obstaclesOf, type Position, pointAlong, routeOf } from './geo.ts';
+import { activeGroup, modelToFeatures } from './model.ts';
 import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
 import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
 import { createStoredPlans } from './stored.ts';
 
 export interface ViewConfig {
+  /** 'field': the planning view of a boundary; 'shared': a plan opened by share code (read only, no session). */
+  mode: 'field' | 'shared';
   boundaryId: string;
+  share: { code: string; pathPlanId: string } | null;
   basemapUrl: string | null;
   basemapAttribution: string | null;
   allowedOrigins: string[];
@@ -84,7 +93,12 @@ export async function errorText(res: Response): Promise<string> {
 }
 
 // The field is fetched at once, while the map and the worker start.
-const boundaryResponse = api(`/api/boundaries/${encodeURIComponent(config.boundaryId)}/geojson`);
+const boundaryResponse =
+  config.mode === 'shared' && config.share
+    ? api(
+        `/api/shares/${encodeURIComponent(config.share.code)}/path-plans-normalized/${encodeURIComponent(config.share.pathPlanId)}`,
+      )
+    : api(`/api/boundaries/${encodeURIComponent(config.boundaryId)}/geojson`);
 
 // ---------------------------------------------------------------- tuning form
 
@@ -187,8 +201,41 @@ function replan(): void {
   $('map').setAttribute('aria-busy', 'true');
 }
 
+/** Normalized models asked of the worker (to store a plan), by job id. */
+const modelWaiters = new Map<
+  number,
+  { resolve: (m: PathPlanNormalizedModel) => void; reject: (e: Error) => void }
+>();
+let modelJobId = 1_000_000_000;
+
+/** The normalized model (spec 2.4) of the settings on screen, planned in the worker. */
+export function modelOf(meta: {
+  pathPlanId: string;
+  pathPlanName: string;
+}): Promise<PathPlanNormalizedModel> {
+  const id = ++modelJobId;
+  return new Promise((resolve, reject) => {
+    modelWaiters.set(id, { resolve, reject });
+    const job: PlanJob = {
+      id,
+      boundary,
+      tuning: readTuning(),
+      model: { ...meta, createdAt: new Date().toISOString() },
+    };
+    worker.postMessage(job);
+  });
+}
+
 worker.onmessage = (ev: MessageEvent<WorkerAnswer>) => {
   const a = ev.data;
+  const waiter = modelWaiters.get(a.id);
+  if (waiter) {
+    modelWaiters.delete(a.id);
+    if (!a.ok) waiter.reject(new Error(a.message));
+    else if ('model' in a) waiter.resolve(a.model);
+    return;
+  }
+  if (a.ok && !('geojson' in a)) return;
   const started = changedAt.get(a.id);
   changedAt.delete(a.id);
   if (a.id !== jobId) return; // a newer change is on its way
@@ -201,27 +248,76 @@ worker.onmessage = (ev: MessageEvent<WorkerAnswer>) => {
   current = { geojson: a.geojson, tuning: readTuning() };
   const answered = performance.now();
   if (!firstDrawn) $('map').dataset.firstPlanOnPageMs = String(Math.round(answered));
+  const first = !previewed;
+  previewed = true;
   draw(a.geojson, () => {
     const now = performance.now();
     const mapEl = $('map');
     mapEl.dataset.previewMs = String(Math.round(now - (started ?? now)));
     mapEl.dataset.planMs = String(Math.round(a.ms));
     mapEl.dataset.answerMs = String(Math.round(answered - (started ?? answered)));
-    if (!firstDrawn) {
-      firstDrawn = true;
-      // performance.now() counts from the start of the navigation to this page.
-      mapEl.dataset.timeToPlanMs = String(Math.round(now));
-      mapEl.setAttribute('data-plan-drawn', '');
-      embed.post('tramline:plan-drawn', { boundaryId: config.boundaryId, stats: planStats(a.geojson) });
-    } else embed.post('tramline:plan-changed', { tuning: current?.tuning, stats: planStats(a.geojson) });
+    if (!markDrawn(planStats(a.geojson)))
+      embed.post('tramline:plan-changed', { tuning: current?.tuning, stats: planStats(a.geojson) });
     mapEl.dataset.planVersion = String(a.id);
   });
   setStatus(
     a.repairs.length ? `Plan ready (${a.repairs.join('; ')})` : `Plan ready in ${Math.round(a.ms)} ms.`,
   );
-  stored.onPreview(current);
-  showFigures(planStats(a.geojson), zoneStats(a.geojson), 'Preview of the settings on the left (not saved)');
+  stored.onPreview();
+  showFigures(
+    planStats(a.geojson),
+    zoneStats(a.geojson),
+    first && config.mode === 'field'
+      ? 'Default plan of this field, computed here (not saved)'
+      : 'Preview of the settings on the left (not saved)',
+  );
 };
+
+let previewed = false;
+
+/** The first plan on screen: mark the map and tell the embedding page. Answers whether this was the first. */
+function markDrawn(stats: Stats): boolean {
+  if (firstDrawn) return false;
+  firstDrawn = true;
+  const mapEl = $('map');
+  // performance.now() counts from the start of the navigation to this page.
+  mapEl.dataset.timeToPlanMs = String(Math.round(performance.now()));
+  mapEl.setAttribute('data-plan-drawn', '');
+  embed.post('tramline:plan-drawn', { boundaryId: config.boundaryId, stats });
+  return true;
+}
+
+let storedShown = 0;
+
+/** Shows a stored plan (one geometry group per zone: the active ones unless `pick` says otherwise). */
+export function showModel(
+  m: PathPlanNormalizedModel,
+  label: string,
+  pick?: (z: PathPlanZoneModel) => GeometryGroupModel,
+): void {
+  jobId++; // a preview still on its way is outdated now
+  const fc = modelToFeatures(m, pick);
+  const zones = zoneStats(fc);
+  const stats = pick ? sumZoneStats(zones, m.stats) : (m.stats as unknown as Stats);
+  draw(fc, () => {
+    markDrawn(stats);
+    $('map').dataset.planVersion = `stored-${++storedShown}`;
+  });
+  showFigures(stats, zones, label);
+  setValue('swathWidthNumber', m.equipment.swathWidth);
+  setValue('swathWidth', m.equipment.swathWidth);
+  setValue('minTurningRadius', m.equipment.minTurningRadius);
+  const g = m.zones[0] ? (pick ?? activeGroup)(m.zones[0]) : undefined;
+  if (g && g.stats.trackCount > 0) setValue('bearing', Math.round(g.trackBearing * 10) / 10);
+}
+
+/** Plan figures as the sum of zone figures (for a variant that is not the active one). */
+function sumZoneStats(zones: Stats[], like: object): Stats {
+  const out: Stats = {};
+  for (const k of Object.keys(like))
+    out[k] = zones.reduce((a, z) => a + (typeof z[k] === 'number' ? z[k] : 0), 0);
+  return out;
+}
 worker.onerror = (e) => setStatus(`The planner stopped: ${e.message}`, 'error');
 
 // ---------------------------------------------------------------- figures
@@ -659,9 +755,9 @@ const stored = createStoredPlans({
   api,
   errorText,
   setStatus,
-  showFigures,
-  applyTuning,
-  readTuning,
+  readOnly: config.mode === 'shared',
+  showModel,
+  modelOf,
   post: embed.post,
 });
 embed.onSave((name) => stored.save(name, false));
@@ -674,7 +770,11 @@ async function start(): Promise<void> {
     embed.post('tramline:error', { errorCode: 'BOUNDARY_NOT_LOADED', message: `HTTP ${res.status}` });
     return;
   }
-  boundary = await res.json();
+  const body = await res.json();
+  const sharedModel = config.mode === 'shared' ? (body as PathPlanNormalizedModel) : null;
+  boundary = sharedModel
+    ? { type: 'Feature', properties: { name: sharedModel.pathPlanName }, geometry: sharedModel.boundary }
+    : body;
   $('map').dataset.fieldLoadedMs = String(Math.round(performance.now()));
   const fieldName = (boundary as { properties?: { name?: string } })?.properties?.name;
   if (fieldName && chrome) $('field-name').textContent = fieldName;
@@ -682,14 +782,19 @@ async function start(): Promise<void> {
   fitField();
   showEdges(bestEdges(boundary));
   syncRows();
+  if (sharedModel) {
+    showModel(
+      sharedModel,
+      `Shared plan «${sharedModel.pathPlanName}» (read only; changes here are only a preview)`,
+    );
+    embed.post('tramline:ready', { pathPlanId: sharedModel.pathPlanId });
+    await stored.load();
+    return;
+  }
   // Plan the defaults at once; the field's active stored plan, when there is one, replaces them.
   replan();
   embed.post('tramline:ready', { boundaryId: config.boundaryId });
-  const active = await stored.load().catch((e) => {
-    setStatus(String((e as Error).message), 'error');
-    return null;
-  });
-  if (active) applyTuning(active);
+  await stored.load().catch((e) => setStatus(String((e as Error).message), 'error'));
 }
 
 start().catch((e) => setStatus(String((e as Error).message ?? e), 'error'));

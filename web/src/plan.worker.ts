@@ -8,6 +8,7 @@
 import { planField } from '../../core/plan.ts';
 import { PlanningError, type PlanRequest, type RouteAlgorithm } from '../../core/types/index.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
+import { toNormalizedModel } from '../../formats/plan-model.ts';
 import type { PlanJob, WorkerAnswer } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -27,7 +28,7 @@ export function planRequestOf(job: PlanJob): PlanRequest {
     route: {
       algorithm: t.algorithm as RouteAlgorithm,
       ...(t.algorithm === 'clusteredSpiral' && t.skipCount !== null ? { skipCount: t.skipCount } : {}),
-      ...(t.algorithm === 'optimized' ? { objective: t.objective, maxEvaluations: 60_000 } : {}),
+      ...(t.algorithm === 'optimized' ? { objective: t.objective } : {}),
       ...(t.startPointNodeIndex !== null ? { startPointNodeIndex: t.startPointNodeIndex } : {}),
       ...(t.endPointNodeIndex !== null ? { endPointNodeIndex: t.endPointNodeIndex } : {}),
     },
@@ -45,7 +46,15 @@ function run(job: PlanJob): WorkerAnswer {
   }
   const t0 = performance.now();
   try {
-    const result = planField(planRequestOf(job));
+    // The optimizer stops after 400 ms of its own and keeps the best order found, so previews stay quick.
+    const result = planField(planRequestOf(job), { shouldStopOptimizer: () => performance.now() - t0 > 400 });
+    if (job.model) {
+      const model = toNormalizedModel(result, {
+        ...job.model,
+        equipment: { swathWidth: job.tuning.swathWidth, minTurningRadius: job.tuning.minTurningRadius },
+      });
+      return { id: job.id, ok: true, model, ms: performance.now() - t0 };
+    }
     const geojson = toPlanGeoJSON(result, { pathPlanId: 'preview', pathPlanName: 'Preview' });
     return { id: job.id, ok: true, geojson, ms: performance.now() - t0, repairs: result.repairs };
   } catch (e) {
@@ -55,6 +64,11 @@ function run(job: PlanJob): WorkerAnswer {
 }
 
 self.onmessage = (ev: MessageEvent<PlanJob>) => {
+  // Models (to store) are all answered; previews only the newest.
+  if (ev.data.model) {
+    self.postMessage(run(ev.data));
+    return;
+  }
   pending = ev.data;
   if (scheduled) return;
   scheduled = true;

@@ -5,6 +5,7 @@
  * what the API would answer for the same request.
  */
 import type { PlanFeatureCollection } from '../../formats/plan-geojson.ts';
+import type { PathPlanNormalizedModel } from '../../formats/plan-model.ts';
 
 export type TrackType = 'Straight' | 'Curved' | 'Spiral';
 
@@ -31,8 +32,11 @@ export interface PlanJob {
   id: number;
   boundary: unknown;
   tuning: Tuning;
+  /** Answer the normalized model of spec 2.4 (to store the plan) instead of the preview GeoJSON. */
+  model?: { pathPlanId: string; pathPlanName: string; createdAt: string };
 }
 
 export type WorkerAnswer =
   | { id: number; ok: true; geojson: PlanFeatureCollection; ms: number; repairs: string[] }
+  | { id: number; ok: true; model: PathPlanNormalizedModel; ms: number }
   | { id: number; ok: false; code: string; message: string };
