@@ -8,6 +8,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { storeBoundaryLoader } from '../jobs/boundaries.ts';
+import type { BoundaryLoader } from '../jobs/plan-item.ts';
+import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
 import type { Store } from '../store/db.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
@@ -21,7 +24,10 @@ import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { healthRoutes } from './routes/health.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
+import { shareRoutes } from './routes/shares.ts';
+import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
@@ -51,6 +57,14 @@ export interface AppOptions {
   jwtSecret?: string;
   /** The planning view: basemap and the origins allowed to embed it (default: from the environment, see api/routes/web.ts). */
   web?: WebOptions;
+  /** The job system (default: one made on the store, stopped on close). */
+  jobs?: JobSystem;
+  /** Run job workers in this process (default true; TRAMLINE_JOB_WORKERS=0 leaves the work to `tramline worker` processes). */
+  jobWorkers?: boolean;
+  /** PostgreSQL URL for the job system (default: the URL the store was opened with). */
+  databaseUrl?: string;
+  /** Where planning jobs read boundaries (default: the store's field hierarchy). */
+  loadBoundary?: BoundaryLoader;
   /** Purge old rate-limit windows every this many ms (default 60000; 0 = never). */
   purgeIntervalMs?: number;
 }
@@ -84,6 +98,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const ownPool = !opts.pool;
   const pool = opts.pool ?? createPlanPool(opts.poolOptions);
   const planService = createPlanService({ store: opts.store, pool, ...opts.planning });
+  const ownJobs = !opts.jobs;
+  const jobs =
+    opts.jobs ??
+    (await createJobSystem({
+      store: opts.store,
+      databaseUrl: opts.databaseUrl,
+      loadBoundary: opts.loadBoundary ?? storeBoundaryLoader(opts.store),
+    }));
+  if (ownJobs && (opts.jobWorkers ?? process.env.TRAMLINE_JOB_WORKERS !== '0')) {
+    await jobs.startWorkers({ pool, graceMs: opts.planning?.graceMs });
+  }
 
   const tokens = await createTokenService(
     opts.store,
@@ -156,6 +181,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'Account', description: 'Registration, sign-in and sessions.' },
         { name: 'API keys', description: 'Keys of the current user.' },
         { name: 'Companies', description: 'Companies and what they hold.' },
+        {
+          name: 'Path plans',
+          description:
+            'Stored plans in the v2.0.0 normalized model: read, preview, lists per field and boundary, upsert, archive, star, rate, delete, and the set-active switch of a zone’s geometry group.',
+        },
+        { name: 'Path plan groups', description: 'Named sets of plans of a company, with a summary.' },
+        {
+          name: 'Jobs',
+          description:
+            'Long work as jobs: bulk guidance, guidance over a stored boundary, plan exports. Posting answers 202 { jobId, status } at once; poll the job every 5 s (Retry-After: 5 while it runs); POST /api/job/{jobId}/cancel cancels.',
+        },
+        {
+          name: 'Shares',
+          description:
+            'A plan shared by code: anonymous read of exactly that plan until it expires or is revoked.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -170,6 +211,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
   await app.register(pathPlanRoutes, { planService });
+  await app.register(storedPlanRoutes, { store: opts.store });
+  await app.register(jobRoutes, { store: opts.store, jobs });
+  await app.register(shareRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.
@@ -193,6 +237,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
+    if (ownJobs) await jobs.stop();
     if (ownPool) await pool.close();
   });
   return app;

@@ -23,6 +23,10 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'run the HTTP service',
     load: () => import('./commands/serve.ts'),
   },
+  worker: {
+    summary: 'run job workers (bulk guidance, exports) against the PostgreSQL of DATABASE_URL',
+    load: () => import('./commands/worker.ts'),
+  },
   keys: {
     summary: 'create, list and revoke API keys; credit balances',
     load: () => import('./commands/keys.ts'),

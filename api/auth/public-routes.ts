@@ -19,6 +19,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/account/login',
   'POST /api/account/refresh',
   'POST /api/partner/launch/exchange',
+  // The share code is the credential; a share id (UUID) still needs a key (the route answers 401).
+  'GET /api/shares/:shareIdOrCode',
+  'GET /api/shares/:code/path-plans-normalized/:pathPlanId',
 ]);
 
 /** Whether a request needs a valid API key. `routeUrl` is the matched route pattern (undefined: no route). */

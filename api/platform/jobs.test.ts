@@ -1,0 +1,387 @@
+/**
+ * Jobs, stored plans and shares against a really listening server: bulk
+ * guidance over many boundaries (every boundary gets a plan or an error),
+ * job polls with Retry-After, cancel, stored plan reads and writes,
+ * set-active, groups, exports, shares, and tenant isolation of every one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadedBoundary } from '../../jobs/plan-item.ts';
+import { uuidv7 } from '../../store/uuidv7.ts';
+import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
+import { type Client, call, client, expectError, expectOk } from './client.ts';
+
+let srv: TestServer;
+/** Boundaries by company: what the field hierarchy would hold. */
+const held = new Map<string, Map<string, LoadedBoundary>>();
+
+beforeAll(async () => {
+  srv = await startTestServer({
+    rateLimitPerMin: 100_000,
+    loadBoundary: async (companyId, boundaryId) => held.get(companyId)?.get(boundaryId) ?? null,
+  });
+});
+afterAll(async () => {
+  await srv?.close();
+});
+
+const REQUEST = {
+  equipment: { swathWidth: 6, minTurningRadius: 6 },
+  exteriorHeadlandPasses: 2,
+  interiorHeadlandPasses: 1,
+  routeOptions: { algorithm: 'boustrophedon' },
+};
+
+async function account(credits = 1000) {
+  const k = await testKey({ credits });
+  return { ...k, c: client(srv.url, { key: k.key }) };
+}
+
+function addBoundary(companyId: string, ha: number, lon: number, name = `Field ${lon}`): string {
+  const id = uuidv7();
+  if (!held.has(companyId)) held.set(companyId, new Map());
+  held
+    .get(companyId)!
+    .set(id, { boundaryId: id, fieldId: uuidv7(), name, geometry: rectangleField(ha, lon, 55) });
+  return id;
+}
+
+async function waitForJob(c: Client, path: string, until = (s: string) => s !== 'queued' && s !== 'running') {
+  for (let i = 0; i < 600; i++) {
+    const a = await c.get(path);
+    expectOk(a);
+    if (until(a.json.status)) return a;
+    expect(a.headers.get('retry-after')).toBe('5');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`job ${path} did not finish`);
+}
+
+describe('bulk guidance', () => {
+  it('answers 202 at once and plans every boundary or records why not', async () => {
+    const a = await account();
+    const ids = [1, 2, 3, 4, 5].map((i) => addBoundary(a.companyId, 2 + i, 10 + i * 0.01));
+    const unknown = uuidv7();
+    // A field too narrow for two 6 m headland passes: an error for that boundary, the batch goes on.
+    const tiny = addBoundary(a.companyId, 0.001, 10.5);
+    const post = await a.c.post('/api/bulk-guidance/normalized', {
+      boundaryIds: [...ids, unknown, tiny, ids[0]],
+      request: REQUEST,
+    });
+    expectOk(post, 202);
+    expect(post.json).toEqual({ jobId: expect.any(String), status: 'queued' });
+    const done = await waitForJob(a.c, `/api/bulk-guidance/normalized/jobs/${post.json.jobId}`);
+    expect(done.json.status).toBe('completed');
+    expect(done.json.progress).toBe(1);
+    expect(done.json.total).toBe(7);
+    expect(done.headers.get('retry-after')).toBeNull();
+    expect(done.json.pathPlanIds).toHaveLength(5);
+    expect(done.json.errors.map((e: { boundaryId: string }) => e.boundaryId).sort()).toEqual(
+      [unknown, tiny].sort(),
+    );
+    expect(done.json.errors.find((e: { boundaryId: string }) => e.boundaryId === unknown).errorCode).toBe(
+      'BOUNDARY_NOT_FOUND',
+    );
+    // The deprecated poll answers the same job.
+    const old = await a.c.get(`/api/bulk-guidance/jobs/${post.json.jobId}`);
+    expectOk(old);
+    expect(old.json.pathPlanIds.sort()).toEqual([...done.json.pathPlanIds].sort());
+
+    const plan = await a.c.get(`/api/path-plans-normalized/${done.json.pathPlanIds[0]}`);
+    expectOk(plan);
+    expect(plan.json.pathPlanId).toBe(done.json.pathPlanIds[0]);
+    expect(plan.json.zones.length).toBeGreaterThan(0);
+    expect(plan.headers.get('etag')).toBe('"1"');
+    // One credit per stored plan.
+    const me = await a.c.get('/api/user/current');
+    expect(me.json.credits.available).toBe(1000 - 5);
+  });
+
+  it('refuses bad requests before queueing (400 naming the member), unknown options 422', async () => {
+    const a = await account();
+    const bad = await a.c.post('/api/bulk-guidance/normalized', {
+      boundaryIds: [uuidv7()],
+      request: { ...REQUEST, equipment: { swathWidth: -1 } },
+    });
+    expectError(bad, 400, 'VALIDATION_ERROR');
+    expect(JSON.stringify(bad.json.errors)).toContain('/request/equipment/swathWidth');
+    expectError(
+      await a.c.post('/api/bulk-guidance/normalized', { boundaryIds: [], request: REQUEST }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await a.c.post('/api/bulk-guidance/normalized', {
+        boundaryIds: [uuidv7()],
+        request: { ...REQUEST, boundary: rectangleField(1) },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('cancels a job; a cancelled job stays cancelled and stores nothing more', async () => {
+    const a = await account();
+    const ids = Array.from({ length: 40 }, (_, i) => addBoundary(a.companyId, 20, 11 + i * 0.01));
+    const post = await a.c.post('/api/bulk-guidance', { boundaryIds: ids, request: REQUEST });
+    expectOk(post, 202);
+    const c = await a.c.post(`/api/job/${post.json.jobId}/cancel`);
+    expectOk(c);
+    expect(c.json.status).toBe('cancelled');
+    const later = await a.c.get(`/api/bulk-guidance/jobs/${post.json.jobId}`);
+    expect(later.json.status).toBe('cancelled');
+    expect(later.json.pathPlanIds.length).toBeLessThan(40);
+    // Cancelling again answers the ended job unchanged.
+    expect((await a.c.post(`/api/job/${post.json.jobId}/cancel`)).json.status).toBe('cancelled');
+  });
+});
+
+describe('stored plans, groups, exports and shares', () => {
+  let a: Awaited<ReturnType<typeof account>>;
+  let b: Awaited<ReturnType<typeof account>>;
+  let planId: string;
+  let fieldId: string;
+  let boundaryId: string;
+
+  beforeAll(async () => {
+    a = await account();
+    b = await account();
+    boundaryId = addBoundary(a.companyId, 8, 12, 'North field');
+    fieldId = held.get(a.companyId)!.get(boundaryId)!.fieldId!;
+    const post = await a.c.post('/api/guidance', {
+      boundaryId,
+      request: { ...REQUEST, equipment: { ...REQUEST.equipment, trackWidths: [3], tireWidths: [0.6] } },
+    });
+    expectOk(post, 202);
+    const done = await waitForJob(a.c, `/api/guidance/jobs/${post.json.jobId}`);
+    expect(done.json.status).toBe('completed');
+    planId = done.json.pathPlanIds[0];
+  });
+
+  it('lists, previews and reads plans per field and boundary', async () => {
+    const list = await a.c.get(`/api/fields/${fieldId}/path-plans`);
+    expectOk(list);
+    expect(list.json.total).toBe(1);
+    expect(list.json.items[0]).toMatchObject({
+      pathPlanId: planId,
+      name: 'North field',
+      boundaryId,
+      fieldId,
+      archived: false,
+    });
+    expect((await a.c.get(`/api/fields/${fieldId}/path-plan-ids`)).json).toEqual([planId]);
+    expect((await a.c.get(`/api/fields/${fieldId}/path-plan-names`)).json).toEqual([
+      { pathPlanId: planId, name: 'North field' },
+    ]);
+    expect((await a.c.get(`/api/boundaries/${boundaryId}/path-plan-ids`)).json).toEqual([planId]);
+    const models = await a.c.get(`/api/fields/${fieldId}/path-plans/list`);
+    expect(models.json[0].pathPlanId).toBe(planId);
+    const full = await a.c.get(`/api/path-plans-normalized/${planId}`);
+    const preview = await a.c.get(`/api/path-plans-normalized/${planId}/preview`);
+    expectOk(preview);
+    expect(preview.text.length).toBeLessThan(full.text.length / 2);
+    expect(preview.json.zones[0].tracks.coordinates.length).toBe(full.json.zones[0].stats.trackCount);
+    const geo = await a.c.get(`/api/path-plans/${planId}/geo`);
+    expect(geo.json.type).toBe('FeatureCollection');
+    expect((await a.c.get(`/api/path-plans/${planId}/list-item`)).json.pathPlanId).toBe(planId);
+    const csv = await a.c.post('/api/path-plans/csv', { pathPlanIds: [planId] });
+    expectOk(csv);
+    expect(csv.text.split('\r\n')[0]).toContain('pathPlanId,name');
+    expect(csv.text).toContain(planId);
+  });
+
+  it('stars, rates, archives, switches the active group and upserts', async () => {
+    expect((await a.c.post(`/api/path-plans/${planId}/star`, {})).json.starred).toBe(true);
+    expectOk(await a.c.post(`/api/path-plans/${planId}/rate`, { rating: 4, comment: 'good' }));
+    expect((await a.c.get(`/api/path-plans/${planId}/rate`)).json).toEqual({
+      pathPlanId: planId,
+      rating: 4,
+      comment: 'good',
+    });
+    expectError(await a.c.post(`/api/path-plans/${planId}/rate`, { rating: 6 }), 400, 'VALIDATION_ERROR');
+
+    const full = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    const zone = full.zones[0];
+    const group = zone.geometryGroups[0];
+    const sw = await a.c.post(
+      `/api/path-plan-zones/${zone.zoneId}/geometry-groups/${group.geometryGroupId}/set-active`,
+    );
+    expectOk(sw);
+    expect(sw.json.zones[0].activeGeometryGroupId).toBe(group.geometryGroupId);
+    expect(sw.json.zones[0].geometryGroups.filter((g: { isActive: boolean }) => g.isActive)).toHaveLength(1);
+    expectError(
+      await a.c.post(`/api/path-plan-zones/${zone.zoneId}/geometry-groups/${zone.zoneId}-g99/set-active`),
+      404,
+      'NOT_FOUND',
+    );
+
+    const up = await a.c.post(
+      '/api/path-plans/upsert',
+      { plan: { ...full, pathPlanName: 'Renamed' } },
+      { headers: { 'if-match': '"1"' } },
+    );
+    expectError(up, 412, 'PRECONDITION_FAILED');
+    const up2 = await a.c.post('/api/path-plans/upsert', { plan: { ...full, pathPlanName: 'Renamed' } });
+    expectOk(up2);
+    expect(up2.json.name).toBe('Renamed');
+    const copy = { ...full, pathPlanId: uuidv7() };
+    const created = await a.c.post('/api/path-plans/upsert', { plan: copy, fieldId });
+    expectOk(created, 201);
+    expect((await a.c.get(`/api/fields/${fieldId}/path-plan-ids`)).json).toHaveLength(2);
+
+    expectOk(await a.c.post('/api/path-plans/archive', { pathPlanIds: [created.json.pathPlanId] }));
+    expect((await a.c.get(`/api/fields/${fieldId}/path-plan-ids`)).json).toEqual([planId]);
+    expect((await a.c.get(`/api/fields/${fieldId}/path-plan-ids?includeArchived=true`)).json).toHaveLength(2);
+    expectOk(await a.c.del(`/api/path-plans/${created.json.pathPlanId}`), 204);
+    expectError(await a.c.get(`/api/path-plans-normalized/${created.json.pathPlanId}`), 404, 'NOT_FOUND');
+  });
+
+  it('groups plans and sums them up', async () => {
+    const g = await a.c.post(`/api/companies/${a.companyId}/path-plan-groups`, {
+      name: 'Spring',
+      pathPlanIds: [planId],
+    });
+    expectOk(g, 201);
+    const gid = g.json.pathPlanGroupId;
+    expect((await a.c.get(`/api/path-plan-groups/path-plans/${planId}`)).json.pathPlanGroupId).toBe(gid);
+    expect((await a.c.get(`/api/companies/${a.companyId}/path-plan-groups/names`)).json).toEqual([
+      { pathPlanGroupId: gid, name: 'Spring' },
+    ]);
+    const sum = await a.c.post(`/api/companies/${a.companyId}/path-plan-groups/summary`, {});
+    expectOk(sum);
+    expect(sum.json.groups[0]).toMatchObject({ pathPlanGroupId: gid, planCount: 1 });
+    expect(sum.json.groups[0].totalTime).toBeGreaterThan(0);
+    expect(sum.json.groups[0].totalTraffickedArea).toBeGreaterThan(0);
+    expectOk(await a.c.post(`/api/path-plan-groups/${gid}/ungroup-plan/${planId}`));
+    expect((await a.c.get(`/api/path-plan-groups/${gid}`)).json.pathPlanIds).toEqual([]);
+    const g2 = await a.c.post('/api/path-plan-groups/group-plans', { name: 'Autumn', pathPlanIds: [planId] });
+    expectOk(g2, 201);
+    expectOk(await a.c.post(`/api/path-plan-groups/${gid}/add-plans`, { pathPlanIds: [planId] }));
+    expect((await a.c.get(`/api/path-plan-groups/${g2.json.pathPlanGroupId}`)).json.pathPlanIds).toEqual([]);
+    expectOk(await a.c.del(`/api/path-plan-groups/${g2.json.pathPlanGroupId}`), 204);
+  });
+
+  it('exports plans as a job whose batch is a zip', async () => {
+    const post = await a.c.post('/api/path-plans-export', { pathPlanIds: [planId], format: 'isoxml' });
+    expectOk(post, 202);
+    const done = await waitForJob(a.c, `/api/path-plans-export/jobs/${post.json.jobId}`);
+    expect(done.json.status, done.text).toBe('completed');
+    expect(done.json.batchId).toEqual(expect.any(String));
+    const res = await fetch(`${srv.url}/api/path-plans-export/${done.json.batchId}/file`, {
+      headers: { 'x-api-key': a.key },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    expectError(await b.c.get(`/api/path-plans-export/${done.json.batchId}/file`), 404, 'NOT_FOUND');
+    expectError(
+      await a.c.post('/api/path-plans-export', { pathPlanIds: [planId], format: 'dxf' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('a share code opens its plan and nothing else, until revoked', async () => {
+    const other = await a.c.post('/api/path-plans/upsert', {
+      plan: { ...(await a.c.get(`/api/path-plans-normalized/${planId}`)).json, pathPlanId: uuidv7() },
+    });
+    expectOk(other, 201);
+    const s = await a.c.post('/api/shares/path-plan', { pathPlanId: planId });
+    expectOk(s, 201);
+    const days = (Date.parse(s.json.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    const anon = await call(srv.url, `/api/shares/${s.json.code}/path-plans-normalized/${planId}`);
+    expectOk(anon);
+    expect(anon.json.pathPlanId).toBe(planId);
+    expect((await call(srv.url, `/api/shares/${s.json.code}`)).json).toMatchObject({ pathPlanIds: [planId] });
+    // The code opens nothing else: another plan of the same company, the authenticated endpoints.
+    expectError(
+      await call(srv.url, `/api/shares/${s.json.code}/path-plans-normalized/${other.json.pathPlanId}`),
+      404,
+      'NOT_FOUND',
+    );
+    expect((await call(srv.url, `/api/path-plans-normalized/${planId}`)).status).toBe(401);
+    expect(
+      (await call(srv.url, `/api/path-plans-normalized/${planId}`, { headers: { 'x-api-key': s.json.code } }))
+        .status,
+    ).toBe(401);
+    expect((await call(srv.url, `/api/shares/${s.json.shareId}`)).status).toBe(401);
+    expectError(
+      await call(srv.url, `/api/shares/tls_${'x'.repeat(32)}/path-plans-normalized/${planId}`),
+      404,
+      'NOT_FOUND',
+    );
+    // Another company cannot read or revoke the share.
+    expectError(await b.c.get(`/api/shares/${s.json.shareId}`), 404, 'NOT_FOUND');
+    expectError(await b.c.del(`/api/shares/${s.json.shareId}`), 404, 'NOT_FOUND');
+    expectError(await b.c.post('/api/shares/path-plan', { pathPlanId: planId }), 404, 'NOT_FOUND');
+    expectOk(await a.c.del(`/api/shares/${s.json.shareId}`), 204);
+    expectError(
+      await call(srv.url, `/api/shares/${s.json.code}/path-plans-normalized/${planId}`),
+      404,
+      'NOT_FOUND',
+    );
+    expect((await a.c.get(`/api/shares/${s.json.shareId}`)).json.active).toBe(false);
+    const short = await a.c.post('/api/shares/path-plan', { pathPlanId: planId, expiresInDays: 1 });
+    expect((Date.parse(short.json.expiresAt) - Date.now()) / 86_400_000).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps every new endpoint to its company: another company’s ids answer 404', async () => {
+    const zone = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json.zones[0];
+    const gid = (await a.c.post(`/api/companies/${a.companyId}/path-plan-groups`, { name: 'Mine' })).json
+      .pathPlanGroupId;
+    const job = (
+      await a.c.post('/api/bulk-guidance/normalized', { boundaryIds: [boundaryId], request: REQUEST })
+    ).json.jobId;
+    for (const [method, path, body] of [
+      ['GET', `/api/path-plans-normalized/${planId}`],
+      ['GET', `/api/path-plans-normalized/${planId}/preview`],
+      ['GET', `/api/path-plans/${planId}/geo`],
+      ['GET', `/api/path-plans/${planId}/list-item`],
+      ['GET', `/api/path-plans/${planId}/rate`],
+      ['POST', `/api/path-plans/${planId}/rate`, { rating: 1 }],
+      ['POST', `/api/path-plans/${planId}/star`, {}],
+      ['POST', '/api/path-plans/archive', { pathPlanIds: [planId] }],
+      ['POST', '/api/path-plans/csv', { pathPlanIds: [planId] }],
+      ['DELETE', `/api/path-plans/${planId}`],
+      [
+        'POST',
+        `/api/path-plan-zones/${zone.zoneId}/geometry-groups/${zone.geometryGroups[0].geometryGroupId}/set-active`,
+      ],
+      ['GET', `/api/path-plan-groups/path-plans/${planId}`],
+      ['GET', `/api/path-plan-groups/${gid}`],
+      ['DELETE', `/api/path-plan-groups/${gid}`],
+      ['POST', `/api/path-plan-groups/${gid}/add-plans`, { pathPlanIds: [planId] }],
+      ['POST', `/api/path-plan-groups/${gid}/ungroup-plan/${planId}`],
+      ['DELETE', `/api/path-plan-groups/${gid}/delete-plans`, { pathPlanIds: [planId] }],
+      ['POST', '/api/path-plan-groups/group-plans', { name: 'x', pathPlanIds: [planId] }],
+      ['POST', `/api/companies/${a.companyId}/path-plan-groups`, { name: 'x' }],
+      ['GET', `/api/companies/${a.companyId}/path-plan-groups/names`],
+      ['POST', `/api/companies/${a.companyId}/path-plan-groups/summary`, {}],
+      ['GET', `/api/bulk-guidance/normalized/jobs/${job}`],
+      ['GET', `/api/bulk-guidance/jobs/${job}`],
+      ['POST', `/api/job/${job}/cancel`],
+      ['POST', '/api/path-plans-export', { pathPlanIds: [planId], format: 'geojson' }],
+    ] as [string, string, unknown?][]) {
+      const ans = await b.c.call(path, { method, body });
+      expectError(ans, 404, 'NOT_FOUND');
+    }
+    // B's upsert of A's plan id must not touch A's plan.
+    const full = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    expectError(
+      await b.c.post('/api/path-plans/upsert', { plan: { ...full, pathPlanName: 'stolen' } }),
+      409,
+      'CONFLICT',
+    );
+    expect((await a.c.get(`/api/path-plans-normalized/${planId}`)).json.pathPlanName).not.toBe('stolen');
+    // B's bulk job over A's boundary plans nothing of A's.
+    const bj = await b.c.post('/api/bulk-guidance/normalized', {
+      boundaryIds: [boundaryId],
+      request: REQUEST,
+    });
+    const bdone = await waitForJob(b.c, `/api/bulk-guidance/normalized/jobs/${bj.json.jobId}`);
+    expect(bdone.json.pathPlanIds).toEqual([]);
+    expect(bdone.json.errors[0]).toMatchObject({ boundaryId, errorCode: 'BOUNDARY_NOT_FOUND' });
+  });
+});

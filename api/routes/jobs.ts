@@ -1,0 +1,314 @@
+/**
+ * Jobs: bulk guidance, guidance over a stored boundary, plan exports, their
+ * polls and cancelling. Posting a job answers 202 `{ jobId, status }` before
+ * any work is done; the work runs in pg-boss workers (in this process on the
+ * embedded store, or in `tramline worker` processes on PostgreSQL). Poll
+ * every 5 s (spec 4.5): open jobs answer `Retry-After: 5`.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS } from '../../formats/export/index.ts';
+import type { JobPlanRequest } from '../../jobs/plan-item.ts';
+import { type JobSystem, readExportBatch } from '../../jobs/runtime.ts';
+import type { Store } from '../../store/db.ts';
+import { createJobsRepository, type JobKind, type JobView } from '../../store/repositories/jobs.ts';
+import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
+import { ApiError, validationError } from '../errors.ts';
+import { readDirectRequest } from '../planning/read-request.ts';
+import { DirectPlanRequest } from '../planning/schemas.ts';
+import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
+import { answers, iso, notFound, principalOf, Uuid } from './common.ts';
+
+/** Boundaries one bulk job may name. */
+export const MAX_BULK_BOUNDARIES = 5000;
+/** Plans one export may hold. */
+export const MAX_EXPORT_PLANS = 500;
+
+const JobRequest = Type.Omit(DirectPlanRequest, ['boundary', 'field'], {
+  additionalProperties: false,
+  description:
+    'A direct planning request (POST /api/path-plans/direct) without its boundary: each boundary of the job is planned with it. pathPlanName defaults to the field name.',
+});
+
+const BulkBody = Type.Object(
+  {
+    boundaryIds: Type.Array(Uuid('A stored boundary of the caller’s company.'), {
+      minItems: 1,
+      maxItems: MAX_BULK_BOUNDARIES,
+      description: `Boundaries to plan, 1..${MAX_BULK_BOUNDARIES}; repeated ids are planned once.`,
+    }),
+    request: JobRequest,
+  },
+  { additionalProperties: false },
+);
+
+const GuidanceBody = Type.Object(
+  { boundaryId: Uuid('The stored boundary to plan.'), request: JobRequest },
+  { additionalProperties: false },
+);
+
+const ExportBody = Type.Object(
+  {
+    pathPlanIds: Type.Array(Uuid('A stored plan.'), { minItems: 1, maxItems: MAX_EXPORT_PLANS }),
+    format: Type.Union(
+      EXPORT_FORMATS.map((f) => Type.Literal(f, { description: EXPORT_FORMAT_LABELS[f] })),
+      { description: `One of ${EXPORT_FORMATS.join(', ')}.` },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Accepted = Type.Object({
+  jobId: Type.String({ format: 'uuid' }),
+  status: Type.Literal('queued'),
+});
+
+const JobStatus = Type.Object(
+  {
+    jobId: Type.String({ format: 'uuid' }),
+    kind: Type.String({ description: 'bulk-guidance, guidance or export.' }),
+    status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+    progress: Type.Number({ minimum: 0, maximum: 1, description: 'Share of items with an outcome.' }),
+    total: Type.Integer({ description: 'Items of the job (boundaries; 1 for an export).' }),
+    pathPlanIds: Type.Array(Type.String({ format: 'uuid' }), {
+      description: 'Plans stored so far (an export: the plans exported).',
+    }),
+    errors: Type.Array(
+      Type.Object({ boundaryId: Type.String(), errorCode: Type.String(), message: Type.String() }),
+      { description: 'One entry per item that failed; a failed field does not fail the job.' },
+    ),
+    batchId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: 'Export jobs, once completed: GET /api/path-plans-export/{batchId}/file.',
+      }),
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { description: 'A job. While queued or running the answer carries Retry-After: 5.' },
+);
+
+const jobParams = Type.Object({ jobId: Uuid('The job id.') }, { additionalProperties: false });
+
+/** A small square, only to check a job's request before any boundary is read. */
+const PROBE_BOUNDARY = {
+  type: 'Polygon' as const,
+  coordinates: [
+    [
+      [10, 55],
+      [10.01, 55],
+      [10.01, 55.01],
+      [10, 55.01],
+      [10, 55],
+    ],
+  ],
+};
+
+export function jobView(v: JobView) {
+  const request = v.request as { pathPlanIds?: string[] };
+  return {
+    jobId: v.id,
+    kind: v.kind,
+    status: v.status,
+    progress: v.total === 0 ? 1 : Math.min(1, v.done / v.total),
+    total: v.total,
+    pathPlanIds: v.kind === 'export' ? (request.pathPlanIds ?? []) : v.pathPlanIds,
+    errors: v.errors,
+    ...(typeof v.result?.batchId === 'string' ? { batchId: v.result.batchId } : {}),
+    createdAt: iso(v.createdAt),
+    finishedAt: v.finishedAt ? iso(v.finishedAt) : null,
+  };
+}
+
+/** Checks a job's planning request as the direct interface would (400 / 422 before any work). */
+export function checkJobRequest(request: JobPlanRequest): void {
+  const read = readDirectRequest({ ...request, boundary: PROBE_BOUNDARY } as never);
+  if (!read.ok) {
+    throw validationError(read.errors.map((e) => ({ path: `/request${e.path}`, message: e.message })));
+  }
+  const unsupported = unsupportedOptions(request as never);
+  if (unsupported.length) {
+    throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
+      details: { options: unsupported },
+    });
+  }
+}
+
+export async function jobRoutes(
+  app: FastifyInstance,
+  opts: { store: Store; jobs: JobSystem },
+): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const jobsRepo = createJobsRepository(opts.store.db);
+  const plans = createPathPlansRepository(opts.store.db);
+
+  const sendJob = async (reply: FastifyReply, userId: string, jobId: string, kinds?: readonly JobKind[]) => {
+    const v = await jobsRepo.view(userId, jobId, kinds);
+    if (!v) throw notFound('job', jobId);
+    if (v.status === 'queued' || v.status === 'running') reply.header('retry-after', '5');
+    return jobView(v);
+  };
+
+  const bulk = (deprecated: boolean) => ({
+    schema: {
+      tags: ['Jobs'],
+      deprecated,
+      summary: deprecated
+        ? 'Bulk guidance (deprecated: use /api/bulk-guidance/normalized)'
+        : 'Plan many stored boundaries in one job',
+      description:
+        'Answers 202 with the job id before any planning is done; each boundary is planned in a worker and stored as a plan of the caller’s company (1 credit per stored plan). A boundary that cannot be planned gets an entry in the job’s errors; the job goes on. Poll GET …/jobs/{jobId} every 5 s.',
+      body: BulkBody,
+      response: answers({ 202: { schema: Accepted, description: 'The job is queued.' } }, 400, 413, 415),
+    },
+  });
+  const postBulk = async (
+    req: { body: { boundaryIds: string[]; request: JobPlanRequest } },
+    reply: FastifyReply,
+  ) => {
+    const p = principalOf(req as never);
+    checkJobRequest(req.body.request);
+    const { jobId } = await opts.jobs.enqueuePlanning({
+      companyId: p.companyId,
+      userId: p.userId,
+      kind: 'bulk-guidance',
+      boundaryIds: req.body.boundaryIds,
+      request: req.body.request,
+    });
+    reply.code(202).header('location', `/api/bulk-guidance/normalized/jobs/${jobId}`);
+    return { jobId, status: 'queued' as const };
+  };
+  r.post('/api/bulk-guidance/normalized', bulk(false), postBulk as never);
+  r.post('/api/bulk-guidance', bulk(true), postBulk as never);
+
+  const poll = (summary: string, kinds: readonly JobKind[], deprecated = false) => ({
+    schema: {
+      tags: ['Jobs'],
+      summary,
+      deprecated,
+      params: jobParams,
+      response: answers({ 200: { schema: JobStatus, description: 'The job.' } }, 400, 404),
+    },
+    handler: async (req: { params: { jobId: string } }, reply: FastifyReply) =>
+      sendJob(reply, principalOf(req as never).userId, req.params.jobId, kinds),
+  });
+  for (const [path, summary, kinds, dep] of [
+    ['/api/bulk-guidance/normalized/jobs/:jobId', 'A bulk guidance job', ['bulk-guidance'], false],
+    ['/api/bulk-guidance/jobs/:jobId', 'A bulk guidance job (deprecated path)', ['bulk-guidance'], true],
+    ['/api/guidance/jobs/:jobId', 'A guidance job', ['guidance'], false],
+    ['/api/path-plans-export/jobs/:jobId', 'A plan export job', ['export'], false],
+  ] as const) {
+    const o = poll(summary, kinds, dep);
+    r.get(path, { schema: o.schema }, o.handler as never);
+  }
+
+  r.post(
+    '/api/guidance',
+    {
+      schema: {
+        tags: ['Jobs'],
+        summary: 'Plan one stored boundary as a job',
+        description:
+          'Plans the boundary with the request (a direct request without its boundary) in a worker and stores the plan. Answers 202 at once; poll GET /api/guidance/jobs/{jobId}.',
+        body: GuidanceBody,
+        response: answers({ 202: { schema: Accepted, description: 'The job is queued.' } }, 400, 413, 415),
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      const body = req.body as { boundaryId: string; request: JobPlanRequest };
+      checkJobRequest(body.request);
+      const { jobId } = await opts.jobs.enqueuePlanning({
+        companyId: p.companyId,
+        userId: p.userId,
+        kind: 'guidance',
+        boundaryIds: [body.boundaryId],
+        request: body.request,
+      });
+      reply.code(202).header('location', `/api/guidance/jobs/${jobId}`);
+      return { jobId, status: 'queued' as const };
+    },
+  );
+
+  r.post(
+    '/api/job/:jobId/cancel',
+    {
+      schema: {
+        tags: ['Jobs'],
+        summary: 'Cancel a job',
+        description:
+          'A queued or running job becomes cancelled: items not started are not planned; plans already stored stay. Cancelling an ended job answers its state unchanged.',
+        params: jobParams,
+        response: answers({ 200: { schema: JobStatus, description: 'The job after cancelling.' } }, 400, 404),
+      },
+    },
+    async (req, reply) => {
+      const userId = principalOf(req).userId;
+      const outcome = await jobsRepo.cancel(userId, req.params.jobId);
+      if (outcome === 'not-found') throw notFound('job', req.params.jobId);
+      return sendJob(reply, userId, req.params.jobId);
+    },
+  );
+
+  r.post(
+    '/api/path-plans-export',
+    {
+      schema: {
+        tags: ['Jobs'],
+        summary: 'Export stored plans',
+        description: `Answers 202 with a job; the completed job names a batchId whose zip GET /api/path-plans-export/{batchId}/file returns. Formats: ${EXPORT_FORMATS.map((f) => `\`${f}\` (${EXPORT_FORMAT_LABELS[f]})`).join(', ')}.`,
+        body: ExportBody,
+        response: answers({ 202: { schema: Accepted, description: 'The export is queued.' } }, 400, 404, 415),
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      const ids = [...new Set(req.body.pathPlanIds)];
+      const found = await plans.getManyRows(p.userId, ids);
+      const missing = ids.filter((id) => !found.some((f) => f.id === id));
+      if (missing.length) throw notFound('plan', missing[0]!);
+      const companies = new Set(found.map((f) => f.companyId));
+      if (companies.size > 1) {
+        throw validationError([{ path: '/pathPlanIds', message: 'must name plans of one company' }]);
+      }
+      const { jobId } = await opts.jobs.enqueueExport({
+        companyId: found[0]!.companyId,
+        userId: p.userId,
+        request: { pathPlanIds: ids, format: req.body.format },
+      });
+      reply.code(202).header('location', `/api/path-plans-export/jobs/${jobId}`);
+      return { jobId, status: 'queued' as const };
+    },
+  );
+
+  r.get(
+    '/api/path-plans-export/:batchId/file',
+    {
+      schema: {
+        tags: ['Jobs'],
+        summary: 'The zip of a finished export',
+        params: Type.Object(
+          { batchId: Uuid('The batchId of a completed export job.') },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: {
+            description: 'The zip (application/zip).',
+            content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...answers({}, 400, 404),
+        },
+      },
+    },
+    async (req, reply) => {
+      const batch = await readExportBatch(opts.store.db, principalOf(req).userId, req.params.batchId);
+      if (!batch) throw notFound('export batch', req.params.batchId);
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${batch.fileName.replace(/["\\\r\n]/g, '_')}"`);
+      return reply.send(batch.zip as never);
+    },
+  );
+}

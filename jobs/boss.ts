@@ -1,0 +1,63 @@
+/**
+ * pg-boss on the store's database: on the embedded PGlite through pg-boss's
+ * PGlite adapter (one process: workers run in-process), on PostgreSQL
+ * through its own pool (any number of server and worker processes).
+ */
+import { fromPglite, PgBoss } from 'pg-boss';
+import type { Store } from '../store/db.ts';
+import { QUEUE_OPTIONS } from './queues.ts';
+
+export interface BossOptions {
+  /** The PostgreSQL URL the store was opened with (required for a PostgreSQL store). */
+  databaseUrl?: string;
+  /** Connections of pg-boss's own pool on PostgreSQL (default 4). */
+  poolSize?: number;
+  /** How often pg-boss looks for dead workers and expired items [s] (default 5). */
+  monitorIntervalSeconds?: number;
+  onError?: (err: unknown) => void;
+}
+
+export async function startBoss(store: Store, opts: BossOptions = {}): Promise<PgBoss> {
+  const common = {
+    schedule: false,
+    monitorIntervalSeconds: opts.monitorIntervalSeconds ?? 5,
+    superviseIntervalSeconds: opts.monitorIntervalSeconds ?? 5,
+    maintenanceIntervalSeconds: 300,
+    reindex: false,
+    monitorVacuum: false,
+  };
+  let boss: PgBoss;
+  if (store.kind === 'pglite') {
+    if (!store.pglite) throw new Error('The embedded store has no PGlite instance.');
+    boss = new PgBoss({ db: fromPglite(store.pglite), backend: 'pglite', ...common });
+  } else {
+    const connectionString = opts.databaseUrl ?? connectionStringOf(store);
+    if (!connectionString) throw new Error('A PostgreSQL store needs its databaseUrl for the job system.');
+    boss = new PgBoss({
+      connectionString,
+      max: opts.poolSize ?? 4,
+      application_name: 'tramline-jobs',
+      ...common,
+    });
+  }
+  boss.on('error', (err) => opts.onError?.(err));
+  await boss.start();
+  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+    const existing = await boss.getQueue(name);
+    if (!existing) {
+      try {
+        await boss.createQueue(name, options);
+      } catch (e) {
+        // Another process made it at the same moment.
+        if (!(await boss.getQueue(name))) throw e;
+      }
+    }
+  }
+  return boss;
+}
+
+/** The URL the store's PostgreSQL pool was opened with (drizzle keeps the pg.Pool as `$client`). */
+function connectionStringOf(store: Store): string | undefined {
+  const client = (store.db as unknown as { $client?: { options?: { connectionString?: string } } }).$client;
+  return client?.options?.connectionString;
+}

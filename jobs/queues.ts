@@ -1,0 +1,41 @@
+/**
+ * The pg-boss queues of the job system and their retry policy. One pg-boss
+ * job is one item of a user-visible job (one boundary of a bulk guidance
+ * job, one export batch); the user-visible job lives in the `jobs` table.
+ *
+ * A worker that dies (kill -9, a lost machine) stops sending heartbeats;
+ * after `heartbeatSeconds` pg-boss's monitor hands the item to another
+ * worker. Items are written once (job + item key), so the retried item
+ * stores nothing twice.
+ */
+import type { Queue } from 'pg-boss';
+
+export const PLAN_QUEUE = 'tramline-plan';
+export const EXPORT_QUEUE = 'tramline-export';
+
+export const QUEUE_OPTIONS: Record<string, Omit<Queue, 'name'>> = {
+  [PLAN_QUEUE]: {
+    // A plan takes at most maxOptimizerTime (<= 60 s) + 5 s; the heartbeat notices a dead worker sooner.
+    expireInSeconds: 300,
+    heartbeatSeconds: 10,
+    retryLimit: 3,
+    retryDelay: 1,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  },
+  [EXPORT_QUEUE]: {
+    expireInSeconds: 600,
+    heartbeatSeconds: 10,
+    retryLimit: 3,
+    retryDelay: 1,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  },
+};
+
+export interface PlanItem {
+  jobId: string;
+  boundaryId: string;
+}
+
+export interface ExportItem {
+  jobId: string;
+}

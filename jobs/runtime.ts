@@ -1,0 +1,238 @@
+/**
+ * The job system: enqueues work (one pg-boss job per item) and runs the
+ * workers that do it. The server enqueues; workers run in the server
+ * process on the embedded default, and in `tramline worker` processes
+ * against a shared PostgreSQL (the server may run none itself).
+ */
+import { and, eq } from 'drizzle-orm';
+import type { JobWithMetadata, PgBoss } from 'pg-boss';
+import type { PlanPool } from '../api/planning/pool.ts';
+import { type ExportFormat, exportPlans } from '../formats/export/index.ts';
+import type { Database } from '../store/database.ts';
+import type { Store } from '../store/db.ts';
+import { createJobsRepository, type JobKind } from '../store/repositories/jobs.ts';
+import { createPathPlansRepository } from '../store/repositories/path-plans.ts';
+import { accessibleTo } from '../store/repositories/scope.ts';
+import { exportBatches } from '../store/schema.ts';
+import { uuidv7 } from '../store/uuidv7.ts';
+import { type BossOptions, startBoss } from './boss.ts';
+import { type BoundaryLoader, type JobPlanRequest, runPlanItem } from './plan-item.ts';
+import { EXPORT_QUEUE, type ExportItem, PLAN_QUEUE, type PlanItem } from './queues.ts';
+
+export interface JobSystemOptions extends BossOptions {
+  store: Store;
+  loadBoundary: BoundaryLoader;
+}
+
+export interface WorkerOptions {
+  pool: PlanPool;
+  /** Items planned at once by this process (default: the pool's threads). */
+  concurrency?: number;
+  /** Added to maxOptimizerTime for a plan's hard cap [ms] (default 5000). */
+  graceMs?: number;
+  /** How often idle workers look for work [s] (default 0.5). */
+  pollingIntervalSeconds?: number;
+  log?: (msg: string, extra?: Record<string, unknown>) => void;
+}
+
+export interface ExportRequest {
+  pathPlanIds: string[];
+  format: ExportFormat;
+}
+
+export interface JobSystem {
+  boss: PgBoss;
+  /** Makes a planning job over boundaries (answers before any planning). */
+  enqueuePlanning(input: {
+    companyId: string;
+    userId: string;
+    kind: Extract<JobKind, 'bulk-guidance' | 'guidance'>;
+    boundaryIds: readonly string[];
+    request: JobPlanRequest;
+  }): Promise<{ jobId: string }>;
+  enqueueExport(input: {
+    companyId: string;
+    userId: string;
+    request: ExportRequest;
+  }): Promise<{ jobId: string }>;
+  /** Runs workers in this process until stop(). */
+  startWorkers(opts: WorkerOptions): Promise<void>;
+  /** Stops the workers (waiting for items in hand) and pg-boss. */
+  stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem> {
+  const { store } = opts;
+  const boss = await startBoss(store, opts);
+  const jobs = createJobsRepository(store.db);
+  const working: string[] = [];
+
+  return {
+    boss,
+
+    async enqueuePlanning(input) {
+      const ids = [...new Set(input.boundaryIds)];
+      const job = await jobs.create({
+        companyId: input.companyId,
+        userId: input.userId,
+        kind: input.kind,
+        request: { ...input.request, boundaryIds: ids },
+        total: ids.length,
+      });
+      if (ids.length === 0) {
+        await jobs.completeIfDone(job.id);
+      } else {
+        await boss.insert(
+          PLAN_QUEUE,
+          ids.map((boundaryId) => ({
+            data: { jobId: job.id, boundaryId } satisfies PlanItem,
+            singletonKey: `${job.id}:${boundaryId}`,
+          })),
+        );
+      }
+      return { jobId: job.id };
+    },
+
+    async enqueueExport(input) {
+      const job = await jobs.create({
+        companyId: input.companyId,
+        userId: input.userId,
+        kind: 'export',
+        request: input.request,
+        total: 1,
+      });
+      await boss.send(EXPORT_QUEUE, { jobId: job.id } satisfies ExportItem, { singletonKey: job.id });
+      return { jobId: job.id };
+    },
+
+    async startWorkers(w) {
+      const log = w.log ?? (() => {});
+      const concurrency = Math.max(1, w.concurrency ?? w.pool.threads);
+      const deps = { store, pool: w.pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
+      await boss.work<PlanItem>(
+        PLAN_QUEUE,
+        {
+          batchSize: 1,
+          localConcurrency: concurrency,
+          pollingIntervalSeconds: w.pollingIntervalSeconds ?? 0.5,
+          includeMetadata: true,
+        },
+        async (batch) => {
+          const item = batch[0] as JobWithMetadata<PlanItem>;
+          const { jobId, boundaryId } = item.data;
+          const job = await jobs.byId(jobId);
+          if (!job) return;
+          try {
+            const outcome = await runPlanItem(deps, job, boundaryId);
+            if (outcome !== 'skipped' || job.status !== 'cancelled') await jobs.completeIfDone(jobId);
+          } catch (e) {
+            log('plan item failed', { jobId, boundaryId, retryCount: item.retryCount, err: String(e) });
+            if (item.retryCount >= item.retryLimit) {
+              // Out of retries: the field gets an error, the batch goes on.
+              await jobs.recordItem(jobId, boundaryId, {
+                errorCode: 'INTERNAL_ERROR',
+                message: 'Planning this boundary failed unexpectedly after retries.',
+              });
+              await jobs.completeIfDone(jobId);
+              return;
+            }
+            throw e;
+          }
+        },
+      );
+      working.push(PLAN_QUEUE);
+
+      await boss.work<ExportItem>(
+        EXPORT_QUEUE,
+        {
+          batchSize: 1,
+          localConcurrency: 1,
+          pollingIntervalSeconds: w.pollingIntervalSeconds ?? 0.5,
+          includeMetadata: true,
+        },
+        async (batch) => {
+          const item = batch[0] as JobWithMetadata<ExportItem>;
+          const { jobId } = item.data;
+          const job = await jobs.byId(jobId);
+          if (!job || job.status === 'cancelled' || job.status === 'completed') return;
+          await jobs.markRunning(jobId);
+          try {
+            await runExport(store, job.id, job.companyId, job.request as ExportRequest);
+          } catch (e) {
+            log('export failed', { jobId, retryCount: item.retryCount, err: String(e) });
+            const code = (e as { code?: string }).code;
+            if (typeof code === 'string' && code.startsWith('EXPORT_')) {
+              await jobs.recordItem(jobId, 'export', { errorCode: code, message: (e as Error).message });
+              await jobs.finish(jobId, 'failed');
+              return;
+            }
+            if (item.retryCount >= item.retryLimit) {
+              await jobs.recordItem(jobId, 'export', {
+                errorCode: 'INTERNAL_ERROR',
+                message: 'The export failed unexpectedly after retries.',
+              });
+              await jobs.finish(jobId, 'failed');
+              return;
+            }
+            throw e;
+          }
+        },
+      );
+      working.push(EXPORT_QUEUE);
+    },
+
+    async stop(s = {}) {
+      for (const q of working.splice(0)) await boss.offWork(q, { wait: s.graceful ?? true }).catch(() => {});
+      await boss.stop({ graceful: s.graceful ?? true, timeout: s.timeoutMs ?? 30_000, close: true });
+    },
+  };
+}
+
+/** Makes the zip of an export job and stores it as its batch, once. */
+async function runExport(
+  store: Store,
+  jobId: string,
+  companyId: string,
+  request: ExportRequest,
+): Promise<void> {
+  const plansRepo = createPathPlansRepository(store.db);
+  const plans = [];
+  for (const id of request.pathPlanIds) {
+    const p = await plansRepo.getAny(id);
+    if (!p || p.companyId !== companyId) {
+      const err = new Error(`Plan ${id} no longer exists.`) as Error & { code: string };
+      err.code = 'EXPORT_PLAN_NOT_FOUND';
+      throw err;
+    }
+    plans.push({ plan: p.model, fieldName: p.name });
+  }
+  const { fileName, zip } = await exportPlans(plans, request.format);
+  await store.db.transaction(async (txAny) => {
+    const tx = txAny as unknown as Database;
+    const r = createJobsRepository(tx);
+    const batchId = uuidv7();
+    if (!(await r.recordItem(jobId, 'export', {}))) return;
+    await tx.insert(exportBatches).values({
+      id: batchId,
+      companyId,
+      jobId,
+      format: request.format,
+      fileName,
+      content: Buffer.from(zip).toString('base64'),
+    });
+    await r.completeIfDone(jobId, { batchId, fileName });
+  });
+}
+
+/** An export batch of a company the user can access: its file name and zip bytes. */
+export async function readExportBatch(
+  db: Database,
+  userId: string,
+  batchId: string,
+): Promise<{ fileName: string; zip: Buffer } | null> {
+  const [row] = await db
+    .select()
+    .from(exportBatches)
+    .where(and(eq(exportBatches.id, batchId), accessibleTo(db, userId, exportBatches.companyId)));
+  return row ? { fileName: row.fileName, zip: Buffer.from(row.content, 'base64') } : null;
+}
