@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../api/platform/client.ts';
@@ -19,6 +20,21 @@ import { ensureWebBuild } from '../build.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const boundaries = new Map<string, unknown>();
+/** A 1x1 green PNG, the basemap tile the test serves. */
+const TILE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M/wHwAEBgIApD5fRAAAAABJRU5ErkJggg==',
+  'base64',
+);
+let tileRequests = 0;
+
+/** Until the boundary endpoints are part of the server, the test serves its field itself. */
+function fixtureBoundaries(app: FastifyInstance): void {
+  if (app.hasRoute({ method: 'GET', url: '/api/boundaries/:boundaryId/geojson' })) return;
+  app.get<{ Params: { boundaryId: string } }>('/api/boundaries/:boundaryId/geojson', async (req, reply) => {
+    const b = boundaries.get(req.params.boundaryId);
+    return b ? b : reply.code(404).send({ errorCode: 'BOUNDARY_NOT_FOUND', message: 'no such boundary' });
+  });
+}
 
 /** A real field of about 100 ha from the shared corpus, else a 100 ha rectangle. */
 function field100ha(): { name: string; geometry: unknown } {
@@ -52,6 +68,13 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     mkdirSync(SHOTS, { recursive: true });
     // The embedding site: another origin (localhost, not 127.0.0.1) with a page that holds the view in an iframe.
     parent = createServer((req, res) => {
+      if (req.url?.startsWith('/tiles/')) {
+        tileRequests++;
+        res.setHeader('content-type', 'image/png');
+        res.setHeader('access-control-allow-origin', '*');
+        res.end(TILE_PNG);
+        return;
+      }
       const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(`<!doctype html><title>Farm portal</title><h1>Farm portal</h1>
@@ -61,20 +84,7 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
     parentOrigin = `http://localhost:${(parent.address() as AddressInfo).port}`;
 
-    server = await startTestServer({ web: { allowedOrigins: [parentOrigin] } }, (app) => {
-      // Until the boundary endpoints are part of the server, the test serves its field itself.
-      if (!app.hasRoute({ method: 'GET', url: '/api/boundaries/:boundaryId/geojson' })) {
-        app.get<{ Params: { boundaryId: string } }>(
-          '/api/boundaries/:boundaryId/geojson',
-          async (req, reply) => {
-            const b = boundaries.get(req.params.boundaryId);
-            return b
-              ? b
-              : reply.code(404).send({ errorCode: 'BOUNDARY_NOT_FOUND', message: 'no such boundary' });
-          },
-        );
-      }
-    });
+    server = await startTestServer({ web: { allowedOrigins: [parentOrigin] } }, fixtureBoundaries);
     const reg = await call(server.url, '/api/account/register', { body: { email, password } });
     expect(reg.status).toBe(201);
     const f = field100ha();
@@ -122,6 +132,11 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
   it('sends a visitor without a session to the login page, then opens the field and plans it', async () => {
     const ctx = await browser.newContext();
     const page = await newPage(ctx);
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+        elsewhere.push(r.url());
+    });
     await page.goto(viewUrl());
     expect(new URL(page.url()).pathname).toBe('/login');
     await page.getByLabel('E-mail').fill(email);
@@ -204,6 +219,8 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     );
     await page.getByRole('button', { name: 'Pause the route' }).click();
     await page.screenshot({ path: join(SHOTS, '03-direction-offline-playback.png') });
+    // Without a configured basemap nothing is fetched from anywhere else.
+    expect(elsewhere).toEqual([]);
     await ctx.close();
     expect(pageErrors).toEqual([]);
   });
@@ -369,6 +386,32 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     expect(await inner.getByLabel('Swath width in metres').inputValue()).toBe('30');
     await page.screenshot({ path: join(SHOTS, '05-embedded.png') });
     await ctx.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('draws the basemap of the configuration under the plan', async () => {
+    const withBasemap = await startTestServer(
+      {
+        web: { basemapUrl: `${parentOrigin}/tiles/{z}/{x}/{y}.png`, basemapAttribution: 'Test tiles' },
+      },
+      fixtureBoundaries,
+    );
+    try {
+      const ctx = await browser.newContext();
+      const page = await newPage(ctx);
+      const url = `${withBasemap.url}/path-planning/boundary/${boundaryId}`;
+      await page.goto(url);
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
+      await expect.poll(() => tileRequests, { timeout: 20_000 }).toBeGreaterThan(0);
+      expect(await page.locator('.maplibregl-ctrl-attrib').textContent()).toContain('Test tiles');
+      await page.screenshot({ path: join(SHOTS, '09-basemap.png') });
+      await ctx.close();
+    } finally {
+      await withBasemap.close();
+    }
     expect(pageErrors).toEqual([]);
   });
 

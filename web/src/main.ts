@@ -46,11 +46,12 @@ const embed = createEmbedding(embedded, config.allowedOrigins, (t) => applyTunin
 if (chrome) {
   const header = document.createElement('header');
   header.className = 'topbar';
+  const shared = config.mode === 'shared';
   header.innerHTML = `<a class="brand" href="/docs">Tramline</a><span class="field-name" id="field-name"></span>
-    <nav aria-label="Main"><a href="#plans" id="nav-plans">Plans of this field</a><a href="/docs">API</a>
-    <button type="button" id="logout" class="link">Sign out</button></nav>`;
+    <nav aria-label="Main">${shared ? '' : '<a href="#plans" id="nav-plans">Plans of this field</a>'}<a href="/docs">API</a>
+    ${shared ? '<a href="/login">Sign in</a>' : '<button type="button" id="logout" class="link">Sign out</button>'}</nav>`;
   document.body.prepend(header);
-  $('logout').addEventListener('click', async () => {
+  document.getElementById('logout')?.addEventListener('click', async () => {
     await fetch('/logout', { method: 'POST', credentials: 'same-origin' });
     location.assign(`/login?returnUrl=${encodeURIComponent(location.pathname + location.search)}`);
   });
@@ -304,10 +305,12 @@ export function showModel(
     $('map').dataset.planVersion = `stored-${++storedShown}`;
   });
   showFigures(stats, zones, label);
-  setValue('swathWidthNumber', m.equipment.swathWidth);
-  setValue('swathWidth', m.equipment.swathWidth);
-  setValue('minTurningRadius', m.equipment.minTurningRadius);
+  // The settings of the variant on screen: its tracks carry their width, the plan its machine.
   const g = m.zones[0] ? (pick ?? activeGroup)(m.zones[0]) : undefined;
+  const width = g?.geometryParts.find((p) => p.trackDetail)?.trackDetail?.width ?? m.equipment.swathWidth;
+  setValue('swathWidthNumber', width);
+  setValue('swathWidth', width);
+  setValue('minTurningRadius', m.equipment.minTurningRadius);
   if (g && g.stats.trackCount > 0) setValue('bearing', Math.round(g.trackBearing * 10) / 10);
 }
 

@@ -401,6 +401,7 @@ export function createStoredPlans(d: StoredDeps): StoredPlans {
         disable('A shared plan is read only.');
         $('plans').textContent = 'A shared plan: sign in to store your own.';
         $('save').closest('fieldset')!.hidden = true;
+        $('export').closest('fieldset')!.hidden = true;
         return;
       }
       const probe = await d.api(`/api/boundaries/${encodeURIComponent(d.boundaryId)}/path-plan-ids?limit=1`);
