@@ -25,6 +25,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
@@ -53,6 +54,8 @@ export interface AppOptions {
     maxVertices?: number;
     busyRetryAfterSeconds?: number;
   };
+  /** Lifetime of partner launch codes [s] (default 600, spec 4.3). */
+  launchCodeTtlSeconds?: number;
   /** Signing key of session tokens (default: TRAMLINE_JWT_SECRET, else a key kept in the database). */
   jwtSecret?: string;
   /** The planning view: basemap and the origins allowed to embed it (default: from the environment, see api/routes/web.ts). */
@@ -182,6 +185,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'API keys', description: 'Keys of the current user.' },
         { name: 'Companies', description: 'Companies and what they hold.' },
         {
+          name: 'Partner',
+          description:
+            'Hand-over from a partner application: users, companies and access by the partner’s own ids, and launch codes. Partner Admin credentials only (403 NotAuthorized otherwise), except the exchange.',
+        },
+        {
           name: 'Path plans',
           description:
             'Stored plans in the v2.0.0 normalized model: read, preview, lists per field and boundary, upsert, archive, star, rate, delete, and the set-active switch of a zone’s geometry group.',
@@ -210,6 +218,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { store: opts.store, tokens });
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
+  await app.register(partnerRoutes, {
+    store: opts.store,
+    tokens,
+    launchCodeTtlSeconds: opts.launchCodeTtlSeconds,
+  });
   await app.register(pathPlanRoutes, { planService });
   await app.register(storedPlanRoutes, { store: opts.store });
   await app.register(jobRoutes, { store: opts.store, jobs });
@@ -232,6 +245,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       opts.store.rateLimits
         .purge(2 * windowSeconds)
         .catch((err) => app.log.warn({ err }, 'rate limit purge failed'));
+      opts.store.partner.purgeLaunchCodes().catch((err) => app.log.warn({ err }, 'launch code purge failed'));
     }, purgeMs);
     timer.unref();
   }

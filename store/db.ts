@@ -20,6 +20,7 @@ import { createAccountsRepository } from './repositories/accounts.ts';
 import { createApiKeysRepository } from './repositories/api-keys.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
+import { createPartnerRepository } from './repositories/partner.ts';
 import { createRateLimitsRepository } from './repositories/rate-limits.ts';
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
@@ -51,6 +52,7 @@ export interface Repositories {
   companies: ReturnType<typeof createCompaniesRepository>;
   sessions: ReturnType<typeof createSessionsRepository>;
   secrets: ReturnType<typeof createSecretsRepository>;
+  partner: ReturnType<typeof createPartnerRepository>;
 }
 
 export interface Store extends Repositories {
@@ -74,6 +76,7 @@ export function repositories(db: Database): Repositories {
     companies: createCompaniesRepository(db),
     sessions: createSessionsRepository(db),
     secrets: createSecretsRepository(db),
+    partner: createPartnerRepository(db),
   };
 }
 

@@ -35,8 +35,10 @@ export const users = pgTable(
     email: text('email'),
     firstName: text('first_name'),
     lastName: text('last_name'),
-    /** A partner's own id for this user (partner endpoints); unique when present. */
+    /** A partner's own id for this user (partner endpoints); unique per partner. */
     partnerUserId: text('partner_user_id'),
+    /** The Partner Admin user whose `partnerUserId` this is (partner ids are scoped per partner). */
+    partnerOwnerId: uuid('partner_owner_id'),
     /** Partner Admin: may call `/api/partner/*`. */
     partnerAdmin: boolean('partner_admin').notNull().default(false),
     /** `scrypt$N$r$p$salt$hash` (base64url); null for users who sign in only through a partner or a key. */
@@ -45,7 +47,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
-    uniqueIndex('users_partner_user_id_key').on(t.partnerUserId),
+    uniqueIndex('users_partner_owner_user_key').on(t.partnerOwnerId, t.partnerUserId),
   ],
 );
 
@@ -55,14 +57,16 @@ export const companies = pgTable(
   {
     id: uuid('id').primaryKey(),
     name: text('name').notNull(),
-    /** A partner's own id for this organization; unique when present. */
+    /** A partner's own id for this organization; unique per partner. */
     partnerCompanyId: text('partner_company_id'),
+    /** The Partner Admin user whose `partnerCompanyId` this is. */
+    partnerOwnerId: uuid('partner_owner_id'),
     /** Optimistic concurrency: +1 on every change; the ETag. */
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('companies_partner_company_id_key').on(t.partnerCompanyId)],
+  (t) => [uniqueIndex('companies_partner_owner_company_key').on(t.partnerOwnerId, t.partnerCompanyId)],
 );
 
 /** Which user may act in which company, and as what ('admin' | 'member'). */
@@ -168,6 +172,35 @@ export const sessions = pgTable(
   (t) => [
     uniqueIndex('sessions_refresh_hash_key').on(t.refreshHash),
     index('sessions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Partner launch codes (spec 4.3): single use, 600 s. Only the SHA-256 of
+ * a code is stored. Exchanging one is one atomic UPDATE ... WHERE used_at IS
+ * NULL AND expires_at > now(), so of concurrent exchanges exactly one wins.
+ */
+export const launchCodes = pgTable(
+  'launch_codes',
+  {
+    id: uuid('id').primaryKey(),
+    codeHash: text('code_hash').notNull(),
+    /** The platform user the code signs in. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The Partner Admin who asked for it. */
+    issuedBy: uuid('issued_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    returnUrl: text('return_url'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('launch_codes_code_hash_key').on(t.codeHash),
+    index('launch_codes_expires_idx').on(t.expiresAt),
   ],
 );
 
@@ -326,7 +359,10 @@ export const exportBatches = pgTable(
     content: text('content').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('export_batches_company_idx').on(t.companyId), uniqueIndex('export_batches_job_key').on(t.jobId)],
+  (t) => [
+    index('export_batches_company_idx').on(t.companyId),
+    uniqueIndex('export_batches_job_key').on(t.jobId),
+  ],
 );
 
 export const schema = {
@@ -338,6 +374,7 @@ export const schema = {
   rateLimitWindows,
   sessions,
   serverSecrets,
+  launchCodes,
   jobs,
   jobItems,
   pathPlanGroups,
