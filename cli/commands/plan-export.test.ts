@@ -127,14 +127,11 @@ describe('tramline plan exports', () => {
 
   it('runs as a process: the zip bytes on standard output, messages on standard error', () => {
     const bin = fileURLToPath(new URL('../tramline.ts', import.meta.url));
-    const r = spawnSync(
-      process.execPath,
-      [bin, 'plan', fixtureFile, '--format', 'isoxml', '--name', 'fixtures'],
-      {
-        timeout: 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
+    const r = spawnSync(process.execPath, [bin, 'plan', '-', '--format', 'isoxml', '--name', 'fixtures'], {
+      input: JSON.stringify(fixtures.features[0]),
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(r.status).toBe(0);
     const out = new Uint8Array(r.stdout);
     expect(String.fromCharCode(out[0], out[1])).toBe('PK');
