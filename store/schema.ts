@@ -211,6 +211,97 @@ export const serverSecrets = pgTable('server_secrets', {
   createdAt: createdAt(),
 });
 
+/** Growers of a company (Company > Grower > Farm > Field > Boundary). */
+export const growers = pgTable(
+  'growers',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Where the record came from; 'api' for records made through the API. */
+    source: text('source').notNull().default('api'),
+    archived: boolean('archived').notNull().default(false),
+    /** Optimistic concurrency: +1 on every change; the ETag. */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('growers_company_idx').on(t.companyId)],
+);
+
+/** Farms of a grower; `company_id` is the grower's, kept here so every read is scoped in one statement. */
+export const farms = pgTable(
+  'farms',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    growerId: uuid('grower_id')
+      .notNull()
+      .references(() => growers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    source: text('source').notNull().default('api'),
+    archived: boolean('archived').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('farms_company_idx').on(t.companyId), index('farms_grower_idx').on(t.growerId)],
+);
+
+/** Fields of a farm. */
+export const fields = pgTable(
+  'fields',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    farmId: uuid('farm_id')
+      .notNull()
+      .references(() => farms.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('fields_company_idx').on(t.companyId), index('fields_farm_idx').on(t.farmId)],
+);
+
+/**
+ * Boundaries (field geometry): a field keeps several, at most one active.
+ * `rings` are WGS84 [lon, lat] rings, exterior first, closed, as the user
+ * saved them (checked by the planner's field preparation); `area` [m²] is
+ * the prepared field's area.
+ */
+export const boundaries = pgTable(
+  'boundaries',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    fieldId: uuid('field_id')
+      .notNull()
+      .references(() => fields.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    rings: jsonb('rings').$type<number[][][]>().notNull(),
+    area: doublePrecision('area').notNull(),
+    active: boolean('active').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('boundaries_company_idx').on(t.companyId),
+    index('boundaries_field_idx').on(t.fieldId),
+    uniqueIndex('boundaries_one_active_key').on(t.fieldId).where(sql`${t.active}`),
+  ],
+);
+
 /**
  * Long-running work a company asked for (bulk guidance, guidance, routes,
  * exports): the state its polls read. The work itself runs as pg-boss jobs,
@@ -375,6 +466,10 @@ export const schema = {
   sessions,
   serverSecrets,
   launchCodes,
+  growers,
+  farms,
+  fields,
+  boundaries,
   jobs,
   jobItems,
   pathPlanGroups,
