@@ -494,8 +494,6 @@ describe('422', () => {
       { routeOptions: { calculateRefillPoints: true } },
       '/routeOptions/calculateRefillPoints',
     ],
-    ['headlands first', { routeOptions: { headlandsFirst: true } }, '/routeOptions/headlandsFirst'],
-    ['forced direction', { routeOptions: { forcedDirection: 'CW' } }, '/routeOptions/forcedDirection'],
     ['staging area', { routeOptions: { stagingArea: [10, 55] } }, '/routeOptions/stagingArea'],
   ];
   for (const [name, extra, path] of unsupported) {
@@ -520,7 +518,8 @@ describe('422', () => {
         routeOptions: {
           algorithm: 'boustrophedon',
           maxOptimizerTime: 20,
-          headlandsFirst: false,
+          headlandsFirst: true,
+          forcedDirection: 'CW',
           startPointNodeIndex: 0,
         },
       },

@@ -127,6 +127,14 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       },
     );
   }
+  const forcedDirection = req.route?.forcedDirection;
+  if (forcedDirection !== undefined && forcedDirection !== 'CW' && forcedDirection !== 'CCW') {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `routeOptions.forcedDirection must be 'CW' or 'CCW'; found '${forcedDirection}'.`,
+      { path: 'routeOptions.forcedDirection' },
+    );
+  }
   const objective = req.route?.objective;
   if (objective !== undefined && !['distance', 'time', 'fuel'].includes(objective)) {
     throw new PlanningError(
@@ -157,6 +165,8 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       ...(skipCount !== undefined ? { skipCount } : {}),
       ...(objective !== undefined ? { objective } : {}),
       ...(req.route?.maxEvaluations !== undefined ? { maxEvaluations: req.route.maxEvaluations } : {}),
+      ...(req.route?.headlandsFirst ? { headlandsFirst: true } : {}),
+      ...(forcedDirection ? { forcedDirection } : {}),
     },
   };
 }
@@ -234,6 +244,8 @@ function planZone(
       maxEvaluations: options.route.maxEvaluations,
       shouldStop: hooks.shouldStopOptimizer,
     },
+    headlandsFirst: options.route.headlandsFirst,
+    forcedDirection: options.route.forcedDirection,
   });
   const parts: PathPart[] = [];
   const skipped = new Set(route.skippedTracks);

@@ -139,7 +139,6 @@ describe('unsupportedOptions', () => {
       '/trackType',
       '/curvedOptions',
       '/routeOptions/refillStrategyType',
-      '/routeOptions/forcedDirection',
     ]);
   });
 
@@ -168,10 +167,20 @@ describe('unsupportedOptions', () => {
       boundary: poly,
       equipment: { swathWidth: 6 },
       extendTracks: true,
-      routeOptions: { algorithm: 'optimized', objective: 'time' },
+      routeOptions: {
+        algorithm: 'optimized',
+        objective: 'time',
+        headlandsFirst: true,
+        forcedDirection: 'CCW',
+      },
     });
     expect(o.ok && o.request.plan.extendTracks).toBe(true);
-    expect(o.ok && o.request.plan.route).toEqual({ algorithm: 'optimized', objective: 'time' });
+    expect(o.ok && o.request.plan.route).toEqual({
+      algorithm: 'optimized',
+      objective: 'time',
+      headlandsFirst: true,
+      forcedDirection: 'CCW',
+    });
   });
 });
 

@@ -87,6 +87,8 @@ export function readDirectRequest(body: DirectPlanRequest): ReadResult {
   };
   if (ro?.skipCount !== undefined) plan.route!.skipCount = ro.skipCount;
   if (ro?.objective !== undefined) plan.route!.objective = ro.objective;
+  if (ro?.headlandsFirst === true) plan.route!.headlandsFirst = true;
+  if (ro?.forcedDirection !== undefined) plan.route!.forcedDirection = ro.forcedDirection;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
   if (body.extendTracks === true) plan.extendTracks = true;
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;

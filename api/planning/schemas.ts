@@ -197,7 +197,7 @@ export const RouteOptions = Type.Object(
     headlandsFirst: Type.Optional(
       Type.Boolean({
         description:
-          'true is not supported yet (422); false (default): headland passes are driven after the tracks.',
+          'true: the exterior headland passes are driven first, outermost first, then the tracks, then the passes around obstacles. false (default): tracks first, then the obstacle passes, then the exterior passes inner to outer, so the route ends at the field edge.',
       }),
     ),
     calculateRefillPoints: Type.Optional(Type.Boolean({ description: 'true is not supported yet (422).' })),
@@ -225,7 +225,10 @@ export const RouteOptions = Type.Object(
       }),
     ),
     forcedDirection: Type.Optional(
-      Type.Union([Type.Literal('CW'), Type.Literal('CCW')], { description: 'Not supported yet (422).' }),
+      Type.Union([Type.Literal('CW'), Type.Literal('CCW')], {
+        description:
+          'Winding of every headland pass (exterior and around obstacles): clockwise or counter-clockwise. Absent: each pass is driven in whichever direction joins the route best.',
+      }),
     ),
   },
   { ...strict, title: 'RouteOptions' },

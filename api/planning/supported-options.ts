@@ -61,12 +61,6 @@ const RULES: Rule[] = [
     supported: 'false',
   },
   {
-    path: '/routeOptions/headlandsFirst',
-    get: (r) => r.routeOptions?.headlandsFirst,
-    ok: (v) => v === false,
-    supported: 'false',
-  },
-  {
     path: '/routeOptions/calculateRefillPoints',
     get: (r) => r.routeOptions?.calculateRefillPoints,
     ok: (v) => v === false,
@@ -84,13 +78,7 @@ const RULES: Rule[] = [
     ok: () => false,
     supported: 'absent',
   },
-  {
-    path: '/routeOptions/forcedDirection',
-    get: (r) => r.routeOptions?.forcedDirection,
-    ok: () => false,
-    supported: 'absent',
-  },
-  // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */

@@ -71,6 +71,10 @@ export interface RouteInput {
   end?: Point;
   /** Ordering of the tracks; default 'auto'. */
   order?: RouteOrderOptions;
+  /** Drive the exterior headland passes first (outermost first), then the tracks. */
+  headlandsFirst?: boolean;
+  /** Winding of every headland pass: clockwise or counter-clockwise; default either, whichever joins best. */
+  forcedDirection?: 'CW' | 'CCW';
 }
 
 export interface RouteResult {
@@ -337,6 +341,18 @@ export function planRoute(input: RouteInput): RouteResult {
     pose = forward ? { x: t.b.x, y: t.b.y, heading } : { x: t.a.x, y: t.a.y, heading: heading + Math.PI };
   };
 
+  if (input.headlandsFirst) {
+    const exterior = rings.filter((r) => r.exterior).sort((a, b) => a.ring.passNumber - b.ring.passNumber);
+    if (exterior.length && input.start) {
+      // From the start node onto the outermost pass, heading along it.
+      const path = exterior[0].path;
+      const q = path.pointAt(path.project(input.start));
+      routeStart = input.start;
+      pose = entryPose(input.start, { x: q.x, y: q.y, heading: 0 });
+    }
+    driveRings(exterior);
+    if (exterior.length && !input.start) routeStart = parts.find((p) => p.working)?.points[0];
+  }
   const algorithm = input.order?.algorithm ?? 'auto';
   let optimizer: OptimizerReport | undefined;
   // Where to begin: the requested start node, else the first end of the first line.
@@ -345,13 +361,15 @@ export function planRoute(input: RouteInput): RouteResult {
     optimizer = driveOrdered();
   } else if (recs.length) {
     let first = recs[0];
-    if (input.start) {
+    // Begin near where the machine is (after the headland passes), else near the start node.
+    const near: Point | undefined = pose ? (pose as Pose) : input.start;
+    if (near) {
       let bd = Number.POSITIVE_INFINITY;
       for (const b of blocks) {
         for (const r of [b[0], b[b.length - 1]]) {
           for (const f of [true, false]) {
             const p = startPoseOf(r, f);
-            const d = dist(p, input.start);
+            const d = dist(p, near);
             if (d < bd) {
               bd = d;
               first = r;
@@ -360,8 +378,10 @@ export function planRoute(input: RouteInput): RouteResult {
           }
         }
       }
-      routeStart = input.start;
-      pose = entryPose(input.start, startPoseOf(first, forward));
+      if (!pose && input.start) {
+        routeStart = input.start;
+        pose = entryPose(input.start, startPoseOf(first, forward));
+      }
       if (!link(startPoseOf(first, forward), 'HeadlandConnector')) failures++;
     } else {
       routeStart = first.track.a;
@@ -411,30 +431,16 @@ export function planRoute(input: RouteInput): RouteResult {
     }
   }
 
-  // Headland passes: obstacles first, then the exterior passes inner to outer.
-  const order = [
-    ...rings.filter((r) => !r.exterior),
-    ...rings.filter((r) => r.exterior).sort((a, b) => b.ring.passNumber - a.ring.passNumber),
-  ];
-  const pending = order.slice();
-  while (pending.length) {
-    // Interior rings: nearest first; exterior rings in pass order.
-    let idx = 0;
-    if (!pending[0].exterior && pose) {
-      let bd = Number.POSITIVE_INFINITY;
-      pending.forEach((r, i) => {
-        if (r.exterior) return;
-        const d = dist(r.path.pointAt(r.path.project(pose as Pose)), pose as Pose);
-        if (d < bd) {
-          bd = d;
-          idx = i;
-        }
-      });
-    }
-    const r = pending.splice(idx, 1)[0];
-    const ok = driveRing(r.path, r.ring, r.exterior);
-    if (!ok) failures++;
-  }
+  // Headland passes: obstacles first, then the exterior passes inner to outer
+  // (with headlandsFirst, the exterior passes were driven before the tracks).
+  driveRings(
+    input.headlandsFirst
+      ? rings.filter((r) => !r.exterior)
+      : [
+          ...rings.filter((r) => !r.exterior),
+          ...rings.filter((r) => r.exterior).sort((a, b) => b.ring.passNumber - a.ring.passNumber),
+        ],
+  );
 
   let routeEnd: Point | undefined = pose ? { x: (pose as Pose).x, y: (pose as Pose).y } : undefined;
   if (input.end && pose) {
@@ -480,9 +486,12 @@ export function planRoute(input: RouteInput): RouteResult {
       const time = f.length / turnSpeed + cusps * CUSP_TIME;
       return objective === 'time' ? time : time * TURN_FUEL_RATE;
     };
-    const startEntry = (to: Pose): Pose => entryPose(input.start as Point, to);
+    // Where the tracks begin from: after the headland passes, or at the start node.
+    const here: Pose | null = pose;
+    const startEntry = (to: Pose): Pose => here ?? entryPose(input.start as Point, to);
+    const hasStart = here !== null || input.start !== undefined;
     const cost = (from: Visit | null, to: Visit): number => {
-      if (!from && !input.start) return 0;
+      if (!from && !hasStart) return 0;
       const key = (from ? vid(from) : 2 * n) * (2 * n + 1) + vid(to);
       let c = cache.get(key);
       if (c === undefined) {
@@ -499,7 +508,7 @@ export function planRoute(input: RouteInput): RouteResult {
     };
     const boundCache = new Map<number, number>();
     const bound = (from: Visit | null, to: Visit): number => {
-      if (!from && !input.start) return 0;
+      if (!from && !hasStart) return 0;
       const key = (from ? vid(from) : 2 * n) * (2 * n + 1) + vid(to);
       let c = boundCache.get(key);
       if (c === undefined) {
@@ -517,7 +526,7 @@ export function planRoute(input: RouteInput): RouteResult {
       a: recs.map((r) => r.track.a),
       b: recs.map((r) => r.track.b),
       cost,
-      hasStart: input.start !== undefined,
+      hasStart,
     };
     const minSkip = Math.max(1, Math.ceil((2 * R) / w - 1e-9));
     const sequence = (pattern: (m: number) => number[]) => chainBlocks(pattern);
@@ -565,10 +574,12 @@ export function planRoute(input: RouteInput): RouteResult {
     // Drive the order.
     const first = order[0];
     const firstPose = startPoseOf(recs[first.track], first.forward);
-    if (input.start) {
-      routeStart = input.start;
-      pose = startEntry(firstPose);
-    } else routeStart = firstPose;
+    if (!pose) {
+      if (input.start) {
+        routeStart = input.start;
+        pose = startEntry(firstPose);
+      } else routeStart = firstPose;
+    }
     let prev: Visit | null = null;
     for (const v of order) {
       const r = recs[v.track];
@@ -660,7 +671,7 @@ export function planRoute(input: RouteInput): RouteResult {
   function chainBlocks(pattern: (m: number) => number[]): Visit[] {
     const out: Visit[] = [];
     const used = new Set<number>();
-    let at: Point | null = input.start ?? null;
+    let at: Point | null = pose ?? input.start ?? null;
     for (let k = 0; k < blocks.length; k++) {
       let bi = -1;
       let fromLast = false;
@@ -702,15 +713,37 @@ export function planRoute(input: RouteInput): RouteResult {
     return out;
   }
 
+  /** Drive headland passes: interior rings nearest first, exterior rings in the given order. */
+  function driveRings(order: typeof rings) {
+    const pending = order.slice();
+    while (pending.length) {
+      let idx = 0;
+      if (!pending[0].exterior && pose) {
+        let bd = Number.POSITIVE_INFINITY;
+        pending.forEach((r, i) => {
+          if (r.exterior) return;
+          const d = dist(r.path.pointAt(r.path.project(pose as Pose)), pose as Pose);
+          if (d < bd) {
+            bd = d;
+            idx = i;
+          }
+        });
+      }
+      const r = pending.splice(idx, 1)[0];
+      if (!driveRing(r.path, r.ring, r.exterior)) failures++;
+    }
+  }
+
   function driveRing(path: RingPath, ring: HeadlandRing, exterior: boolean): boolean {
     const type = exterior ? 'ExteriorHeadlandPass' : 'InteriorHeadlandPass';
     let chosen: { s: number; dir: RingDirection; conn: Connection | null } | null = null;
+    const dirs = ringDirections(path);
     if (!pose) {
-      chosen = { s: 0, dir: 1, conn: null };
+      chosen = { s: 0, dir: dirs[0], conn: null };
     } else {
       const s0 = path.project(pose);
       let bestLen = Number.POSITIVE_INFINITY;
-      for (const dir of [1, -1] as RingDirection[]) {
+      for (const dir of dirs) {
         for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
           if (la > path.length / 2) continue;
           const s = path.snap(s0 + dir * la);
@@ -724,7 +757,7 @@ export function planRoute(input: RouteInput): RouteResult {
       if (!chosen) {
         // Join anywhere on the ring along the headland.
         for (const frac of [0, 0.25, 0.5, 0.75]) {
-          for (const dir of [1, -1] as RingDirection[]) {
+          for (const dir of dirs) {
             const s = path.snap(s0 + frac * path.length);
             const target = startPose(path.stretch(s, path.length, dir));
             const via = viaRing(pose, target, true);
@@ -742,11 +775,11 @@ export function planRoute(input: RouteInput): RouteResult {
       const s0 = path.project(pose);
       for (const frac of [0, 0.25, 0.5, 0.75]) {
         const s = path.snap(s0 + frac * path.length);
-        const target = startPose(path.stretch(s, path.length, 1));
+        const target = startPose(path.stretch(s, path.length, dirs[0]));
         const legs = fieldTravel().connect(pose, target);
         if (legs) {
           for (const c of legs) pushConnection(c, 'Connector');
-          chosen = { s, dir: 1, conn: null };
+          chosen = { s, dir: dirs[0], conn: null };
           break;
         }
       }
@@ -763,6 +796,17 @@ export function planRoute(input: RouteInput): RouteResult {
     });
     pose = endPose(pts);
     return true;
+  }
+
+  /** The directions a headland pass may be driven in: both, or the one that winds as forced. */
+  function ringDirections(path: RingPath): RingDirection[] {
+    if (!input.forcedDirection) return [1, -1];
+    let area = 0;
+    const pts = path.pts;
+    for (let i = 0, j = pts.length - 1; i < pts.length; j = i++)
+      area += pts[j].x * pts[i].y - pts[i].x * pts[j].y;
+    const ccw: RingDirection = area > 0 ? 1 : -1;
+    return [input.forcedDirection === 'CCW' ? ccw : (-ccw as RingDirection)];
   }
 
   function chooseNext(cur: TrackRec, forward: boolean): TrackRec | null {

@@ -99,6 +99,10 @@ export interface RouteOptions {
    * comes from the caller as a callback (PlanHooks), the planner reads no clock.
    */
   maxEvaluations?: number;
+  /** Drive the exterior headland passes first, outermost first, then the tracks (default false: tracks first). */
+  headlandsFirst?: boolean;
+  /** Winding of every headland pass, clockwise or counter-clockwise (default: whichever joins the route best). */
+  forcedDirection?: 'CW' | 'CCW';
   /** Index into the zone's route nodes (exterior boundary vertices of the input ring). */
   startPointNodeIndex?: number;
   endPointNodeIndex?: number;

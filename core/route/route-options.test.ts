@@ -1,0 +1,119 @@
+/**
+ * Route options beyond the order: headlandsFirst drives the exterior passes
+ * (outermost first) before the tracks; forcedDirection winds every headland
+ * pass clockwise or counter-clockwise. Every plan passes the plan checker.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../../test/helpers/check-plan.ts';
+import { hasCorpus, sampleSelection } from '../../test/helpers/corpus.ts';
+import { planField } from '../plan.ts';
+import { type PathPart, PlanningError, type PlanRequest, type Point } from '../types/index.ts';
+
+function metres(rings: [number, number][][]) {
+  const mLat = 111_320;
+  const mLon = 111_320 * Math.cos((55 * Math.PI) / 180);
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const c = r.map(([x, y]) => [10 + x / mLon, 55 + y / mLat]);
+      return [...c, c[0]];
+    }),
+  };
+}
+
+// A field with an obstacle, so there are exterior and interior passes.
+const field = metres([
+  [
+    [0, 0],
+    [320, 0],
+    [340, 200],
+    [0, 180],
+  ],
+  [
+    [140, 80],
+    [140, 110],
+    [180, 110],
+    [180, 80],
+  ],
+]);
+
+const request = (route: PlanRequest['route']): PlanRequest => ({
+  boundary: field,
+  machine: { swathWidth: 6, minTurningRadius: 6 },
+  exteriorHeadlandPasses: 2,
+  interiorHeadlandPasses: 1,
+  route,
+});
+
+function driven(parts: PathPart[]): PathPart[] {
+  return parts.filter((p) => p.sequence !== undefined).sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+}
+
+/** Twice the signed area swept by a pass (positive: counter-clockwise). */
+function winding(pts: Point[]): number {
+  let a = 0;
+  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) a += pts[j].x * pts[i].y - pts[i].x * pts[j].y;
+  return a;
+}
+
+describe('headlandsFirst', () => {
+  it('drives the exterior passes first, outermost first, then the tracks', () => {
+    for (const algorithm of ['auto', 'optimized'] as const) {
+      const plan = planField(request({ algorithm, headlandsFirst: true, maxEvaluations: 5000 })).plan;
+      expect(checkPlan(plan)).toEqual([]);
+      const work = driven(plan.zones[0].groups[0].parts).filter((p) => p.working);
+      expect(work[0].type).toBe('ExteriorHeadlandPass');
+      expect(work[0].passNumber).toBe(1);
+      expect(work[1].type).toBe('ExteriorHeadlandPass');
+      expect(work[1].passNumber).toBe(2);
+      expect(work[2].type).toBe('RouteTrack');
+      expect(work.filter((p) => p.type === 'ExteriorHeadlandPass').length).toBe(2);
+      // The obstacle's pass comes after the tracks.
+      expect(work[work.length - 1].type).toBe('InteriorHeadlandPass');
+    }
+  });
+
+  it('starts at the requested start node', () => {
+    const plan = planField(request({ headlandsFirst: true, startPointNodeIndex: 2 })).plan;
+    expect(checkPlan(plan)).toEqual([]);
+    const first = driven(plan.zones[0].groups[0].parts)[0];
+    expect(plan.zones[0].routeStart).toBeDefined();
+    const s = plan.zones[0].routeStart as Point;
+    expect(Math.hypot(first.points[0].x - s.x, first.points[0].y - s.y)).toBeLessThan(1e-6);
+  });
+});
+
+describe('forcedDirection', () => {
+  for (const dir of ['CW', 'CCW'] as const) {
+    it(`winds every headland pass ${dir}`, () => {
+      for (const headlandsFirst of [false, true]) {
+        const plan = planField(request({ forcedDirection: dir, headlandsFirst })).plan;
+        expect(checkPlan(plan)).toEqual([]);
+        const passes = driven(plan.zones[0].groups[0].parts).filter(
+          (p) => p.type === 'ExteriorHeadlandPass' || p.type === 'InteriorHeadlandPass',
+        );
+        expect(passes.length).toBe(3);
+        for (const p of passes) expect(Math.sign(winding(p.points))).toBe(dir === 'CCW' ? 1 : -1);
+      }
+    });
+  }
+
+  it('refuses other values', () => {
+    expect(() => planField(request({ forcedDirection: 'LEFT' as never }))).toThrow(PlanningError);
+  });
+
+  it.skipIf(!hasCorpus())('keeps every invariant on real fields', () => {
+    for (const s of sampleSelection(3, 7)) {
+      for (const route of [{ headlandsFirst: true }, { forcedDirection: 'CW' as const }]) {
+        let plan: ReturnType<typeof planField>['plan'];
+        try {
+          plan = planField({ ...request(route), boundary: s.feature }).plan;
+        } catch (e) {
+          if (e instanceof PlanningError) continue;
+          throw e;
+        }
+        expect(checkPlan(plan).slice(0, 3), s.id).toEqual([]);
+      }
+    }
+  });
+});
