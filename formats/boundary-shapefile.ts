@@ -1,0 +1,206 @@
+/**
+ * Boundary import from a zipped ESRI shapefile in any coordinate reference
+ * system its `.prj` names (ESRI or OGC WKT, read by proj4): every polygon
+ * record of every `.shp` in the zip becomes a WGS84 polygon. Without a
+ * `.prj`, coordinates are taken as WGS84 longitude/latitude only when they
+ * all are in range. Attribute text is decoded as the `.cpg` says, else as
+ * UTF-8 when it is valid UTF-8, else as windows-1252.
+ *
+ * Errors name the file in the zip, the record (1-based, as GIS software
+ * counts) and the coordinate.
+ */
+import { unzipSync } from 'fflate';
+import proj4 from 'proj4';
+import { open } from 'shapefile';
+import {
+  type BoundaryImport,
+  checkLonLat,
+  closeRing,
+  type ImportedPolygon,
+  importError,
+} from './boundary-import.ts';
+
+/** Names that mark a record's own name among .dbf attributes (case-insensitive, first match wins). */
+const NAME_ATTRIBUTES = [
+  'name',
+  'field',
+  'field_name',
+  'fieldname',
+  'navn',
+  'marknr',
+  'kodkd',
+  'phbident',
+  'id',
+];
+
+/** Files of a zip, keyed by their path; throws a parse error when the bytes are not a zip. */
+export function unzipFiles(zip: Uint8Array, what = 'The file'): Map<string, Uint8Array> {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(zip);
+  } catch (e) {
+    throw importError(`${what} is not a readable zip archive (${(e as Error).message}).`, 'zip');
+  }
+  const out = new Map<string, Uint8Array>();
+  for (const [name, data] of Object.entries(files)) {
+    if (name.endsWith('/') || name.startsWith('__MACOSX/') || /(^|\/)\._/.test(name)) continue;
+    out.set(name, data);
+  }
+  return out;
+}
+
+function sibling(files: Map<string, Uint8Array>, shpPath: string, ext: string): [string, Uint8Array] | null {
+  const stem = shpPath.slice(0, -4).toLowerCase();
+  for (const [name, data] of files) if (name.toLowerCase() === `${stem}.${ext}`) return [name, data];
+  return null;
+}
+
+function dbfEncoding(files: Map<string, Uint8Array>, shpPath: string, dbf: Uint8Array | undefined): string {
+  const cpg = sibling(files, shpPath, 'cpg');
+  if (cpg) {
+    const label = new TextDecoder().decode(cpg[1]).trim().toLowerCase();
+    const named = /^\d+$/.test(label) ? (label === '65001' ? 'utf-8' : `windows-${label}`) : label;
+    try {
+      new TextDecoder(named);
+      return named;
+    } catch {
+      // An unknown label: fall through to sniffing.
+    }
+  }
+  if (dbf) {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(dbf);
+      return 'utf-8';
+    } catch {
+      // not UTF-8
+    }
+  }
+  return 'windows-1252';
+}
+
+function toArrayBuffer(u: Uint8Array): ArrayBuffer {
+  return u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
+}
+
+/** Reads every polygon of every shapefile in a zip, reprojected to WGS84. */
+export async function readShapefileZip(zip: Uint8Array): Promise<BoundaryImport> {
+  return readShapefileFiles(unzipFiles(zip, 'The shapefile upload'));
+}
+
+/** The same from files already unpacked (path → bytes). */
+export async function readShapefileFiles(files: Map<string, Uint8Array>): Promise<BoundaryImport> {
+  const shps = [...files.keys()].filter((n) => n.toLowerCase().endsWith('.shp')).sort();
+  if (shps.length === 0) {
+    const names = [...files.keys()].slice(0, 10).join(', ');
+    throw importError(
+      `The zip holds no .shp file (found: ${names || 'nothing'}); a shapefile upload needs the .shp with its .shx, .dbf and .prj.`,
+      'zip',
+    );
+  }
+  const polygons: ImportedPolygon[] = [];
+  const crsNames: string[] = [];
+  for (const shpPath of shps) {
+    const shp = files.get(shpPath)!;
+    const dbfEntry = sibling(files, shpPath, 'dbf');
+    const prjEntry = sibling(files, shpPath, 'prj');
+    let toWgs84: ((p: number[]) => number[]) | null = null;
+    let crs = 'WGS 84 (no .prj)';
+    if (prjEntry) {
+      const wkt = new TextDecoder().decode(prjEntry[1]).trim();
+      try {
+        const conv = proj4(wkt, 'EPSG:4326');
+        toWgs84 = (p) => conv.forward([p[0], p[1]]);
+        crs = /^[A-Z_]+\["([^"]*)"/.exec(wkt)?.[1] ?? wkt.slice(0, 60);
+      } catch (e) {
+        throw importError(
+          `${prjEntry[0]}: the coordinate reference system is not one this service can read (${(e as Error).message}); give the .prj as ESRI or OGC WKT.`,
+          prjEntry[0],
+        );
+      }
+    }
+    crsNames.push(crs);
+    const dbf = dbfEntry?.[1];
+    let source: Awaited<ReturnType<typeof open>>;
+    try {
+      source = await open(toArrayBuffer(shp), dbf ? toArrayBuffer(dbf) : undefined, {
+        encoding: dbfEncoding(files, shpPath, dbf),
+      });
+    } catch (e) {
+      throw importError(`${shpPath}: not a readable shapefile (${(e as Error).message}).`, shpPath);
+    }
+    const stem = shpPath.replace(/^.*\//, '').slice(0, -4);
+    for (let record = 1; ; record++) {
+      let r: {
+        done: boolean;
+        value?: {
+          geometry: { type: string; coordinates: unknown } | null;
+          properties: Record<string, unknown>;
+        };
+      };
+      try {
+        r = await source.read();
+      } catch (e) {
+        throw importError(
+          `${shpPath} record ${record}: cannot be read (${(e as Error).message}); the file may be cut short or damaged.`,
+          `${shpPath}#${record}`,
+          { record },
+        );
+      }
+      if (r.done || !r.value) break;
+      const { geometry, properties } = r.value;
+      const where = `${shpPath} record ${record}`;
+      if (!geometry) continue; // a null shape: nothing to import
+      if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') {
+        throw importError(
+          `${where} is a ${geometry.type}; field boundaries need polygon shapefiles (shape type Polygon).`,
+          `${shpPath}#${record}`,
+          { record },
+        );
+      }
+      const polys = (
+        geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates
+      ) as number[][][][];
+      const out = polys.map((poly, pi) =>
+        poly.map((ring, ri) =>
+          closeRing(
+            ring.map((p, ci) => {
+              const q = toWgs84 ? toWgs84(p) : p;
+              const at = `${where}, ring ${ri + 1}${polys.length > 1 ? ` of part ${pi + 1}` : ''}, point ${ci + 1}`;
+              if (!toWgs84 && !(Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90)) {
+                throw importError(
+                  `${at}: (${p[0]}, ${p[1]}) is not a longitude/latitude and there is no ${stem}.prj naming the coordinate system; add the .prj.`,
+                  `${shpPath}#${record}`,
+                  { record, coordinate: [p[0], p[1]] },
+                );
+              }
+              return checkLonLat(q, `${at} (${p[0]}, ${p[1]} in ${crs})`, `${shpPath}#${record}`);
+            }),
+          ),
+        ),
+      );
+      polygons.push({
+        name: recordName(properties),
+        source: where,
+        geometry:
+          out.length === 1
+            ? { type: 'Polygon', coordinates: out[0] }
+            : { type: 'MultiPolygon', coordinates: out },
+        properties,
+      });
+    }
+  }
+  if (polygons.length === 0) {
+    throw importError(`${shps.join(', ')}: no polygon records (every shape is empty).`, shps[0]);
+  }
+  return { format: 'shapefile', crs: [...new Set(crsNames)].join('; '), polygons };
+}
+
+function recordName(props: Record<string, unknown>): string | null {
+  const keys = Object.keys(props);
+  for (const want of NAME_ATTRIBUTES) {
+    const k = keys.find((x) => x.toLowerCase() === want);
+    const v = k === undefined ? undefined : props[k];
+    if ((typeof v === 'string' && v.trim()) || typeof v === 'number') return String(v).trim();
+  }
+  return null;
+}
