@@ -11,6 +11,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -456,7 +457,122 @@ export const exportBatches = pgTable(
   ],
 );
 
+/** Raw bytes (PostgreSQL bytea) as a Node Buffer, on PGlite and on node-postgres alike. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  toDriver: (v) => v,
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/**
+ * Machines of a company, with what planning and costing need. Lengths in
+ * metres, speeds in m/s, tank capacity in litres, fuel use in litres per
+ * hour. Names are distinct per company (case-insensitive).
+ */
+export const equipment = pgTable(
+  'equipment',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** 'tractor' | 'sprayer' | 'spreader' | 'seeder' | 'planter' | 'combine' | 'mower' | 'baler' | 'tillage' | 'other'. */
+    type: text('type').notNull(),
+    swathWidth: doublePrecision('swath_width').notNull(),
+    trackWidths: jsonb('track_widths').$type<number[]>().notNull().default([]),
+    tireWidths: jsonb('tire_widths').$type<number[]>().notNull().default([]),
+    turningRadius: doublePrecision('turning_radius'),
+    workingSpeed: doublePrecision('working_speed'),
+    turningSpeed: doublePrecision('turning_speed'),
+    tankCapacity: doublePrecision('tank_capacity'),
+    fuelUse: doublePrecision('fuel_use'),
+    notes: text('notes'),
+    archived: boolean('archived').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('equipment_company_name_key').on(t.companyId, sql`lower(${t.name})`)],
+);
+
+/** People who drive a company's machines. Names are distinct per company (case-insensitive). */
+export const operators = pgTable(
+  'operators',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    /** The equipment this operator usually drives. */
+    equipmentId: uuid('equipment_id').references(() => equipment.id, { onDelete: 'set null' }),
+    notes: text('notes'),
+    archived: boolean('archived').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('operators_company_name_key').on(t.companyId, sql`lower(${t.name})`)],
+);
+
+/**
+ * Named settings: of a company (`user_id` null) or of one user
+ * (`company_id` null). A name is set once per company or per user.
+ */
+export const settings = pgTable(
+  'settings',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    value: jsonb('value').notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('settings_company_name_key').on(t.companyId, t.name).where(sql`${t.userId} is null`),
+    uniqueIndex('settings_user_name_key').on(t.userId, t.name).where(sql`${t.companyId} is null`),
+    check('settings_owner', sql`(${t.companyId} is null) <> (${t.userId} is null)`),
+  ],
+);
+
+/**
+ * Files users upload to a company (boundary files to import, and others):
+ * the bytes in the database, so every server process sees them. `kind` is
+ * sniffed from the content, not the name.
+ */
+export const userFiles = pgTable(
+  'user_files',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    fileName: text('file_name').notNull(),
+    /** 'shapefile-zip' | 'isoxml-zip' | 'zip' | 'isoxml' | 'kml' | 'gpx' | 'xml' | 'geojson' | 'json' | 'wkt'. */
+    kind: text('kind').notNull(),
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+    /** Lower-case hex SHA-256 of the content. */
+    sha256: text('sha256').notNull(),
+    content: bytea('content').notNull(),
+    hidden: boolean('hidden').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_files_company_idx').on(t.companyId)],
+);
+
 export const schema = {
+  equipment,
+  operators,
+  settings,
+  userFiles,
   users,
   companies,
   companyAccesses,
