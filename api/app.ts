@@ -23,10 +23,13 @@ import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { companyRoutes } from './routes/companies.ts';
+import { fieldRoutes } from './routes/fields.ts';
+import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
+import { routeReadRoutes } from './routes/route-reads.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
@@ -185,6 +188,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'API keys', description: 'Keys of the current user.' },
         { name: 'Companies', description: 'Companies and what they hold.' },
         {
+          name: 'Growers and farms',
+          description:
+            'Company > Grower > Farm > Field > Boundary. Every id is reached only through a company the caller can access (404 otherwise); stored records carry an ETag, and updates and deletes honour If-Match (412 when stale).',
+        },
+        {
+          name: 'Fields and boundaries',
+          description:
+            'Fields and their boundaries (WGS84 rings, exterior first; a field keeps several, one active), readable as GeoJSON, WKT and KML.',
+        },
+        {
           name: 'Partner',
           description:
             'Hand-over from a partner application: users, companies and access by the partner’s own ids, and launch codes. Partner Admin credentials only (403 NotAuthorized otherwise), except the exchange.',
@@ -195,6 +208,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Stored plans in the v2.0.0 normalized model: read, preview, lists per field and boundary, upsert, archive, star, rate, delete, and the set-active switch of a zone’s geometry group.',
         },
         { name: 'Path plan groups', description: 'Named sets of plans of a company, with a summary.' },
+        {
+          name: 'Routes',
+          description:
+            'Routes of stored plans: embedded in their geometry groups (route parts); a route id is its geometry group id.',
+        },
         {
           name: 'Jobs',
           description:
@@ -218,6 +236,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { store: opts.store, tokens });
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
+  await app.register(growerFarmRoutes, { store: opts.store });
+  await app.register(fieldRoutes, { store: opts.store });
   await app.register(partnerRoutes, {
     store: opts.store,
     tokens,
@@ -227,6 +247,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(storedPlanRoutes, { store: opts.store });
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
+  await app.register(routeReadRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.

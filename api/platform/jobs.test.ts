@@ -189,6 +189,26 @@ describe('stored plans, groups, exports and shares', () => {
     expect(csv.text).toContain(planId);
   });
 
+  it('reads the routes of a stored plan, one by id and as GPX', async () => {
+    const routes = await a.c.get(`/api/path-plans/${planId}/routes`);
+    expectOk(routes);
+    const active = routes.json.find((r: { isActive: boolean }) => r.isActive);
+    expect(active.routeParts.length).toBeGreaterThan(0);
+    const seq = active.routeParts.map((p: { sequence: number }) => p.sequence);
+    expect(seq).toEqual([...seq].sort((x: number, y: number) => x - y));
+    expect(active.routeParts.some((p: { working: boolean }) => !p.working)).toBe(true);
+    const one = await a.c.get(`/api/routes/${active.routeId}`);
+    expectOk(one);
+    expect(one.json.routeParts).toHaveLength(active.routeParts.length);
+    const gpx = await a.c.get(`/api/routes/gpx?pathPlanId=${planId}`);
+    expectOk(gpx);
+    expect(gpx.headers.get('content-type')).toContain('application/gpx+xml');
+    expect(gpx.text.match(/<trk>/g)?.length).toBe(active.routeParts.length);
+    expectError(await b.c.get(`/api/routes/${active.routeId}`), 404, 'NOT_FOUND');
+    expectError(await b.c.get(`/api/path-plans/${planId}/routes`), 404, 'NOT_FOUND');
+    expectError(await b.c.get(`/api/routes/gpx?pathPlanId=${planId}`), 404, 'NOT_FOUND');
+  });
+
   it('stars, rates, archives, switches the active group and upserts', async () => {
     expect((await a.c.post(`/api/path-plans/${planId}/star`, {})).json.starred).toBe(true);
     expectOk(await a.c.post(`/api/path-plans/${planId}/rate`, { rating: 4, comment: 'good' }));
