@@ -490,9 +490,9 @@ describe('422', () => {
       '/routeOptions/skipCount',
     ],
     [
-      'refill points',
-      { routeOptions: { calculateRefillPoints: true } },
-      '/routeOptions/calculateRefillPoints',
+      'a refill strategy without refill points',
+      { routeOptions: { refillStrategyType: 'Exact' } },
+      '/routeOptions/refillStrategyType',
     ],
     ['staging area', { routeOptions: { stagingArea: [10, 55] } }, '/routeOptions/stagingArea'],
   ];
@@ -545,6 +545,28 @@ describe('422', () => {
     expect(rep.objective).toBe('time');
     expect(rep.cost).toBeLessThanOrEqual(rep.baselineCost);
     expect(rep.gainPercent).toBeGreaterThanOrEqual(0);
+  });
+
+  it('answers refill points from the tank capacity and application rate', async () => {
+    const body = {
+      ...S1(),
+      equipment: { swathWidth: 6, minTurningRadius: 6, tankCapacity: 50, applicationRate: 200 },
+      routeOptions: { calculateRefillPoints: true, refillStrategyType: 'ClosestExternalHeadland' },
+    };
+    const a = await call(srv.url, '/api/path-plans/direct', { key, body });
+    expect(a.status, a.text).toBe(200);
+    expect(a.json.zones[0].refillPoints.length).toBeGreaterThan(0);
+    const g = await call(srv.url, '/api/path-plans/direct/geojson', { key, body });
+    expect(g.status, g.text).toBe(200);
+    const refills = g.json.features.filter(
+      (f: { properties: { featureType: string } }) => f.properties.featureType === 'refillPoint',
+    );
+    expect(refills.length).toBe(a.json.zones[0].refillPoints.length);
+    const bad = await call(srv.url, '/api/path-plans/direct', {
+      key,
+      body: { ...S1(), routeOptions: { calculateRefillPoints: true } },
+    });
+    expectError(bad, 400, 'INVALID_OPTION');
   });
 
   it('refuses work estimated too large at once with PLAN_TOO_COMPLEX', async () => {

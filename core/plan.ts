@@ -14,6 +14,7 @@ import { multiPolygonArea } from './geometry/polygon.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { planRoute } from './route/plan-route.ts';
+import { refillPoints } from './route/refill-points.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
 import { generateTracks } from './tracks/generate-tracks.ts';
 import {
@@ -79,6 +80,26 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   let seq = 0;
   for (const z of zones)
     for (const g of z.groups) for (const p of g.parts) if (p.sequence !== undefined) p.sequence = seq++;
+  if (options.route.calculateRefillPoints) {
+    const m = options.machine;
+    for (const z of zones) {
+      const g = z.groups[z.activeGroup];
+      const driven = g.parts
+        .filter((p) => p.sequence !== undefined)
+        .sort((a, b) => (a.sequence as number) - (b.sequence as number));
+      const outer = g.parts.find(
+        (p) => p.type === 'ExteriorHeadlandPass' && p.sequence === undefined && p.passNumber === 1,
+      );
+      z.refillPoints = refillPoints({
+        parts: driven,
+        swathWidth: m.swathWidth,
+        tankCapacity: m.tankCapacity as number,
+        applicationRate: m.applicationRate as number,
+        strategy: options.route.refillStrategyType ?? 'Exact',
+        outerRing: outer ? outer.points : [...z.boundary.outer, z.boundary.outer[0]],
+      });
+    }
+  }
   const plan = { zones, stats: sumStats(zones.map((z) => z.stats)), machine: options.machine, options };
   return { plan, frame, repairs };
 }
@@ -135,6 +156,29 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       { path: 'routeOptions.forcedDirection' },
     );
   }
+  const refill = req.route?.calculateRefillPoints === true;
+  const strategy = req.route?.refillStrategyType;
+  if (strategy !== undefined && !['Exact', 'StartOfTrack', 'ClosestExternalHeadland'].includes(strategy)) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `routeOptions.refillStrategyType must be 'Exact', 'StartOfTrack' or 'ClosestExternalHeadland'; found '${strategy}'.`,
+      { path: 'routeOptions.refillStrategyType' },
+    );
+  }
+  if (refill) {
+    for (const [name, v, unit, scale] of [
+      ['tankCapacity', machine.tankCapacity, 'l', 1],
+      ['applicationRate', machine.applicationRate, 'l/ha', 10_000],
+    ] as const) {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+        throw new PlanningError(
+          'INVALID_OPTION',
+          `routeOptions.calculateRefillPoints needs equipment.${name} [${unit}] > 0; found ${v === undefined ? 'none' : v * scale}.`,
+          { path: `equipment.${name}` },
+        );
+      }
+    }
+  }
   const objective = req.route?.objective;
   if (objective !== undefined && !['distance', 'time', 'fuel'].includes(objective)) {
     throw new PlanningError(
@@ -167,6 +211,8 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       ...(req.route?.maxEvaluations !== undefined ? { maxEvaluations: req.route.maxEvaluations } : {}),
       ...(req.route?.headlandsFirst ? { headlandsFirst: true } : {}),
       ...(forcedDirection ? { forcedDirection } : {}),
+      ...(refill ? { calculateRefillPoints: true } : {}),
+      ...(strategy ? { refillStrategyType: strategy } : {}),
     },
   };
 }

@@ -18,7 +18,8 @@
  *   zoneStatistics      the zone's statistics (PlanStats) with zoneId, zoneIndex, routeFailures;
  *                       geometry: a Point inside the zone, to label it on a map
  *   pathPlanStatistics  the aggregated statistics with pathPlanId, pathPlanName; geometry null
- *   refillPoint         Point; not produced yet (the planner does not compute refill points)
+ *   refillPoint         Point where the tank is refilled (routeOptions.calculateRefillPoints): refillIndex,
+ *                       sequence (the driven part it lies on or starts), volumeApplied [l] up to it
  *
  * Order: the field, then per zone its boundary, AB line, reference parts
  * (guidance tracks, headland passes), route parts in driving order, route
@@ -143,6 +144,15 @@ export function toPlanGeoJSON(
       add(`${zid}-start`, pointGeometry(frame, z.routeStart), { featureType: 'routeStartPoint', ...zone });
     if (z.routeEnd)
       add(`${zid}-end`, pointGeometry(frame, z.routeEnd), { featureType: 'routeEndPoint', ...zone });
+    for (const [i, r] of (z.refillPoints ?? []).entries()) {
+      add(`${zid}-refill-${i}`, pointGeometry(frame, r.point), {
+        featureType: 'refillPoint',
+        ...zone,
+        refillIndex: i,
+        sequence: r.partSequence,
+        volumeApplied: Math.round(r.volumeApplied * 1000) / 1000,
+      });
+    }
     add(`${zid}-stats`, pointGeometry(frame, labelPoint(z.boundary)), {
       featureType: 'zoneStatistics',
       ...zone,

@@ -133,6 +133,8 @@ export interface PathPlanZoneModel {
   routeFailures: number;
   /** What the route optimizer gained over the plain boustrophedon order (algorithm 'optimized' only). */
   optimizer?: OptimizerReport;
+  /** Refill points in driving order (routeOptions.calculateRefillPoints only); volumeApplied [l] up to each. */
+  refillPoints?: { point: GeoJSONPoint; sequence: number; volumeApplied: number }[];
   geometryGroups: GeometryGroupModel[];
 }
 
@@ -332,6 +334,12 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
     ),
   };
   if (z.optimizer) zm.optimizer = { ...z.optimizer };
+  if (z.refillPoints)
+    zm.refillPoints = z.refillPoints.map((r) => ({
+      point: pointGeometry(frame, r.point),
+      sequence: r.partSequence,
+      volumeApplied: Math.round(r.volumeApplied * 1000) / 1000,
+    }));
   if (z.routeStart) zm.routeStartPoint = pointGeometry(frame, z.routeStart);
   if (z.routeEnd) zm.routeEndPoint = pointGeometry(frame, z.routeEnd);
   return zm;

@@ -140,6 +140,11 @@ describe('unsupportedOptions', () => {
       '/curvedOptions',
       '/routeOptions/refillStrategyType',
     ]);
+    expect(
+      unsupportedOptions({
+        routeOptions: { calculateRefillPoints: true, refillStrategyType: 'StartOfTrack' },
+      }),
+    ).toEqual([]);
   });
 
   it('accepts every route order and refuses order options that the chosen order does not use', () => {

@@ -77,6 +77,9 @@ export function readDirectRequest(body: DirectPlanRequest): ReadResult {
   if (eq?.turningSpeed !== undefined) machine.turningSpeed = eq.turningSpeed;
   if (eq?.trackWidths !== undefined) machine.trackWidths = [...eq.trackWidths];
   if (eq?.tireWidths !== undefined) machine.tireWidths = [...eq.tireWidths];
+  if (eq?.tankCapacity !== undefined) machine.tankCapacity = eq.tankCapacity;
+  // l/ha on the wire, l/m^2 in the planner.
+  if (eq?.applicationRate !== undefined) machine.applicationRate = eq.applicationRate / 10_000;
   const ro = body.routeOptions;
   const plan: PlanRequest = {
     boundary: planningBoundary(boundary),
@@ -89,6 +92,8 @@ export function readDirectRequest(body: DirectPlanRequest): ReadResult {
   if (ro?.objective !== undefined) plan.route!.objective = ro.objective;
   if (ro?.headlandsFirst === true) plan.route!.headlandsFirst = true;
   if (ro?.forcedDirection !== undefined) plan.route!.forcedDirection = ro.forcedDirection;
+  if (ro?.calculateRefillPoints === true) plan.route!.calculateRefillPoints = true;
+  if (ro?.refillStrategyType !== undefined) plan.route!.refillStrategyType = ro.refillStrategyType;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
   if (body.extendTracks === true) plan.extendTracks = true;
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;

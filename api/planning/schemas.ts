@@ -136,6 +136,20 @@ export const Equipment = Type.Object(
     turningSpeed: Type.Optional(
       Speed('Speed in turns, connectors and transport [m/s], > 0 and <= 30. Default 1.667 (6 km/h).'),
     ),
+    tankCapacity: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description: 'Tank or hopper capacity [l]. Needed by routeOptions.calculateRefillPoints.',
+      }),
+    ),
+    applicationRate: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description: 'Application rate [l/ha]. Needed by routeOptions.calculateRefillPoints.',
+      }),
+    ),
   },
   { ...strict, title: 'Equipment', description: 'The machine. Only swathWidth is required.' },
 );
@@ -200,7 +214,12 @@ export const RouteOptions = Type.Object(
           'true: the exterior headland passes are driven first, outermost first, then the tracks, then the passes around obstacles. false (default): tracks first, then the obstacle passes, then the exterior passes inner to outer, so the route ends at the field edge.',
       }),
     ),
-    calculateRefillPoints: Type.Optional(Type.Boolean({ description: 'true is not supported yet (422).' })),
+    calculateRefillPoints: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: refill points where the tank runs out along the route (the tank starts full; rate x swath x distance worked on tracks and headland passes), placed by refillStrategyType. Needs equipment.tankCapacity and equipment.applicationRate (else 400 INVALID_OPTION). Answered as refillPoint features (GeoJSON) and zones[].refillPoints (model).',
+      }),
+    ),
     stagingArea: Type.Optional(
       Type.Array(Type.Number(), {
         minItems: 2,
@@ -212,7 +231,8 @@ export const RouteOptions = Type.Object(
       Type.Union(
         [Type.Literal('Exact'), Type.Literal('StartOfTrack'), Type.Literal('ClosestExternalHeadland')],
         {
-          description: 'Not supported yet (422).',
+          description:
+            "Where refill points go (with calculateRefillPoints): 'Exact' (default: where the tank is empty), 'StartOfTrack' (the start of the track or pass on which it would run out) or 'ClosestExternalHeadland' (the nearest point of the outermost headland pass, else of the field edge). Without calculateRefillPoints: 422.",
         },
       ),
     ),

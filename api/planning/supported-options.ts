@@ -61,12 +61,6 @@ const RULES: Rule[] = [
     supported: 'false',
   },
   {
-    path: '/routeOptions/calculateRefillPoints',
-    get: (r) => r.routeOptions?.calculateRefillPoints,
-    ok: (v) => v === false,
-    supported: 'false',
-  },
-  {
     path: '/routeOptions/stagingArea',
     get: (r) => r.routeOptions?.stagingArea,
     ok: () => false,
@@ -75,8 +69,8 @@ const RULES: Rule[] = [
   {
     path: '/routeOptions/refillStrategyType',
     get: (r) => r.routeOptions?.refillStrategyType,
-    ok: () => false,
-    supported: 'absent',
+    ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
+    supported: 'with calculateRefillPoints true only',
   },
   // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, maxOptimizerTime (a time cap), trackBearing.
 ];

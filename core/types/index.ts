@@ -48,6 +48,21 @@ export interface Machine {
   tireWidths: number[];
   /** Curvature rate limit [1/m^2]; undefined = arcs may start abruptly. */
   maxCurvatureRate?: number;
+  /** Tank (or hopper) capacity [l], for refill points. */
+  tankCapacity?: number;
+  /** Application rate [l/m^2], for refill points. */
+  applicationRate?: number;
+}
+
+/** Where refill points go: where the tank runs empty, the start of that track, or the nearest outer headland point. */
+export type RefillStrategy = 'Exact' | 'StartOfTrack' | 'ClosestExternalHeadland';
+
+export interface RefillPoint {
+  point: Point;
+  /** Sequence number of the driven part the point lies on (or starts). */
+  partSequence: number;
+  /** Volume applied from the start of the route up to this point [l]. */
+  volumeApplied: number;
 }
 
 /**
@@ -103,6 +118,10 @@ export interface RouteOptions {
   headlandsFirst?: boolean;
   /** Winding of every headland pass, clockwise or counter-clockwise (default: whichever joins the route best). */
   forcedDirection?: 'CW' | 'CCW';
+  /** Compute refill points from the machine's tankCapacity and applicationRate. */
+  calculateRefillPoints?: boolean;
+  /** Default 'Exact'. */
+  refillStrategyType?: RefillStrategy;
   /** Index into the zone's route nodes (exterior boundary vertices of the input ring). */
   startPointNodeIndex?: number;
   endPointNodeIndex?: number;
@@ -231,6 +250,8 @@ export interface Zone {
   skippedTracks?: number;
   /** Set when the route order was optimized ('optimized'). */
   optimizer?: OptimizerReport;
+  /** Set when refill points were asked for. */
+  refillPoints?: RefillPoint[];
 }
 
 /** What a caller with a clock gives the planner. */
