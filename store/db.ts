@@ -20,6 +20,7 @@ import { createAccountsRepository } from './repositories/accounts.ts';
 import { createApiKeysRepository } from './repositories/api-keys.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
+import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
 import { createRateLimitsRepository } from './repositories/rate-limits.ts';
 import { createSecretsRepository } from './repositories/secrets.ts';
@@ -53,6 +54,13 @@ export interface Repositories {
   sessions: ReturnType<typeof createSessionsRepository>;
   secrets: ReturnType<typeof createSecretsRepository>;
   partner: ReturnType<typeof createPartnerRepository>;
+  /** Growers, farms, fields and boundaries. */
+  hierarchy: ReturnType<typeof createHierarchyRepository>;
+  /**
+   * Stored boundaries for code that plans or shows them: `forUser` (within
+   * the user's companies) and `forCompany` (within one company).
+   */
+  boundaries: Pick<ReturnType<typeof createHierarchyRepository>, 'forUser' | 'forCompany'>;
 }
 
 export interface Store extends Repositories {
@@ -68,6 +76,7 @@ export interface Store extends Repositories {
 }
 
 export function repositories(db: Database): Repositories {
+  const hierarchy = createHierarchyRepository(db);
   return {
     accounts: createAccountsRepository(db),
     apiKeys: createApiKeysRepository(db),
@@ -77,6 +86,8 @@ export function repositories(db: Database): Repositories {
     sessions: createSessionsRepository(db),
     secrets: createSecretsRepository(db),
     partner: createPartnerRepository(db),
+    hierarchy,
+    boundaries: { forUser: hierarchy.forUser, forCompany: hierarchy.forCompany },
   };
 }
 

@@ -6,7 +6,12 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 
 /** Tables of company data, in deletion order (children first), with the name used in summaries. */
-const DATA_TABLES: ReadonlyArray<{ table: string; name: string }> = [];
+const DATA_TABLES: ReadonlyArray<{ table: string; name: string }> = [
+  { table: 'boundaries', name: 'boundaries' },
+  { table: 'fields', name: 'fields' },
+  { table: 'farms', name: 'farms' },
+  { table: 'growers', name: 'growers' },
+];
 
 export const companyCounts = {
   /** SQL true when the company `idExpr` holds no data. */
