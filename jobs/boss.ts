@@ -23,6 +23,8 @@ export async function startBoss(store: Store, opts: BossOptions = {}): Promise<P
     monitorIntervalSeconds: opts.monitorIntervalSeconds ?? 5,
     superviseIntervalSeconds: opts.monitorIntervalSeconds ?? 5,
     maintenanceIntervalSeconds: 300,
+    // The ready counts workers read to keep fetching without a pause while a queue has work.
+    queueCacheIntervalSeconds: 2,
     reindex: false,
     monitorVacuum: false,
   };

@@ -115,6 +115,8 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           batchSize: 1,
           localConcurrency: concurrency,
           pollingIntervalSeconds: w.pollingIntervalSeconds ?? 0.5,
+          // While items wait, fetch the next one as soon as one is done (no polling pause between items).
+          burstWhenReadyExceeds: 1,
           includeMetadata: true,
         },
         async (batch) => {
