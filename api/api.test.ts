@@ -494,7 +494,6 @@ describe('422', () => {
       { routeOptions: { refillStrategyType: 'Exact' } },
       '/routeOptions/refillStrategyType',
     ],
-    ['staging area', { routeOptions: { stagingArea: [10, 55] } }, '/routeOptions/stagingArea'],
   ];
   for (const [name, extra, path] of unsupported) {
     it(`refuses ${name} with OPTION_NOT_SUPPORTED naming it`, async () => {
@@ -562,6 +561,13 @@ describe('422', () => {
       (f: { properties: { featureType: string } }) => f.properties.featureType === 'refillPoint',
     );
     expect(refills.length).toBe(a.json.zones[0].refillPoints.length);
+    const staged = await call(srv.url, '/api/path-plans/direct', {
+      key,
+      body: { ...S1(), routeOptions: { stagingArea: [9.9, 55] } },
+    });
+    expect(staged.status, staged.text).toBe(200);
+    expect(staged.json.zones[0].stagingEntry.coordinates[0]).toEqual([9.9, 55]);
+    expect(staged.json.zones[0].stagingExit.coordinates[1]).toEqual([9.9, 55]);
     const bad = await call(srv.url, '/api/path-plans/direct', {
       key,
       body: { ...S1(), routeOptions: { calculateRefillPoints: true } },

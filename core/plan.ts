@@ -56,18 +56,22 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   };
   const start = nodeAt(options.route.startPointNodeIndex, 'startPointNodeIndex');
   const end = nodeAt(options.route.endPointNodeIndex, 'endPointNodeIndex');
+  const sa = options.route.stagingArea;
+  const staging = sa ? frame.toMetric(sa[0], sa[1]) : undefined;
   const zones: Zone[] = [];
   const refusals: PlanningError[] = [];
   field.parts.forEach((part, index) => {
-    const result = planZone(
-      part,
-      index,
-      field.passable,
-      options,
-      pickFor(part, start),
-      pickFor(part, end),
-      hooks,
-    );
+    // With a staging area, the route enters and leaves at the nearest point of the zone's edge.
+    const gate = staging ? nearestOnRing(staging, part.outer) : undefined;
+    const zoneStart = pickFor(part, start) ?? gate;
+    const zoneEnd = pickFor(part, end) ?? gate;
+    const result = planZone(part, index, field.passable, options, zoneStart, zoneEnd, hooks);
+    if (staging && !(result instanceof PlanningError)) {
+      result.stagingLegs = {
+        entry: result.routeStart ? [staging, result.routeStart] : null,
+        exit: result.routeEnd ? [result.routeEnd, staging] : null,
+      };
+    }
     if (result instanceof PlanningError) refusals.push(result);
     zones.push(
       result instanceof PlanningError ? emptyZone(part, index, field.passable, options.machine) : result,
@@ -179,6 +183,21 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       }
     }
   }
+  const stagingArea = req.route?.stagingArea;
+  if (
+    stagingArea !== undefined &&
+    (!Array.isArray(stagingArea) ||
+      stagingArea.length !== 2 ||
+      !stagingArea.every((v) => typeof v === 'number' && Number.isFinite(v)) ||
+      Math.abs(stagingArea[0]) > 180 ||
+      Math.abs(stagingArea[1]) > 90)
+  ) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `routeOptions.stagingArea must be [lon, lat] in degrees (WGS84); found ${JSON.stringify(stagingArea)}.`,
+      { path: 'routeOptions.stagingArea' },
+    );
+  }
   const objective = req.route?.objective;
   if (objective !== undefined && !['distance', 'time', 'fuel'].includes(objective)) {
     throw new PlanningError(
@@ -213,8 +232,30 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       ...(forcedDirection ? { forcedDirection } : {}),
       ...(refill ? { calculateRefillPoints: true } : {}),
       ...(strategy ? { refillStrategyType: strategy } : {}),
+      ...(stagingArea ? { stagingArea: [stagingArea[0], stagingArea[1]] as [number, number] } : {}),
     },
   };
+}
+
+/** The point of a ring nearest to p. */
+function nearestOnRing(p: Point, ring: readonly Point[]): Point {
+  let best = ring[0];
+  let bd = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const l2 = dx * dx + dy * dy;
+    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
+    const q = { x: a.x + t * dx, y: a.y + t * dy };
+    const d = Math.hypot(q.x - p.x, q.y - p.y);
+    if (d < bd) {
+      bd = d;
+      best = q;
+    }
+  }
+  return best;
 }
 
 /** A route node belongs to the zone whose boundary is nearest. */

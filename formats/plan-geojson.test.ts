@@ -16,6 +16,7 @@ const FEATURE_TYPES = [
   'zoneStatistics',
   'pathPlanStatistics',
   'refillPoint',
+  'stagingLeg',
 ];
 
 function decimals(v: number): number {

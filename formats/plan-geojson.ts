@@ -18,6 +18,8 @@
  *   zoneStatistics      the zone's statistics (PlanStats) with zoneId, zoneIndex, routeFailures;
  *                       geometry: a Point inside the zone, to label it on a map
  *   pathPlanStatistics  the aggregated statistics with pathPlanId, pathPlanName; geometry null
+ *   stagingLeg          LineString from the staging area to the route start (leg 'entry') and from the
+ *                       route end back to it (leg 'exit'); transport outside the planned route
  *   refillPoint         Point where the tank is refilled (routeOptions.calculateRefillPoints): refillIndex,
  *                       sequence (the driven part it lies on or starts), volumeApplied [l] up to it
  *
@@ -52,7 +54,8 @@ export type PlanFeatureType =
   | 'routeEndPoint'
   | 'zoneStatistics'
   | 'pathPlanStatistics'
-  | 'refillPoint';
+  | 'refillPoint'
+  | 'stagingLeg';
 
 export type PlanGeometry = GeoJSONPoint | GeoJSONLineString | GeoJSONPolygon | GeoJSONMultiPolygon;
 
@@ -144,6 +147,10 @@ export function toPlanGeoJSON(
       add(`${zid}-start`, pointGeometry(frame, z.routeStart), { featureType: 'routeStartPoint', ...zone });
     if (z.routeEnd)
       add(`${zid}-end`, pointGeometry(frame, z.routeEnd), { featureType: 'routeEndPoint', ...zone });
+    for (const leg of ['entry', 'exit'] as const) {
+      const l = z.stagingLegs?.[leg];
+      if (l) add(`${zid}-staging-${leg}`, lineString(frame, l), { featureType: 'stagingLeg', ...zone, leg });
+    }
     for (const [i, r] of (z.refillPoints ?? []).entries()) {
       add(`${zid}-refill-${i}`, pointGeometry(frame, r.point), {
         featureType: 'refillPoint',

@@ -135,6 +135,9 @@ export interface PathPlanZoneModel {
   optimizer?: OptimizerReport;
   /** Refill points in driving order (routeOptions.calculateRefillPoints only); volumeApplied [l] up to each. */
   refillPoints?: { point: GeoJSONPoint; sequence: number; volumeApplied: number }[];
+  /** With routeOptions.stagingArea: transport from the staging area to the route start and back from its end. */
+  stagingEntry?: GeoJSONLineString;
+  stagingExit?: GeoJSONLineString;
   geometryGroups: GeometryGroupModel[];
 }
 
@@ -334,6 +337,8 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
     ),
   };
   if (z.optimizer) zm.optimizer = { ...z.optimizer };
+  if (z.stagingLegs?.entry) zm.stagingEntry = lineString(frame, z.stagingLegs.entry);
+  if (z.stagingLegs?.exit) zm.stagingExit = lineString(frame, z.stagingLegs.exit);
   if (z.refillPoints)
     zm.refillPoints = z.refillPoints.map((r) => ({
       point: pointGeometry(frame, r.point),

@@ -93,6 +93,7 @@ export function readDirectRequest(body: DirectPlanRequest): ReadResult {
   if (ro?.headlandsFirst === true) plan.route!.headlandsFirst = true;
   if (ro?.forcedDirection !== undefined) plan.route!.forcedDirection = ro.forcedDirection;
   if (ro?.calculateRefillPoints === true) plan.route!.calculateRefillPoints = true;
+  if (ro?.stagingArea !== undefined) plan.route!.stagingArea = [ro.stagingArea[0], ro.stagingArea[1]];
   if (ro?.refillStrategyType !== undefined) plan.route!.refillStrategyType = ro.refillStrategyType;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
   if (body.extendTracks === true) plan.extendTracks = true;

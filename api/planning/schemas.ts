@@ -224,7 +224,8 @@ export const RouteOptions = Type.Object(
       Type.Array(Type.Number(), {
         minItems: 2,
         maxItems: 2,
-        description: '[lon, lat] of the staging area. Not supported yet (422).',
+        description:
+          "[lon, lat] (WGS84) of the staging area the machine comes from and returns to. Each zone's route starts and ends at the point of the zone's edge nearest to it (startPointNodeIndex / endPointNodeIndex take precedence); the transport legs between are answered as stagingLeg features (GeoJSON) and zones[].stagingEntry / stagingExit (model), straight lines outside the planned route.",
       }),
     ),
     refillStrategyType: Type.Optional(

@@ -61,18 +61,12 @@ const RULES: Rule[] = [
     supported: 'false',
   },
   {
-    path: '/routeOptions/stagingArea',
-    get: (r) => r.routeOptions?.stagingArea,
-    ok: () => false,
-    supported: 'absent',
-  },
-  {
     path: '/routeOptions/refillStrategyType',
     get: (r) => r.routeOptions?.refillStrategyType,
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */

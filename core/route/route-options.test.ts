@@ -83,6 +83,38 @@ describe('headlandsFirst', () => {
   });
 });
 
+describe('stagingArea', () => {
+  it('starts and ends each route at the edge point nearest the staging area, with legs to it', () => {
+    // West of the field, level with y = 90 m.
+    const staging: [number, number] = [
+      10 - 50 / (111_320 * Math.cos((55 * Math.PI) / 180)),
+      55 + 90 / 111_320,
+    ];
+    for (const route of [{ stagingArea: staging }, { stagingArea: staging, headlandsFirst: true }]) {
+      const plan = planField(request(route)).plan;
+      expect(checkPlan(plan)).toEqual([]);
+      const z = plan.zones[0];
+      const legs = z.stagingLegs;
+      expect(legs?.entry).not.toBeNull();
+      const [s, gate] = legs?.entry as [Point, Point];
+      // The gate lies on the west edge, 50 m from the staging area.
+      expect(Math.hypot(s.x - gate.x, s.y - gate.y)).toBeCloseTo(50, 0);
+      expect(legs?.exit?.[0]).toEqual(z.routeEnd);
+      expect(z.routeStart).toEqual(gate);
+      expect(z.routeEnd).toEqual(gate);
+      const d = driven(z.groups[0].parts);
+      const p0 = d[0].points[0];
+      const pn = d[d.length - 1].points[d[d.length - 1].points.length - 1];
+      expect(Math.hypot(p0.x - gate.x, p0.y - gate.y)).toBeLessThan(1e-6);
+      expect(Math.hypot(pn.x - gate.x, pn.y - gate.y)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('refuses a staging area that is not [lon, lat]', () => {
+    expect(() => planField(request({ stagingArea: [200, 55] }))).toThrow(PlanningError);
+  });
+});
+
 describe('forcedDirection', () => {
   for (const dir of ['CW', 'CCW'] as const) {
     it(`winds every headland pass ${dir}`, () => {

@@ -122,6 +122,13 @@ export interface RouteOptions {
   calculateRefillPoints?: boolean;
   /** Default 'Exact'. */
   refillStrategyType?: RefillStrategy;
+  /**
+   * Where the machine comes from and returns to, WGS84 [lon, lat]. Each
+   * zone's route starts and ends at the point of its edge nearest to it
+   * (unless start/end node indices say otherwise); the legs between are
+   * reported as stagingLegs (transport outside the field, straight lines).
+   */
+  stagingArea?: [number, number];
   /** Index into the zone's route nodes (exterior boundary vertices of the input ring). */
   startPointNodeIndex?: number;
   endPointNodeIndex?: number;
@@ -252,6 +259,8 @@ export interface Zone {
   optimizer?: OptimizerReport;
   /** Set when refill points were asked for. */
   refillPoints?: RefillPoint[];
+  /** With a staging area: from it to where the route starts, and from where it ends back to it. */
+  stagingLegs?: { entry: [Point, Point] | null; exit: [Point, Point] | null };
 }
 
 /** What a caller with a clock gives the planner. */
