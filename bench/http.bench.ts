@@ -3,17 +3,27 @@
  *
  * Starts the real server (`node server.ts`, embedded database in a fresh
  * temporary directory, one bootstrap key, rate limit out of the way) on
- * 127.0.0.1, then for a ~10 ha and a ~100 ha real field posts scenario S1
- * (swath 6 m, turning radius 6 m, 2 exterior headland passes) to
- * /api/path-plans/direct/geojson with autocannon for a bounded time, while
- * probing /api/healthz every 100 ms. Prints requests/s, p50/p99 latency,
- * the server's peak RSS and health-check latency under load; writes the
- * same to bench/results/http-bench.json.
+ * 127.0.0.1 and posts scenario S1 (swath 6 m, turning radius 6 m, 2
+ * exterior headland passes) to /api/path-plans/direct/geojson:
+ *   1. one request at a time over the fields of the benchmark selection:
+ *      the median (and p90) round trip, client side, body received;
+ *   2. for a ~10 ha and a ~100 ha real field, autocannon for a bounded
+ *      time while /api/healthz is probed every 100 ms: requests/s, p50/p99
+ *      latency, health-check latency under load.
+ * Peak RSS is the server process's VmHWM (/proc/PID/status), reset after
+ * start-up (clear_refs), so it covers the benchmark, not creating the
+ * embedded database; RSS is also sampled every 100 ms under load.
+ * Prints a summary and writes bench/results/http-bench.json.
  *
- * Fields: the benchmark selection of ../shared/fields when present (single
- * part, no holes, area nearest 10 and 100 ha), else the fixture fields.
- * Settings: BENCH_DURATION [s] (default 10), BENCH_CONNECTIONS (default
- * 2 x planning threads), TRAMLINE_PLAN_THREADS (default CPUs).
+ * Fields: the benchmark selection of ../shared/fields when present (for the
+ * load: single part, no holes, area nearest 10 and 100 ha), else the
+ * fixture fields.
+ * Settings: BENCH_DURATION [s] per loaded field (default 10; 0 skips the
+ * load), BENCH_SINGLE (how many selection fields, spread over every reason
+ * for selection, go one at a time; default all; 0 skips), BENCH_CONNECTIONS
+ * (default 4 x planning threads), BENCH_FIELDS ("10", "100" or "10,100"),
+ * TRAMLINE_PLAN_THREADS (default: the server's own default).
+ * Quick run: BENCH_SINGLE=60 BENCH_DURATION=5 BENCH_FIELDS=10 npm run bench:http
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
@@ -26,7 +36,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -34,6 +44,7 @@ import {
   hasCorpus,
   loadBenchmarkSelection,
   loadFixtureFields,
+  sampleSelection,
 } from '../test/helpers/corpus.ts';
 
 interface AutocannonResult {
@@ -50,8 +61,14 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const duration = Number(process.env.BENCH_DURATION ?? 10);
-const threads = Number(process.env.TRAMLINE_PLAN_THREADS ?? availableParallelism());
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 2 * threads);
+const threadsEnv = process.env.TRAMLINE_PLAN_THREADS;
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 4 * availableParallelism());
+const singleCount =
+  process.env.BENCH_SINGLE === undefined ? Number.POSITIVE_INFINITY : Number(process.env.BENCH_SINGLE);
+const loadSizes = (process.env.BENCH_FIELDS ?? '10,100')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const KEY = `tl_${'b'.repeat(43)}`;
 
 function areaHa(f: Feature): number {
@@ -71,11 +88,19 @@ function pickFields(): { label: string; feature: Feature }[] {
     throw new Error('no fields found (../shared/fields or test/fixtures/fields/fixtures.geojson)');
   const nearest = (ha: number) =>
     [...pool].sort((a, b) => Math.abs(Math.log(areaHa(a) / ha)) - Math.abs(Math.log(areaHa(b) / ha)))[0];
-  return [
-    { label: '~10 ha', feature: nearest(10) },
-    { label: '~100 ha', feature: nearest(100) },
-  ];
+  return loadSizes.map((ha) => ({ label: `~${ha} ha`, feature: nearest(ha) }));
 }
+
+/** The fields of the one-at-a-time phase. */
+function singleFields(): Feature[] {
+  if (singleCount <= 0) return [];
+  if (!hasCorpus()) return loadFixtureFields();
+  const all = loadBenchmarkSelection();
+  return (singleCount >= all.length ? all : sampleSelection(singleCount)).map((s) => s.feature);
+}
+
+const s1 = (boundary: unknown) =>
+  JSON.stringify({ boundary, equipment: { swathWidth: 6, minTurningRadius: 6 }, exteriorHeadlandPasses: 2 });
 
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(join(root, 'node_modules/.bin/node'), ['server.ts'], {
@@ -87,7 +112,7 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
       TRAMLINE_DATA_DIR: dataDir,
       TRAMLINE_BOOTSTRAP_API_KEY: KEY,
       TRAMLINE_RATE_LIMIT_PER_MIN: '10000000',
-      TRAMLINE_PLAN_THREADS: String(threads),
+      ...(threadsEnv ? { TRAMLINE_PLAN_THREADS: threadsEnv } : {}),
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
     },
@@ -95,7 +120,8 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
   });
   return new Promise((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`server not listening after 30 s:\n${buf}`)), 30_000);
+    // Creating the embedded database takes a while on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`server not listening after 120 s:\n${buf}`)), 120_000);
     const probe = setInterval(async () => {
       // LOG_LEVEL=warn hides the listening line: find the port from the OS instead.
       const port = listeningPort(child.pid!);
@@ -141,7 +167,17 @@ function listeningPort(pid: number): number | null {
   return null;
 }
 
-/** Resident set size of a process [MB] (Linux VmRSS; VmHWM = the peak since start), or null. */
+/** Resets the peak RSS (VmHWM) of a process (Linux clear_refs 5); false when not allowed. */
+function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resident set size of a process [MB] (Linux VmRSS; VmHWM = the peak since start or reset), or null. */
 function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -175,12 +211,54 @@ async function probeHealth(
 
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 
+async function post(url: string, body: string): Promise<{ status: number; text: string; ms: number }> {
+  const t0 = performance.now();
+  const r = await fetch(`${url}/api/path-plans/direct/geojson`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+    body,
+  });
+  const text = await r.text();
+  return { status: r.status, text, ms: performance.now() - t0 };
+}
+
+/** Phase 1: one request at a time over the selection. */
+async function singleRoundTrips(url: string, features: Feature[]) {
+  const ok: number[] = [];
+  const all: number[] = [];
+  const statuses: Record<string, number> = {};
+  const bodies = features.map((f) => s1(f));
+  // Warm both planning threads and the request path first.
+  for (let i = 0; i < Math.min(4, bodies.length); i++) await post(url, bodies[i]);
+  for (const body of bodies) {
+    const r = await post(url, body);
+    all.push(r.ms);
+    statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    if (r.status === 200) ok.push(r.ms);
+    else if (r.status >= 500) throw new Error(`${r.status} for a selection field: ${r.text.slice(0, 300)}`);
+  }
+  ok.sort((a, b) => a - b);
+  all.sort((a, b) => a - b);
+  return {
+    fields: features.length,
+    statuses,
+    planned: { medianMs: round(percentile(ok, 50)), p90Ms: round(percentile(ok, 90)) },
+    allAnswers: { medianMs: round(percentile(all, 50)), p90Ms: round(percentile(all, 90)) },
+  };
+}
+
 async function main() {
-  const fields = pickFields();
+  const fields = duration > 0 ? pickFields() : [];
+  const selection = singleFields();
   const dataDir = mkdtempSync(join(tmpdir(), 'tramline-bench-'));
+  const t0 = performance.now();
   const { child, url } = await startServer(dataDir);
+  const startSeconds = round((performance.now() - t0) / 1000);
+  const pid = child.pid!;
   const rows: Record<string, unknown>[] = [];
   try {
+    const rssAtStart = rssMb(pid);
+    const peakReset = resetPeakRss(pid);
     const idle = await (async () => {
       const stop = { done: false };
       const p = probeHealth(url, stop);
@@ -188,25 +266,17 @@ async function main() {
       stop.done = true;
       return p;
     })();
+    const single = selection.length ? await singleRoundTrips(url, selection) : null;
     for (const { label, feature } of fields) {
-      const body = JSON.stringify({
-        boundary: feature,
-        equipment: { swathWidth: 6, minTurningRadius: 6 },
-        exteriorHeadlandPasses: 2,
-      });
-      // Warm-up: one plan, and check it succeeds.
-      const warm = await fetch(`${url}/api/path-plans/direct/geojson`, {
-        method: 'POST',
-        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-        body,
-      });
-      const warmText = await warm.text();
-      if (!warm.ok)
+      const body = s1(feature);
+      // Warm-up: check the plan succeeds.
+      const warm = await post(url, body);
+      if (warm.status !== 200)
         throw new Error(
-          `warm-up plan of ${feature.properties.id} failed: ${warm.status} ${warmText.slice(0, 300)}`,
+          `warm-up plan of ${feature.properties.id} failed: ${warm.status} ${warm.text.slice(0, 300)}`,
         );
       const stop = { done: false };
-      const rss = { pid: child.pid!, peak: 0 };
+      const rss = { pid, peak: 0 };
       const health = probeHealth(url, stop, rss);
       const r = await autocannon({
         url: `${url}/api/path-plans/direct/geojson`,
@@ -224,63 +294,87 @@ async function main() {
         id: feature.properties.id,
         areaHa: round(areaHa(feature), 2),
         vertices: feature.properties.vertices,
-        responseBytes: warmText.length,
+        responseBytes: warm.text.length,
+        singleRoundTripMs: round(warm.ms),
         requests: r.requests.total,
         requestsPerSec: round(r.requests.average, 2),
         latencyP50Ms: r.latency.p50,
         latencyP99Ms: r.latency.p99,
         latencyMaxMs: r.latency.max,
         non2xx: r.non2xx,
+        statusCodes: Object.fromEntries(
+          Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]),
+        ),
         errors: r.errors,
         timeouts: r.timeouts,
         healthzP50Ms: round(percentile(h, 50)),
         healthzP99Ms: round(percentile(h, 99)),
         healthzMaxMs: round(h[h.length - 1] ?? Number.NaN),
         healthzSamples: h.length,
-        peakRssUnderLoadMb: rss.peak,
+        peakRssSampledMb: rss.peak,
       });
     }
-    const peak = Math.max(...rows.map((r) => Number(r.peakRssUnderLoadMb)));
-    const peakSinceStart = rssMb(child.pid!, 'VmHWM');
+    const peakRssMb = peakReset
+      ? rssMb(pid, 'VmHWM')
+      : Math.max(0, ...rows.map((r) => Number(r.peakRssSampledMb)));
     const result = {
       when: new Date().toISOString(),
+      command: 'npm run bench:http',
+      settings: {
+        BENCH_DURATION: duration,
+        BENCH_SINGLE: Number.isFinite(singleCount) ? singleCount : 'all',
+        BENCH_CONNECTIONS: connections,
+        BENCH_FIELDS: loadSizes.join(','),
+        TRAMLINE_PLAN_THREADS: threadsEnv ?? 'server default',
+      },
       node: process.version,
       cpus: availableParallelism(),
-      planThreads: threads,
-      connections,
-      durationSeconds: duration,
+      loadAverage: loadavg().map((v) => round(v, 2)),
       scenario: { name: 'S1', swathWidth: 6, minTurningRadius: 6, exteriorHeadlandPasses: 2 },
       endpoint: 'POST /api/path-plans/direct/geojson',
       fieldsFrom: hasCorpus()
         ? '../shared/fields benchmark selection'
         : 'test/fixtures/fields/fixtures.geojson',
+      serverStartSeconds: startSeconds,
+      rssAtStartMb: rssAtStart,
       healthzIdle: { p50Ms: round(percentile(idle, 50)), p99Ms: round(percentile(idle, 99)) },
-      /** Highest RSS sampled (every ~100 ms) while planning load ran [MB]. */
-      peakRssUnderLoadMb: peak,
-      /** Peak RSS since the server started (VmHWM) [MB]: includes creating the embedded database on first start. */
-      peakRssSinceStartMb: peakSinceStart,
+      singleRequest: single,
+      /** Peak RSS of the server process over the benchmark (VmHWM after a reset at start) [MB]. */
+      peakRssMb,
+      peakRssFrom: peakReset ? 'VmHWM, reset after start-up' : 'VmRSS sampled every 100 ms under load',
       rows,
     };
     console.log(
-      `HTTP benchmark: S1 to ${result.endpoint}, ${connections} connections x ${duration} s, ${threads} planning threads, Node ${process.version}`,
-    );
-    console.table(
-      rows.map((r) => ({
-        field: r.field,
-        id: r.id,
-        ha: r.areaHa,
-        'req/s': r.requestsPerSec,
-        'p50 ms': r.latencyP50Ms,
-        'p99 ms': r.latencyP99Ms,
-        non2xx: r.non2xx,
-        errors: r.errors,
-        'healthz p50 ms': r.healthzP50Ms,
-        'healthz p99 ms': r.healthzP99Ms,
-        'peak RSS MB': r.peakRssUnderLoadMb,
-      })),
+      `HTTP benchmark: S1 to ${result.endpoint}, Node ${process.version}, ${result.cpus} CPUs, load average ${result.loadAverage.join(' ')}`,
     );
     console.log(
-      `healthz idle: p50 ${result.healthzIdle.p50Ms} ms, p99 ${result.healthzIdle.p99Ms} ms; server peak RSS under load ${peak} MB, since start ${peakSinceStart ?? '?'} MB (includes creating the embedded database)`,
+      `server healthy ${startSeconds} s after spawn (fresh embedded database), RSS ${rssAtStart} MB`,
+    );
+    if (single) {
+      console.log(
+        `one at a time over ${single.fields} selection fields: planned (200) median ${single.planned.medianMs} ms, p90 ${single.planned.p90Ms} ms; all answers median ${single.allAnswers.medianMs} ms; statuses ${JSON.stringify(single.statuses)}`,
+      );
+    }
+    if (rows.length) {
+      console.log(`under load: ${connections} connections x ${duration} s per field`);
+      console.table(
+        rows.map((r) => ({
+          field: r.field,
+          id: r.id,
+          ha: r.areaHa,
+          KB: Math.round(Number(r.responseBytes) / 1024),
+          'req/s': r.requestsPerSec,
+          'p50 ms': r.latencyP50Ms,
+          'p99 ms': r.latencyP99Ms,
+          non2xx: r.non2xx,
+          'healthz p50 ms': r.healthzP50Ms,
+          'healthz p99 ms': r.healthzP99Ms,
+          'RSS sampled MB': r.peakRssSampledMb,
+        })),
+      );
+    }
+    console.log(
+      `healthz idle: p50 ${result.healthzIdle.p50Ms} ms, p99 ${result.healthzIdle.p99Ms} ms; server peak RSS ${peakRssMb ?? '?'} MB (${result.peakRssFrom})`,
     );
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/http-bench.json'), `${JSON.stringify(result, null, 1)}\n`);
