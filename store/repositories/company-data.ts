@@ -7,6 +7,11 @@ import type { Database } from '../database.ts';
 
 /** Tables of company data, in deletion order (children first), with the name used in summaries. */
 const DATA_TABLES: ReadonlyArray<{ table: string; name: string }> = [
+  { table: 'shares', name: 'shares' },
+  { table: 'export_batches', name: 'exportBatches' },
+  { table: 'path_plans', name: 'pathPlans' },
+  { table: 'path_plan_groups', name: 'pathPlanGroups' },
+  { table: 'jobs', name: 'jobs' },
   { table: 'boundaries', name: 'boundaries' },
   { table: 'fields', name: 'fields' },
   { table: 'farms', name: 'farms' },
