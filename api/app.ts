@@ -23,6 +23,7 @@ import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { companyRoutes } from './routes/companies.ts';
+import { equipmentRoutes } from './routes/equipment.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -32,6 +33,7 @@ import { pathPlanRoutes } from './routes/path-plans.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
+import { userFileRoutes } from './routes/user-files.ts';
 import { userRoutes } from './routes/user.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
@@ -223,6 +225,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'A plan shared by code: anonymous read of exactly that plan until it expires or is revoked.',
         },
+        {
+          name: 'Equipment and operators',
+          description:
+            'Machines (working width, track and tire widths, turning radius, speeds, tank, fuel use) and operators of a company; names distinct per company.',
+        },
+        {
+          name: 'User files',
+          description:
+            'Files uploaded to a company (up to 20 MB; kind told from the content), kept in the database; boundary files import into fields.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -248,6 +260,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
+  await app.register(equipmentRoutes, { store: opts.store });
+  await app.register(userFileRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.
