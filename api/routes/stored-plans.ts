@@ -364,12 +364,32 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
     },
   );
 
+  /**
+   * Lists by field or boundary answer 404 for ids the caller cannot know (another
+   * company's): a field or boundary of the caller's companies, or one the caller's plans name.
+   */
+  const requireKnown = async (
+    userId: string,
+    where: { fieldId?: string; boundaryId?: string },
+    found: boolean,
+  ) => {
+    if (found) return;
+    if (where.fieldId && !(await opts.store.hierarchy.getField(userId, where.fieldId)))
+      throw notFound('field', where.fieldId);
+    if (where.boundaryId && !(await opts.store.boundaries.forUser(userId, where.boundaryId)))
+      throw notFound('boundary', where.boundaryId);
+  };
+
   const listOf = async (
     userId: string,
     where: { fieldId?: string; boundaryId?: string },
     q: ListQuery,
     defaultLimit = 100,
-  ) => plans.list(userId, where, readQuery(q, defaultLimit));
+  ) => {
+    const l = await plans.list(userId, where, readQuery(q, defaultLimit));
+    await requireKnown(userId, where, l.total > 0);
+    return l;
+  };
 
   r.get(
     '/api/fields/:fieldId/path-plans',
@@ -387,6 +407,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
             },
           },
           400,
+          404,
         ),
       },
     },
@@ -404,7 +425,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         summary: 'Plans of a field as full normalized models (newest first)',
         params: fieldParams,
         querystring: listQuery,
-        response: answers({ 200: { schema: Type.Array(ModelSchema), description: 'The models.' } }, 400),
+        response: answers({ 200: { schema: Type.Array(ModelSchema), description: 'The models.' } }, 400, 404),
       },
     },
     async (req, reply) => {
@@ -413,6 +434,11 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         ...q,
         limit: Math.min(q.limit, 100),
       });
+      await requireKnown(
+        principalOf(req).userId,
+        { fieldId: req.params.fieldId },
+        ms.length > 0 || q.offset > 0,
+      );
       reply.header('content-type', 'application/json; charset=utf-8');
       return reply.send(JSON.stringify(ms.map((m) => m.model)));
     },
@@ -434,6 +460,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
             },
           },
           400,
+          404,
         ),
       },
     },
@@ -459,6 +486,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
             },
           },
           400,
+          404,
         ),
       },
     },
@@ -487,6 +515,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
             },
           },
           400,
+          404,
         ),
       },
     },

@@ -1,0 +1,363 @@
+/**
+ * Tenant isolation, walked over every endpoint that takes an id: company A
+ * holds one of everything; company B's key calls each endpoint with A's
+ * ids and must get 404 NOT_FOUND, and afterwards A's data is unchanged.
+ *
+ * Adding an endpoint: put a row in WALK (method, the route as registered,
+ * and a body when it needs one). `:name` parameters are filled from the
+ * ids A made in `beforeAll` (add the making of a new kind of resource
+ * there). The last test fails, naming them, when an /api route with a path
+ * parameter in the OpenAPI document is in neither WALK nor NOT_WALKED.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, testKey } from '../testing.ts';
+import { type Answer, type Client, client, expectError, expectOk } from './client.ts';
+
+interface Walk {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The route as registered, with `:name` parameters. */
+  route: string;
+  /** The body to send (with A's ids at hand). */
+  body?: (ids: Ids) => unknown;
+  /** Extra query string. */
+  query?: string;
+}
+
+type Ids = Record<string, string>;
+
+const RINGS = [
+  [
+    [10.1, 56.1],
+    [10.104, 56.1],
+    [10.104, 56.102],
+    [10.1, 56.102],
+    [10.1, 56.1],
+  ],
+];
+
+const PLAN_REQUEST = {
+  equipment: { swathWidth: 6, minTurningRadius: 6 },
+  exteriorHeadlandPasses: 1,
+  routeOptions: { algorithm: 'boustrophedon' },
+};
+
+const MACHINE = {
+  name: 'Sprayer 24',
+  type: 'sprayer',
+  swathWidth: 24,
+  trackWidths: [2.25],
+  tireWidths: [0.46],
+  turningRadius: 7.5,
+  workingSpeed: 3.5,
+  turningSpeed: 2,
+  tankCapacity: 4000,
+  fuelUse: 18,
+};
+
+const FILE = { type: 'FeatureCollection', features: [] };
+
+export const WALK: Walk[] = [
+  // Companies and keys.
+  { method: 'GET', route: '/api/companies/:companyId' },
+  { method: 'DELETE', route: '/api/companies/:companyId' },
+  { method: 'DELETE', route: '/api/companies/:companyId/purge' },
+  { method: 'GET', route: '/api/companies/:companyId/summary' },
+  { method: 'GET', route: '/api/companies/:companyId/empty' },
+  { method: 'DELETE', route: '/api/api-keys/:id' },
+  // Growers and farms.
+  { method: 'POST', route: '/api/companies/:companyId/growers', body: () => ({ name: 'intruder' }) },
+  { method: 'GET', route: '/api/companies/:companyId/growers' },
+  { method: 'GET', route: '/api/companies/:companyId/growers/detailed' },
+  { method: 'GET', route: '/api/companies/:companyId/farms' },
+  { method: 'GET', route: '/api/growers/:growerId' },
+  { method: 'PUT', route: '/api/growers/:growerId', body: () => ({ name: 'intruder' }) },
+  { method: 'DELETE', route: '/api/growers/:growerId', query: '?cascade=true' },
+  { method: 'GET', route: '/api/growers/:growerId/can-delete' },
+  { method: 'POST', route: '/api/growers/:growerId/farms', body: () => ({ name: 'intruder' }) },
+  { method: 'GET', route: '/api/growers/:growerId/farms' },
+  { method: 'GET', route: '/api/growers/:growerId/farms/detailed' },
+  { method: 'GET', route: '/api/growers/:growerId/farms/:farmId/can-delete' },
+  { method: 'GET', route: '/api/farms/:farmId' },
+  { method: 'PUT', route: '/api/farms/:farmId', body: () => ({ name: 'intruder' }) },
+  { method: 'DELETE', route: '/api/farms/:farmId', query: '?cascade=true' },
+  // Fields and boundaries.
+  {
+    method: 'POST',
+    route: '/api/fields/save',
+    body: (ids) => ({ farmId: ids.farmId, name: 'x', boundary: RINGS }),
+  },
+  {
+    method: 'POST',
+    route: '/api/fields/field-with-boundaries',
+    body: (ids) => ({ farmId: ids.farmId, name: 'x', boundaries: [{ boundary: RINGS }] }),
+  },
+  { method: 'GET', route: '/api/fields/:fieldId' },
+  { method: 'PUT', route: '/api/fields/:fieldId', body: () => ({ name: 'intruder' }) },
+  { method: 'DELETE', route: '/api/fields/:fieldId' },
+  { method: 'GET', route: '/api/fields/:fieldId/boundaries' },
+  { method: 'GET', route: '/api/fields/:fieldId/boundaries-basic' },
+  { method: 'GET', route: '/api/farms/:farmId/fields-with-boundaries' },
+  { method: 'GET', route: '/api/growers/:growerId/fields-with-boundaries' },
+  { method: 'GET', route: '/api/companies/:companyId/fields-with-boundaries' },
+  { method: 'GET', route: '/api/farms/:farmId/fields-boundaries-json' },
+  { method: 'GET', route: '/api/growers/:growerId/fields-boundaries-json' },
+  { method: 'GET', route: '/api/companies/:companyId/fields-boundaries-json' },
+  {
+    method: 'POST',
+    route: '/api/vBoundary/upsert',
+    body: (ids) => ({ fieldId: ids.fieldId, boundary: RINGS }),
+  },
+  {
+    method: 'POST',
+    route: '/api/vBoundary/upsert',
+    body: (ids) => ({ fieldId: ids.fieldId, boundaryId: ids.boundaryId, boundary: RINGS }),
+  },
+  { method: 'GET', route: '/api/vboundary/:boundaryId' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/simple' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/detailed' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/geojson' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/wkt' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/kml' },
+  { method: 'POST', route: '/api/boundaries/:boundaryId/activate' },
+  { method: 'DELETE', route: '/api/boundaries/:boundaryId' },
+  // Stored plans, groups, routes.
+  { method: 'GET', route: '/api/boundaries/:boundaryId/path-plan-ids' },
+  { method: 'GET', route: '/api/fields/:fieldId/path-plans' },
+  { method: 'GET', route: '/api/fields/:fieldId/path-plans/list' },
+  { method: 'GET', route: '/api/fields/:fieldId/path-plan-ids' },
+  { method: 'GET', route: '/api/fields/:fieldId/path-plan-names' },
+  { method: 'GET', route: '/api/path-plans-normalized/:pathPlanId' },
+  { method: 'GET', route: '/api/path-plans-normalized/:pathPlanId/preview' },
+  { method: 'GET', route: '/api/path-plans/:pathPlanId/geo' },
+  { method: 'GET', route: '/api/path-plans/:pathPlanId/list-item' },
+  { method: 'GET', route: '/api/path-plans/:pathPlanId/rate' },
+  { method: 'POST', route: '/api/path-plans/:pathPlanId/rate', body: () => ({ rating: 1 }) },
+  { method: 'POST', route: '/api/path-plans/:pathPlanId/star', body: () => ({}) },
+  { method: 'DELETE', route: '/api/path-plans/:pathPlanId' },
+  { method: 'GET', route: '/api/path-plans/:pathPlanId/routes' },
+  { method: 'GET', route: '/api/routes/:routeId' },
+  {
+    method: 'POST',
+    route: '/api/path-plan-zones/:pathPlanZoneId/geometry-groups/:geometryGroupId/set-active',
+  },
+  { method: 'GET', route: '/api/path-plan-groups/path-plans/:pathPlanId' },
+  { method: 'GET', route: '/api/path-plan-groups/:pathPlanGroupId' },
+  { method: 'DELETE', route: '/api/path-plan-groups/:pathPlanGroupId' },
+  {
+    method: 'POST',
+    route: '/api/path-plan-groups/:pathPlanGroupId/add-plans',
+    body: (ids) => ({ pathPlanIds: [ids.pathPlanId] }),
+  },
+  { method: 'POST', route: '/api/path-plan-groups/:pathPlanGroupId/ungroup-plan/:pathPlanId' },
+  {
+    method: 'DELETE',
+    route: '/api/path-plan-groups/:pathPlanGroupId/delete-plans',
+    body: (ids) => ({ pathPlanIds: [ids.pathPlanId] }),
+  },
+  { method: 'GET', route: '/api/companies/:companyId/path-plan-groups/names' },
+  { method: 'POST', route: '/api/companies/:companyId/path-plan-groups', body: () => ({ name: 'intruder' }) },
+  { method: 'POST', route: '/api/companies/:companyId/path-plan-groups/summary', body: () => ({}) },
+  // Jobs, exports, shares.
+  { method: 'GET', route: '/api/guidance/jobs/:jobId' },
+  { method: 'GET', route: '/api/bulk-guidance/jobs/:jobId' },
+  { method: 'GET', route: '/api/bulk-guidance/normalized/jobs/:jobId' },
+  { method: 'POST', route: '/api/job/:jobId/cancel' },
+  { method: 'GET', route: '/api/path-plans-export/jobs/:jobId' },
+  { method: 'GET', route: '/api/path-plans-export/:batchId/file' },
+  { method: 'GET', route: '/api/shares/:shareIdOrCode', body: undefined },
+  { method: 'DELETE', route: '/api/shares/:shareId' },
+  // Equipment, operators, user files.
+  {
+    method: 'POST',
+    route: '/api/equipment',
+    body: (ids) => ({ companyId: ids.companyId, ...MACHINE, name: 'x' }),
+  },
+  { method: 'GET', route: '/api/companies/:companyId/equipments' },
+  { method: 'GET', route: '/api/equipment/:equipmentId' },
+  { method: 'DELETE', route: '/api/equipment/:equipmentId' },
+  { method: 'POST', route: '/api/operators', body: (ids) => ({ companyId: ids.companyId, name: 'x' }) },
+  { method: 'GET', route: '/api/companies/:companyId/operators' },
+  { method: 'GET', route: '/api/operators/:operatorId' },
+  { method: 'DELETE', route: '/api/operators/:operatorId' },
+  { method: 'POST', route: '/api/companies/:companyId/user-files/file-upload', body: () => FILE },
+  { method: 'GET', route: '/api/companies/:companyId/user-files' },
+  { method: 'GET', route: '/api/user-files/:userFileId' },
+  { method: 'DELETE', route: '/api/user-files/:userFileId' },
+  { method: 'GET', route: '/api/user-files/:userFileId/metadata' },
+  { method: 'POST', route: '/api/user-files/:userFileId/hide' },
+];
+
+/** Routes with a path parameter that this walk leaves out, and why. */
+export const NOT_WALKED: Record<string, string> = {
+  'GET /api/shares/:code/path-plans-normalized/:pathPlanId':
+    'public: the share code is the credential (the shares tests check a code opens only its plan)',
+};
+
+let srv: TestServer;
+/** `METHOD /route` of every operation in the OpenAPI document (routes being built may not be registered yet). */
+const registered = new Set<string>();
+let a: Client;
+let b: Client;
+const ids: Ids = {};
+
+async function ok(ans: Promise<Answer>, status = 200): Promise<Answer> {
+  const x = await ans;
+  expectOk(x, status);
+  return x;
+}
+
+async function waitForJob(c: Client, path: string): Promise<Answer> {
+  for (let i = 0; i < 600; i++) {
+    const x = await c.get(path);
+    if (x.json?.status !== 'queued' && x.json?.status !== 'running') return x;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`job ${path} did not finish`);
+}
+
+/** What B's calls must leave unchanged: A's records as A reads them. */
+async function snapshot(): Promise<unknown[]> {
+  const reads = [
+    `/api/companies/${ids.companyId}`,
+    `/api/companies/${ids.companyId}/summary`,
+    `/api/companies/${ids.companyId}/growers/detailed`,
+    `/api/growers/${ids.growerId}`,
+    `/api/farms/${ids.farmId}`,
+    `/api/fields/${ids.fieldId}`,
+    `/api/fields/${ids.fieldId}/boundaries`,
+    `/api/path-plans/${ids.pathPlanId}/list-item`,
+    `/api/path-plan-groups/${ids.pathPlanGroupId}`,
+    `/api/shares/${ids.shareId}`,
+    '/api/user-api-keys',
+  ];
+  const out: unknown[] = [];
+  for (const p of reads) out.push({ p, body: (await ok(a.get(p))).json });
+  return out;
+}
+
+beforeAll(async () => {
+  srv = await startTestServer({ rateLimitPerMin: 100_000 });
+  const ka = await testKey({ credits: 1000 });
+  const kb = await testKey({ credits: 1000 });
+  a = client(srv.url, { key: ka.key });
+  b = client(srv.url, { key: kb.key });
+  const doc = (await ok(a.get('/api/openapi.json'))).json as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  for (const [p, ops] of Object.entries(doc.paths)) {
+    for (const m of Object.keys(ops))
+      registered.add(`${m.toUpperCase()} ${p.replace(/\{([^}]+)\}/g, ':$1')}`);
+  }
+  const has = (key: string) => registered.has(key);
+  ids.companyId = ka.companyId;
+  ids.id = ka.keyId;
+  ids.growerId = (
+    await ok(a.post(`/api/companies/${ids.companyId}/growers`, { name: 'A grower' }), 201)
+  ).json.growerId;
+  ids.farmId = (await ok(a.post(`/api/growers/${ids.growerId}/farms`, { name: 'A farm' }), 201)).json.farmId;
+  const saved = (
+    await ok(a.post('/api/fields/save', { farmId: ids.farmId, name: 'A field', boundary: RINGS }), 201)
+  ).json;
+  ids.fieldId = saved.field.fieldId;
+  ids.boundaryId = saved.vBoundary.boundaryId;
+
+  const job = (await ok(a.post('/api/guidance', { boundaryId: ids.boundaryId, request: PLAN_REQUEST }), 202))
+    .json;
+  ids.jobId = job.jobId;
+  const done = await waitForJob(a, `/api/guidance/jobs/${ids.jobId}`);
+  expect(done.json.status, done.text).toBe('completed');
+  ids.pathPlanId = done.json.pathPlanIds[0];
+  const model = (await ok(a.get(`/api/path-plans-normalized/${ids.pathPlanId}`))).json;
+  ids.pathPlanZoneId = model.zones[0].zoneId;
+  ids.geometryGroupId = model.zones[0].geometryGroups[0].geometryGroupId;
+  const routes = (await ok(a.get(`/api/path-plans/${ids.pathPlanId}/routes`))).json;
+  ids.routeId = routes[0].routeId;
+  ids.pathPlanGroupId = (
+    await ok(
+      a.post('/api/path-plan-groups/group-plans', { name: 'A group', pathPlanIds: [ids.pathPlanId] }),
+      201,
+    )
+  ).json.pathPlanGroupId;
+  const exp = (
+    await ok(a.post('/api/path-plans-export', { pathPlanIds: [ids.pathPlanId], format: 'geojson' }), 202)
+  ).json;
+  const expDone = await waitForJob(a, `/api/path-plans-export/jobs/${exp.jobId}`);
+  ids.batchId = expDone.json.batchId;
+  const share = (await ok(a.post('/api/shares/path-plan', { pathPlanId: ids.pathPlanId }), 201)).json;
+  ids.shareId = share.shareId;
+  ids.shareIdOrCode = share.shareId;
+  ids.code = share.code;
+
+  if (has('POST /api/equipment')) {
+    ids.equipmentId = (
+      await ok(a.post('/api/equipment', { companyId: ids.companyId, ...MACHINE }), 201)
+    ).json.equipmentId;
+  }
+  if (has('POST /api/operators')) {
+    ids.operatorId = (
+      await ok(a.post('/api/operators', { companyId: ids.companyId, name: 'Jens' }), 201)
+    ).json.operatorId;
+  }
+  if (has('POST /api/companies/:companyId/user-files/file-upload')) {
+    ids.userFileId = (
+      await ok(
+        a.call(`/api/companies/${ids.companyId}/user-files/file-upload`, {
+          method: 'POST',
+          raw: JSON.stringify(FILE),
+          type: 'application/geo+json',
+        }),
+        201,
+      )
+    ).json.userFileId;
+  }
+});
+afterAll(async () => {
+  await srv?.close();
+});
+
+const fill = (route: string) =>
+  route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    if (!ids[name]) throw new Error(`The walk has no id for :${name}; make one in beforeAll.`);
+    return ids[name];
+  });
+
+describe('tenant isolation', () => {
+  it("answers 404 to another company's key on every endpoint that takes an id, and changes nothing", async () => {
+    const before = await snapshot();
+    const failures: string[] = [];
+    for (const w of WALK) {
+      if (!registered.has(`${w.method} ${w.route}`)) continue;
+      const path = fill(w.route) + (w.query ?? '');
+      const ans = await b.call(path, { method: w.method, body: w.body?.(ids) });
+      if (ans.status !== 404 || ans.json?.errorCode !== 'NOT_FOUND')
+        failures.push(`${w.method} ${w.route}: ${ans.status} ${ans.text.slice(0, 200)}`);
+      else expectError(ans, 404, 'NOT_FOUND');
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+    // A still reaches all of it.
+    expectOk(await a.get(`/api/boundaries/${ids.boundaryId}/wkt`));
+  });
+
+  it('walks every /api route with a path parameter (add new ones to WALK)', async () => {
+    const doc = (await ok(a.get('/api/openapi.json'))).json as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const walked = new Set(WALK.map((w) => `${w.method} ${w.route}`));
+    const missing: string[] = [];
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      if (!p.startsWith('/api/') || !p.includes('{')) continue;
+      const route = p.replace(/\{([^}]+)\}/g, ':$1');
+      for (const m of Object.keys(ops)) {
+        const key = `${m.toUpperCase()} ${route}`;
+        if (
+          ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(m.toUpperCase()) &&
+          !walked.has(key) &&
+          !NOT_WALKED[key]
+        )
+          missing.push(key);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
