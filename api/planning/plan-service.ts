@@ -64,8 +64,31 @@ export function createPlanService(opts: PlanServiceOptions) {
       { 'retry-after': retryAfter },
     );
 
-  return {
-    async plan(
+  // Requests between taking a credit and settling it; closing waits for them,
+  // so a refund never meets a closed database.
+  const inFlight = new Set<Promise<unknown>>();
+
+  const service = {
+    /** Waits until every started plan has settled its credit. */
+    async drain(): Promise<void> {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+
+    plan(
+      body: DirectPlanRequest,
+      principal: KeyPrincipal,
+      format: PlanFormat,
+      signal?: AbortSignal,
+    ): Promise<PlanOutcome> {
+      const p = service.planOnce(body, principal, format, signal);
+      inFlight.add(p);
+      const done = () => inFlight.delete(p);
+      p.then(done, done);
+      return p;
+    },
+
+    /** plan() without the bookkeeping of requests in flight. */
+    async planOnce(
       body: DirectPlanRequest,
       principal: KeyPrincipal,
       format: PlanFormat,
@@ -148,10 +171,13 @@ export function createPlanService(opts: PlanServiceOptions) {
         charged = true;
         return { body: out.body, pathPlanId, ms: out.ms };
       } finally {
-        if (!charged) await opts.store.credits.refund(principal.companyId, PLAN_CREDIT_COST);
+        // Unlimited balances were not lowered: nothing to give back.
+        if (!charged && !taken.balance.unlimited)
+          await opts.store.credits.refund(principal.companyId, PLAN_CREDIT_COST);
       }
     },
   };
+  return service;
 }
 
 export type PlanService = ReturnType<typeof createPlanService>;

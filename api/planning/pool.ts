@@ -18,6 +18,13 @@ export interface PlanPoolOptions {
   maxQueue?: number;
   /** Worker entry (default plan-task.ts); tests inject slow fakes. */
   filename?: string;
+  /**
+   * Young generation of each worker's heap [MB] (default 16). V8 sizes it
+   * from the machine's memory (up to 3 x 64 MB per thread on a large host),
+   * which costs resident memory and buys little: a plan's short-lived
+   * objects die young either way.
+   */
+  youngGenerationMb?: number;
 }
 
 export class PoolBusyError extends Error {
@@ -64,6 +71,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
     maxQueue,
     concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
+    resourceLimits: { maxYoungGenerationSizeMb: opts.youngGenerationMb ?? 16 },
   });
   let running = 0;
   let closed = false;
