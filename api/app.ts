@@ -24,6 +24,7 @@ import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -31,6 +32,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
+import { routingRoutes } from './routes/routing.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userFileRoutes } from './routes/user-files.ts';
@@ -235,6 +237,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Files uploaded to a company (up to 20 MB; kind told from the content), kept in the database; boundary files import into fields.',
         },
+        {
+          name: 'Geometry operations',
+          description: 'Stateless conversions between WKT and GeoJSON and from WGS84 to UTM; nothing is stored.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -260,8 +266,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
+  await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
   await app.register(userFileRoutes, { store: opts.store });
+  await app.register(geometryOperationRoutes);
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.
