@@ -24,8 +24,8 @@ import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
-import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
+import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -33,10 +33,11 @@ import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
 import { routingRoutes } from './routes/routing.ts';
+import { settingRoutes } from './routes/settings.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
-import { userFileRoutes } from './routes/user-files.ts';
 import { userRoutes } from './routes/user.ts';
+import { userFileRoutes } from './routes/user-files.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -238,8 +239,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Files uploaded to a company (up to 20 MB; kind told from the content), kept in the database; boundary files import into fields.',
         },
         {
+          name: 'Settings',
+          description:
+            'Named settings of a company or of the caller; known names (units, language, timeZone, planning defaults) have typed values, others any JSON up to 16 KB.',
+        },
+        {
           name: 'Geometry operations',
-          description: 'Stateless conversions between WKT and GeoJSON and from WGS84 to UTM; nothing is stored.',
+          description:
+            'Stateless conversions between WKT and GeoJSON and from WGS84 to UTM; nothing is stored.',
         },
         { name: 'Service', description: 'Health and documentation.' },
       ],
@@ -270,6 +277,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(equipmentRoutes, { store: opts.store });
   await app.register(userFileRoutes, { store: opts.store });
   await app.register(geometryOperationRoutes);
+  await app.register(settingRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.

@@ -209,6 +209,46 @@ describe('stored plans, groups, exports and shares', () => {
     expectError(await b.c.get(`/api/routes/gpx?pathPlanId=${planId}`), 404, 'NOT_FOUND');
   });
 
+  it('routes a stored zone again under new route options, and a whole plan', async () => {
+    const before = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    const zone = before.zones[0];
+    const r = await a.c.post('/api/routes/normalized', [
+      { pathPlanZoneId: zone.zoneId, routeOptions: { algorithm: 'snake' } },
+    ]);
+    expectOk(r);
+    const g = r.json.geometryGroups[0];
+    expect(g.pathPlanZoneId).toBe(zone.zoneId);
+    expect(g.geometryGroup.geometryGroupId).toBe(zone.activeGeometryGroupId);
+    expect(g.geometryGroup.trackBearing).toBeCloseTo(
+      zone.geometryGroups.find((x: { isActive: boolean }) => x.isActive).trackBearing,
+      6,
+    );
+    const after = await a.c.get(`/api/path-plans-normalized/${planId}`);
+    expect(after.headers.get('etag')).not.toBe(`"${before.version ?? 1}"`);
+    expect(
+      after.json.zones[0].geometryGroups.find((x: { isActive: boolean }) => x.isActive).geometryParts.length,
+    ).toBe(g.geometryGroup.geometryParts.length);
+    expectError(
+      await a.c.post('/api/routes/normalized', [
+        { pathPlanZoneId: zone.zoneId, routeOptions: { algorithm: 'teleport' } },
+      ]),
+      422,
+      'OPTION_NOT_SUPPORTED',
+    );
+    expectError(
+      await b.c.post('/api/routes/normalized', [{ pathPlanZoneId: zone.zoneId }]),
+      404,
+      'NOT_FOUND',
+    );
+    const created = await a.c.post('/api/routes/create', {
+      pathPlanId: planId,
+      routeOptions: { algorithm: 'boustrophedon' },
+    });
+    expectOk(created);
+    expect(created.json.pathPlanId).toBe(planId);
+    expectError(await b.c.post('/api/routes/create', { pathPlanId: planId }), 404, 'NOT_FOUND');
+  });
+
   it('stars, rates, archives, switches the active group and upserts', async () => {
     expect((await a.c.post(`/api/path-plans/${planId}/star`, {})).json.starred).toBe(true);
     expectOk(await a.c.post(`/api/path-plans/${planId}/rate`, { rating: 4, comment: 'good' }));

@@ -159,6 +159,21 @@ export function createPathPlansRepository(db: Database) {
       return rows.length === 1;
     },
 
+    /** Replaces the model only if the plan is still at `version` (no lost update); false otherwise. */
+    async replaceModelIfVersion(
+      userId: string,
+      id: string,
+      model: PathPlanNormalizedModel,
+      version: number,
+    ): Promise<boolean> {
+      const rows = await db
+        .update(pathPlans)
+        .set({ model, ...figuresOf(model), version: sql`${pathPlans.version} + 1`, updatedAt: sql`now()` })
+        .where(and(eq(pathPlans.id, id), eq(pathPlans.version, version), visible(userId)))
+        .returning({ id: pathPlans.id });
+      return rows.length === 1;
+    },
+
     async get(userId: string, id: string): Promise<StoredPlan | null> {
       const [row] = await db
         .select({ ...rowColumns, model: pathPlans.model })
