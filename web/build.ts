@@ -11,7 +11,7 @@
  *   node web/build.ts --force   always build
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 export const WEB_ROOT = import.meta.dirname;
@@ -24,7 +24,7 @@ function files(dir: string, keep: (f: string) => boolean, out: string[] = []): s
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) {
-      if (e.name !== 'dist' && e.name !== 'node_modules' && e.name !== 'e2e') files(p, keep, out);
+      if (!e.name.startsWith('dist') && e.name !== 'node_modules' && e.name !== 'e2e') files(p, keep, out);
     } else if (keep(p)) out.push(p);
   }
   return out;
@@ -62,8 +62,22 @@ export async function ensureWebBuild(force = false): Promise<boolean> {
   if (!force && webBuildIsCurrent()) return false;
   const hash = sourceHash();
   const { build } = await import('vite');
-  await build({ configFile: join(WEB_ROOT, 'vite.config.ts'), logLevel: 'warn' });
-  writeFileSync(STAMP, hash);
+  // Built aside, then swapped in, so a server or a parallel build never sees half a bundle.
+  const tmp = `${WEB_DIST}.tmp-${process.pid}`;
+  const old = `${WEB_DIST}.old-${process.pid}`;
+  try {
+    await build({
+      configFile: join(WEB_ROOT, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: tmp, emptyOutDir: true },
+    });
+    writeFileSync(join(tmp, '.source-hash'), hash);
+    if (existsSync(WEB_DIST)) renameSync(WEB_DIST, old);
+    renameSync(tmp, WEB_DIST);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
+  }
   return true;
 }
 

@@ -122,6 +122,18 @@ export function safeReturnUrl(raw: string, own: string, allowed: readonly string
   return u.origin === own || allowed.includes(u.origin) ? u.href : null;
 }
 
+/**
+ * The page with its settings, and a preload of the field (or shared plan) it
+ * fetches first, so the browser loads it while the scripts load.
+ */
+function withConfig(html: string, config: object, dataUrl: string): string {
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  return html.replace(
+    '<!--tramline-config-->',
+    `<script id="tramline-config" type="application/json">${json}</script>\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="${dataUrl.replace(/"/g, '&quot;')}" />`,
+  );
+}
+
 export async function webRoutes(
   app: FastifyInstance,
   opts: { store: Store; tokens: TokenService; web?: WebOptions },
@@ -198,13 +210,9 @@ export async function webRoutes(
         exportFormats: EXPORT_FORMATS.map((f) => ({ value: f, label: EXPORT_FORMAT_LABELS[f] ?? f })),
         user: { userId: req.principal.userId },
       };
-      const json = JSON.stringify(config).replace(/</g, '\\u003c');
       return html(
         reply,
-        page('index.html').replace(
-          '<!--tramline-config-->',
-          `<script id="tramline-config" type="application/json">${json}</script>`,
-        ),
+        withConfig(page('index.html'), config, `/api/boundaries/${encodeURIComponent(boundaryId)}/geojson`),
       );
     },
   );
@@ -231,12 +239,12 @@ export async function webRoutes(
         exportFormats: [],
         user: null,
       };
-      const json = JSON.stringify(config).replace(/</g, '\\u003c');
       return html(
         reply,
-        page('index.html').replace(
-          '<!--tramline-config-->',
-          `<script id="tramline-config" type="application/json">${json}</script>`,
+        withConfig(
+          page('index.html'),
+          config,
+          `/api/shares/${encodeURIComponent(code)}/path-plans-normalized/${encodeURIComponent(pathPlanId)}`,
         ),
       );
     },

@@ -4,22 +4,19 @@
  * (git-ignored). Figures (time to plan, preview latency) are printed, not
  * asserted. Skips when /usr/bin/chromium is missing (.ci/run installs it).
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../../api/platform/client.ts';
+import { call, client } from '../../api/platform/client.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../../api/testing.ts';
 import { hasCorpus, loadBenchmarkSelection } from '../../test/helpers/corpus.ts';
 import { ensureWebBuild } from '../build.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const boundaries = new Map<string, unknown>();
 /** A 1x1 green PNG, the basemap tile the test serves. */
 const TILE_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M/wHwAEBgIApD5fRAAAAABJRU5ErkJggg==',
@@ -27,20 +24,12 @@ const TILE_PNG = Buffer.from(
 );
 let tileRequests = 0;
 
-/** Until the boundary endpoints are part of the server, the test serves its field itself. */
-function fixtureBoundaries(app: FastifyInstance): void {
-  if (app.hasRoute({ method: 'GET', url: '/api/boundaries/:boundaryId/geojson' })) return;
-  app.get<{ Params: { boundaryId: string } }>('/api/boundaries/:boundaryId/geojson', async (req, reply) => {
-    const b = boundaries.get(req.params.boundaryId);
-    return b ? b : reply.code(404).send({ errorCode: 'BOUNDARY_NOT_FOUND', message: 'no such boundary' });
-  });
-}
-
-/** A real field of about 100 ha from the shared corpus, else a 100 ha rectangle. */
+/** A real field of about 100 ha (one part) from the shared corpus, else a 100 ha rectangle. */
 function field100ha(): { name: string; geometry: unknown } {
   if (hasCorpus()) {
     const best = loadBenchmarkSelection()
       .filter((s) => Number(s.feature.properties.parts ?? 1) === 1)
+      .filter((s) => (s.feature.geometry as { type?: string }).type === 'Polygon')
       .sort(
         (a, b) =>
           Math.abs(Number(a.feature.properties.area_ha) - 100) -
@@ -84,13 +73,12 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
     parentOrigin = `http://localhost:${(parent.address() as AddressInfo).port}`;
 
-    server = await startTestServer({ web: { allowedOrigins: [parentOrigin] } }, fixtureBoundaries);
+    server = await startTestServer({ web: { allowedOrigins: [parentOrigin] } });
+    // The user and the field (grower, farm, field and boundary) through the platform interface.
     const reg = await call(server.url, '/api/account/register', { body: { email, password } });
     expect(reg.status).toBe(201);
-    const f = field100ha();
-    fieldName = f.name;
-    boundaryId = randomUUID();
-    boundaries.set(boundaryId, { type: 'Feature', properties: { name: f.name }, geometry: f.geometry });
+    fieldName = field100ha().name;
+    boundaryId = await makeField(client(server.url, { bearer: reg.json.accessToken }), reg.json.companyId);
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -212,6 +200,18 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     expect(await stat(page, 'headlandPassCount')).toBeGreaterThan(0);
     await ctx.setOffline(false);
 
+    // Route orders and their options.
+    for (const [algorithm, option] of [
+      ['clusteredSpiral', '#skipCount-row'],
+      ['optimized', '#objective-row'],
+    ] as const) {
+      const before = await page.locator('#map').getAttribute('data-plan-version');
+      await page.getByLabel('Route order').selectOption(algorithm);
+      await page.waitForFunction((x) => document.getElementById('map')?.dataset.planVersion !== x, before);
+      expect(await page.locator(option).isVisible()).toBe(true);
+      expect(await page.locator('#status').getAttribute('data-kind')).not.toBe('error');
+    }
+
     // Route playback.
     await page.getByRole('button', { name: 'Play the route' }).click();
     await page.waitForFunction(
@@ -322,12 +322,12 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     const missing = await fetch(`${server.url}/launch?code=x`, { redirect: 'manual' });
     expect(missing.status).toBe(400);
 
-    const { launchUrl } = await partnerLaunch(`/path-planning/boundary/${boundaryId}`);
+    const { launchUrl, boundaryId: launched } = await partnerLaunch((b) => `/path-planning/boundary/${b}`);
     const ctx = await browser.newContext();
     const page = await newPage(ctx);
     await page.goto(launchUrl);
     await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
-    expect(new URL(page.url()).pathname).toBe(`/path-planning/boundary/${boundaryId}`);
+    expect(new URL(page.url()).pathname).toBe(`/path-planning/boundary/${launched}`);
     // The code is single use.
     const again = await fetch(launchUrl, { redirect: 'manual' });
     expect(again.status).toBeGreaterThanOrEqual(400);
@@ -339,7 +339,7 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
   it('works embedded in an iframe of another origin and talks postMessage', async (t) => {
     needs(t, ['POST', '/api/partner/launch']);
     const { launchUrl } = await partnerLaunch(
-      `/path-planning/boundary/${boundaryId}?embedded=true&chrome=false`,
+      (b) => `/path-planning/boundary/${b}?embedded=true&chrome=false`,
     );
     const ctx = await browser.newContext();
     const page = await newPage(ctx);
@@ -390,12 +390,9 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
   });
 
   it('draws the basemap of the configuration under the plan', async () => {
-    const withBasemap = await startTestServer(
-      {
-        web: { basemapUrl: `${parentOrigin}/tiles/{z}/{x}/{y}.png`, basemapAttribution: 'Test tiles' },
-      },
-      fixtureBoundaries,
-    );
+    const withBasemap = await startTestServer({
+      web: { basemapUrl: `${parentOrigin}/tiles/{z}/{x}/{y}.png`, basemapAttribution: 'Test tiles' },
+    });
     try {
       const ctx = await browser.newContext();
       const page = await newPage(ctx);
@@ -415,20 +412,65 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  /** A launch code for a partner user with the view's user… a partner user of its own, plus the launch URL. */
-  async function partnerLaunch(returnUrl: string): Promise<{ launchUrl: string }> {
-    const admin = await testKey({ partnerAdmin: true, unlimited: true });
-    const partnerUserId = `farmer-${Math.random().toString(36).slice(2)}`;
-    const u = await call(server.url, '/api/partner/users', {
-      key: admin.key,
-      body: { partnerUserId, email: `${partnerUserId}@example.org`, firstName: 'Field', lastName: 'Worker' },
+  /** Creates a grower, a farm and the ~100 ha field in a company through the platform interface; answers the boundary id. */
+  async function makeField(api: ReturnType<typeof client>, companyId: string): Promise<string> {
+    const grower = await api.post(`/api/companies/${companyId}/growers`, {
+      name: 'Test grower',
+      source: 'api',
+      archived: false,
     });
-    expect([200, 201]).toContain(u.status);
+    expect(grower.status, grower.text).toBe(201);
+    const farm = await api.post(`/api/growers/${grower.json.growerId}/farms`, {
+      name: 'Home farm',
+      source: 'api',
+      archived: false,
+    });
+    expect(farm.status, farm.text).toBe(201);
+    const f = field100ha();
+    const saved = await api.post('/api/fields/save', {
+      farmId: farm.json.farmId,
+      name: f.name,
+      boundary: (f.geometry as { coordinates: number[][][] }).coordinates,
+    });
+    expect(saved.status, saved.text).toBe(201);
+    return saved.json.vBoundary.boundaryId;
+  }
+
+  let partner: Promise<{ key: string; partnerUserId: string; boundaryId: string }> | undefined;
+
+  /** A partner with a company holding the field and a user with access to it (made once). */
+  function partnerSetup() {
+    partner ??= (async () => {
+      const admin = await testKey({ partnerAdmin: true, unlimited: true });
+      const api = client(server.url, { key: admin.key });
+      const partnerUserId = `farmer-${Math.random().toString(36).slice(2)}`;
+      const partnerCompanyId = `farm-${Math.random().toString(36).slice(2)}`;
+      const c = await api.post('/api/partner/companies', { partnerCompanyId, name: 'Partner farm' });
+      expect([200, 201], c.text).toContain(c.status);
+      const u = await api.post('/api/partner/users', {
+        partnerUserId,
+        email: `${partnerUserId}@example.org`,
+        firstName: 'Field',
+        lastName: 'Worker',
+      });
+      expect([200, 201], u.text).toContain(u.status);
+      const a = await api.post('/api/partner/company-accesses', { partnerUserId, partnerCompanyId });
+      expect([200, 201], a.text).toContain(a.status);
+      return { key: admin.key, partnerUserId, boundaryId: await makeField(api, c.json.companyId) };
+    })();
+    return partner;
+  }
+
+  /** A launch URL for the partner's user that returns to `path(boundaryId)`. */
+  async function partnerLaunch(
+    path: (boundaryId: string) => string,
+  ): Promise<{ launchUrl: string; boundaryId: string }> {
+    const p = await partnerSetup();
     const l = await call(server.url, '/api/partner/launch', {
-      key: admin.key,
-      body: { userId: partnerUserId, returnUrl: `${server.url}${returnUrl}` },
+      key: p.key,
+      body: { userId: p.partnerUserId, returnUrl: `${server.url}${path(p.boundaryId)}` },
     });
     expect([200, 201], l.text).toContain(l.status);
-    return { launchUrl: `${server.url}${l.json.launchUrl}` };
+    return { launchUrl: `${server.url}${l.json.launchUrl}`, boundaryId: p.boundaryId };
   }
 });

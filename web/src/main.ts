@@ -754,6 +754,7 @@ progress.addEventListener('input', () => setPlayhead(Number(progress.value) / 10
 
 const stored = createStoredPlans({
   boundaryId: config.boundaryId,
+  fieldId: () => (boundary as { properties?: { fieldId?: string } } | null)?.properties?.fieldId,
   exportFormats: config.exportFormats,
   api,
   errorText,
@@ -779,7 +780,8 @@ async function start(): Promise<void> {
     ? { type: 'Feature', properties: { name: sharedModel.pathPlanName }, geometry: sharedModel.boundary }
     : body;
   $('map').dataset.fieldLoadedMs = String(Math.round(performance.now()));
-  const fieldName = (boundary as { properties?: { name?: string } })?.properties?.name;
+  const props = (boundary as { properties?: { name?: string | null; fieldName?: string } })?.properties;
+  const fieldName = props?.fieldName ?? props?.name ?? undefined;
   if (fieldName && chrome) $('field-name').textContent = fieldName;
   if (fieldName) document.title = `${fieldName} · Tramline`;
   fitField();

@@ -63,6 +63,33 @@ function run(job: PlanJob): WorkerAnswer {
   }
 }
 
+/**
+ * Warm-up while the page fetches the field: one small plan makes the engine
+ * compile the planner's hot paths, so the first real plan comes back sooner.
+ */
+function warmUp(): void {
+  const d = 0.002;
+  const ring = [
+    [10, 50],
+    [10 + 2 * d, 50],
+    [10 + 2 * d, 50 + d],
+    [10, 50 + d],
+    [10, 50],
+  ];
+  try {
+    planField({
+      boundary: { type: 'Polygon', coordinates: [ring] },
+      machine: { swathWidth: 12 },
+      exteriorHeadlandPasses: 2,
+      interiorHeadlandPasses: 1,
+      route: { algorithm: 'auto' },
+    });
+  } catch {
+    // Only a warm-up: the real plans report their own errors.
+  }
+}
+setTimeout(warmUp, 0);
+
 self.onmessage = (ev: MessageEvent<PlanJob>) => {
   // Models (to store) are all answered; previews only the newest.
   if (ev.data.model) {

@@ -16,6 +16,8 @@ import { formatDelta, formatStat, STATS, type Stats } from './stats.ts';
 
 export interface StoredDeps {
   boundaryId: string;
+  /** The field of the boundary, once it is loaded. */
+  fieldId: () => string | undefined;
   exportFormats: { value: string; label: string }[];
   /** A shared plan: nothing can be stored. */
   readOnly: boolean;
@@ -302,7 +304,11 @@ export function createStoredPlans(d: StoredDeps): StoredPlans {
   async function upsert(model: PathPlanNormalizedModel): Promise<PathPlanNormalizedModel> {
     const res = await d.api('/api/path-plans/upsert', {
       method: 'POST',
-      body: JSON.stringify({ plan: model, boundaryId: d.boundaryId }),
+      body: JSON.stringify({
+        plan: model,
+        boundaryId: d.boundaryId,
+        ...(d.fieldId() ? { fieldId: d.fieldId() } : {}),
+      }),
     });
     if (!res.ok) throw new Error(`The plan could not be saved: ${await d.errorText(res)}`);
     const item = (await res.json()) as ListItem;
