@@ -5,19 +5,16 @@
  * set-active, groups, exports, shares, and tenant isolation of every one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadedBoundary } from '../../jobs/plan-item.ts';
+import { seedBoundaries } from '../../bench/seed-boundaries.ts';
 import { uuidv7 } from '../../store/uuidv7.ts';
-import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
+import { rectangleField, startTestServer, type TestServer, testKey, testStore } from '../testing.ts';
 import { type Client, call, client, expectError, expectOk } from './client.ts';
 
 let srv: TestServer;
-/** Boundaries by company: what the field hierarchy would hold. */
-const held = new Map<string, Map<string, LoadedBoundary>>();
 
 beforeAll(async () => {
   srv = await startTestServer({
     rateLimitPerMin: 100_000,
-    loadBoundary: async (companyId, boundaryId) => held.get(companyId)?.get(boundaryId) ?? null,
   });
 });
 afterAll(async () => {
@@ -36,13 +33,12 @@ async function account(credits = 1000) {
   return { ...k, c: client(srv.url, { key: k.key }) };
 }
 
-function addBoundary(companyId: string, ha: number, lon: number, name = `Field ${lon}`): string {
-  const id = uuidv7();
-  if (!held.has(companyId)) held.set(companyId, new Map());
-  held
-    .get(companyId)!
-    .set(id, { boundaryId: id, fieldId: uuidv7(), name, geometry: rectangleField(ha, lon, 55) });
-  return id;
+/** Stores a rectangle of about `ha` hectares as a boundary (with its field) of the company. */
+async function addBoundary(companyId: string, ha: number, lon: number, name = `Field ${lon}`) {
+  const [b] = await seedBoundaries(await testStore(), companyId, [
+    { name, geometry: rectangleField(ha, lon, 55) },
+  ]);
+  return b!;
 }
 
 async function waitForJob(c: Client, path: string, until = (s: string) => s !== 'queued' && s !== 'running') {
@@ -59,10 +55,12 @@ async function waitForJob(c: Client, path: string, until = (s: string) => s !== 
 describe('bulk guidance', () => {
   it('answers 202 at once and plans every boundary or records why not', async () => {
     const a = await account();
-    const ids = [1, 2, 3, 4, 5].map((i) => addBoundary(a.companyId, 2 + i, 10 + i * 0.01));
+    const ids = await Promise.all(
+      [1, 2, 3, 4, 5].map(async (i) => (await addBoundary(a.companyId, 2 + i, 10 + i * 0.01)).boundaryId),
+    );
     const unknown = uuidv7();
     // A field too narrow for two 6 m headland passes: an error for that boundary, the batch goes on.
-    const tiny = addBoundary(a.companyId, 0.001, 10.5);
+    const tiny = (await addBoundary(a.companyId, 0.001, 10.5)).boundaryId;
     const post = await a.c.post('/api/bulk-guidance/normalized', {
       boundaryIds: [...ids, unknown, tiny, ids[0]],
       request: REQUEST,
@@ -121,7 +119,16 @@ describe('bulk guidance', () => {
 
   it('cancels a job; a cancelled job stays cancelled and stores nothing more', async () => {
     const a = await account();
-    const ids = Array.from({ length: 40 }, (_, i) => addBoundary(a.companyId, 20, 11 + i * 0.01));
+    const ids = (
+      await seedBoundaries(
+        await testStore(),
+        a.companyId,
+        Array.from({ length: 40 }, (_, i) => ({
+          name: `F${i}`,
+          geometry: rectangleField(20, 11 + i * 0.01, 55),
+        })),
+      )
+    ).map((b) => b.boundaryId);
     const post = await a.c.post('/api/bulk-guidance', { boundaryIds: ids, request: REQUEST });
     expectOk(post, 202);
     const c = await a.c.post(`/api/job/${post.json.jobId}/cancel`);
@@ -145,8 +152,9 @@ describe('stored plans, groups, exports and shares', () => {
   beforeAll(async () => {
     a = await account();
     b = await account();
-    boundaryId = addBoundary(a.companyId, 8, 12, 'North field');
-    fieldId = held.get(a.companyId)!.get(boundaryId)!.fieldId!;
+    const stored = await addBoundary(a.companyId, 8, 12, 'North field');
+    boundaryId = stored.boundaryId;
+    fieldId = stored.fieldId!;
     const post = await a.c.post('/api/guidance', {
       boundaryId,
       request: { ...REQUEST, equipment: { ...REQUEST.equipment, trackWidths: [3], tireWidths: [0.6] } },
