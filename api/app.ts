@@ -22,6 +22,7 @@ import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -276,6 +277,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
   await app.register(userFileRoutes, { store: opts.store });
+  await app.register(boundaryImportRoutes, { store: opts.store });
   await app.register(geometryOperationRoutes);
   await app.register(settingRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
