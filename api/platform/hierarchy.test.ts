@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKml } from '../../formats/boundary-kml.ts';
 import { parseWkt } from '../../formats/boundary-wkt.ts';
 import { startTestServer, type TestServer, testKey } from '../testing.ts';
-import { type Client, client, expectError, expectOk } from './client.ts';
+import { type Client, call, client, expectError, expectOk } from './client.ts';
 
 let srv: TestServer;
 let c: Client;
@@ -265,6 +265,14 @@ describe('fields and boundaries', () => {
     }
     const all = (await c.get(`/api/companies/${companyId}/fields-with-boundaries`)).json;
     expect(all.map((f: { fieldId: string }) => f.fieldId)).toContain(fieldId);
+    expect(
+      (await c.get(`/api/companies/${companyId}/fields`)).json.map((f: { fieldId: string }) => f.fieldId),
+    ).toContain(fieldId);
+    const orgBoundaries = (await c.get(`/api/organizations/${companyId}/boundaries`)).json;
+    expect(orgBoundaries.filter((b: { fieldId: string }) => b.fieldId === fieldId)).toHaveLength(1);
+    const counts = (await c.get(`/api/fields/${companyId}/fields-without-boundaries-count`)).json;
+    expect(counts).toMatchObject({ companyId, withoutBoundaries: 0 });
+    expect(counts.fields).toBeGreaterThanOrEqual(1);
     const gj = await c.get(`/api/growers/${growerId}/fields-boundaries-json`);
     expect(gj.json.type).toBe('FeatureCollection');
     expect(gj.json.features).toHaveLength(1);
@@ -392,5 +400,40 @@ describe('companies and what they hold', () => {
     expect(purged.json.deleted).toMatchObject({ growers: 1, farms: 1, fields: 1, boundaries: 2 });
     expect((await own.get(`/api/companies/${cid}/growers`)).json).toEqual([]);
     expect((await own.get(`/api/companies/${cid}/empty`)).json.empty).toBe(true);
+  });
+});
+
+describe('the browser session cookie', () => {
+  it('acts like the bearer token; unsafe methods only without a cross-site origin', async () => {
+    const email = `cookie-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+    const reg = await call(srv.url, '/api/account/register', {
+      body: { email, password: 'correct horse battery', companyName: 'Cookie Farms' },
+    });
+    expectOk(reg, 201);
+    const cookie = { cookie: `tramline_session=${reg.json.accessToken}` };
+    const cid = reg.json.companyId;
+    const made = await call(srv.url, `/api/companies/${cid}/growers`, {
+      body: { name: 'From the page' },
+      headers: { ...cookie, origin: srv.url },
+    });
+    expectOk(made, 201);
+    const read = await call(srv.url, `/api/growers/${made.json.growerId}`, { headers: cookie });
+    expectOk(read);
+    expect(read.json.name).toBe('From the page');
+    // Another site cannot ride on the cookie.
+    const forged = await call(srv.url, `/api/growers/${made.json.growerId}`, {
+      method: 'PUT',
+      body: { name: 'forged' },
+      headers: { ...cookie, origin: 'https://evil.example' },
+    });
+    expect(forged.status).toBe(401);
+    const crossSite = await call(srv.url, `/api/growers/${made.json.growerId}`, {
+      method: 'DELETE',
+      headers: { ...cookie, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(401);
+    expect((await call(srv.url, `/api/growers/${made.json.growerId}`, { headers: cookie })).json.name).toBe(
+      'From the page',
+    );
   });
 });

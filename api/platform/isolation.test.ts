@@ -102,6 +102,10 @@ export const WALK: Walk[] = [
   { method: 'GET', route: '/api/farms/:farmId/fields-boundaries-json' },
   { method: 'GET', route: '/api/growers/:growerId/fields-boundaries-json' },
   { method: 'GET', route: '/api/companies/:companyId/fields-boundaries-json' },
+  { method: 'GET', route: '/api/companies/:companyId/fields' },
+  { method: 'GET', route: '/api/organizations/:companyId/fields' },
+  { method: 'GET', route: '/api/organizations/:companyId/boundaries' },
+  { method: 'GET', route: '/api/fields/:companyId/fields-without-boundaries-count' },
   {
     method: 'POST',
     route: '/api/vBoundary/upsert',
@@ -185,6 +189,41 @@ export const WALK: Walk[] = [
   { method: 'DELETE', route: '/api/user-files/:userFileId' },
   { method: 'GET', route: '/api/user-files/:userFileId/metadata' },
   { method: 'POST', route: '/api/user-files/:userFileId/hide' },
+  {
+    method: 'POST',
+    route: '/api/equipment',
+    body: (ids) => ({ equipmentId: ids.equipmentId, ...MACHINE, name: 'stolen' }),
+  },
+  { method: 'POST', route: '/api/equipment/delete', body: (ids) => ({ equipmentIds: [ids.equipmentId] }) },
+  {
+    method: 'POST',
+    route: '/api/operators',
+    body: (ids) => ({ operatorId: ids.operatorId, name: 'stolen' }),
+  },
+  { method: 'GET', route: '/api/user-files/:userFileId/polygons' },
+  {
+    method: 'POST',
+    route: '/api/user-files/:userFileId/import-boundary',
+    body: (ids) => ({ fieldId: ids.fieldId }),
+  },
+  // Settings.
+  { method: 'GET', route: '/api/companies/:companyId/settings' },
+  {
+    method: 'POST',
+    route: '/api/companies/:companyId/settings',
+    body: () => ({ name: 'defaultSwathWidth', value: 1 }),
+  },
+  { method: 'POST', route: '/api/setting', body: (ids) => ({ settingId: ids.settingId, value: 1 }) },
+  {
+    method: 'POST',
+    route: '/api/setting',
+    body: (ids) => ({ companyId: ids.companyId, name: 'defaultSwathWidth', value: 1 }),
+  },
+  { method: 'POST', route: '/api/settings/table', body: (ids) => ({ companyId: ids.companyId }) },
+  { method: 'GET', route: '/api/settings/:settingId' },
+  { method: 'DELETE', route: '/api/settings/:settingId' },
+  { method: 'DELETE', route: '/api/settings/users/:userId' },
+  { method: 'GET', route: '/api/users/:userId/settings' },
 ];
 
 /** Routes with a path parameter that this walk leaves out, and why. */
@@ -230,6 +269,10 @@ async function snapshot(): Promise<unknown[]> {
     `/api/shares/${ids.shareId}`,
     '/api/user-api-keys',
   ];
+  if (ids.equipmentId) reads.push(`/api/equipment/${ids.equipmentId}`);
+  if (ids.operatorId) reads.push(`/api/operators/${ids.operatorId}`);
+  if (ids.userFileId) reads.push(`/api/user-files/${ids.userFileId}/metadata`);
+  if (ids.settingId) reads.push(`/api/settings/${ids.settingId}`, `/api/users/${ids.userId}/settings`);
   const out: unknown[] = [];
   for (const p of reads) out.push({ p, body: (await ok(a.get(p))).json });
   return out;
@@ -251,6 +294,7 @@ beforeAll(async () => {
   const has = (key: string) => registered.has(key);
   ids.companyId = ka.companyId;
   ids.id = ka.keyId;
+  ids.userId = ka.userId;
   ids.growerId = (
     await ok(a.post(`/api/companies/${ids.companyId}/growers`, { name: 'A grower' }), 201)
   ).json.growerId;
@@ -309,6 +353,15 @@ beforeAll(async () => {
         201,
       )
     ).json.userFileId;
+  }
+  if (has('POST /api/companies/:companyId/settings')) {
+    ids.settingId = (
+      await ok(
+        a.post(`/api/companies/${ids.companyId}/settings`, { name: 'defaultSwathWidth', value: 24 }),
+        201,
+      )
+    ).json.settingId;
+    await ok(a.post('/api/user-settings', { name: 'language', value: 'da' }), 201);
   }
 });
 afterAll(async () => {

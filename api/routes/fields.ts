@@ -10,6 +10,9 @@
  *   GET    /api/fields/{fieldId}/boundaries-basic    its boundaries without geometry
  *   GET    /api/{farms|growers|companies}/{id}/fields-with-boundaries
  *   GET    /api/{farms|growers|companies}/{id}/fields-boundaries-json   active boundaries as GeoJSON
+ *   GET    /api/companies/{companyId}/fields (also /api/organizations/{companyId}/fields)
+ *   GET    /api/organizations/{companyId}/boundaries  the active boundary of every field
+ *   GET    /api/fields/{companyId}/fields-without-boundaries-count
  *   POST   /api/vBoundary/upsert                     new boundary of a field, or new geometry of one (If-Match)
  *   GET    /api/vboundary/{boundaryId}               one boundary with its rings (ETag)
  *   GET    /api/boundaries/{boundaryId}/simple       without geometry (bbox, counts)
@@ -539,6 +542,78 @@ export async function fieldRoutes(app: FastifyInstance, opts: { store: Store }):
       },
     );
   }
+
+  for (const path of ['/api/companies/:companyId/fields', '/api/organizations/:companyId/fields']) {
+    r.get(
+      path,
+      {
+        schema: {
+          tags: ['Fields and boundaries'],
+          summary: 'All fields of a company',
+          params: idParams('companyId'),
+          response: answers({ 200: { schema: Type.Array(Field), description: 'By name.' } }, 400, 404),
+        },
+      },
+      async (req) => {
+        await requireCompany(store, req, req.params.companyId);
+        return (await h.listFields({ companyId: req.params.companyId })).map(fieldBody);
+      },
+    );
+  }
+
+  r.get(
+    '/api/organizations/:companyId/boundaries',
+    {
+      schema: {
+        tags: ['Fields and boundaries'],
+        summary: 'The active boundary of every field of a company',
+        params: idParams('companyId'),
+        response: answers(
+          { 200: { schema: Type.Array(VBoundary), description: 'By field name.' } },
+          400,
+          404,
+        ),
+      },
+    },
+    async (req) => {
+      await requireCompany(store, req, req.params.companyId);
+      return (await h.activeBoundaries({ companyId: req.params.companyId })).map(vBoundaryBody);
+    },
+  );
+
+  r.get(
+    '/api/fields/:companyId/fields-without-boundaries-count',
+    {
+      schema: {
+        tags: ['Fields and boundaries'],
+        summary: 'How many fields of a company have no boundary',
+        params: idParams('companyId'),
+        response: answers(
+          {
+            200: {
+              schema: Type.Object({
+                companyId: Type.String(),
+                fields: Type.Integer(),
+                withoutBoundaries: Type.Integer(),
+              }),
+              description: 'Counts.',
+            },
+          },
+          400,
+          404,
+        ),
+      },
+    },
+    async (req) => {
+      await requireCompany(store, req, req.params.companyId);
+      const list = await h.listFields({ companyId: req.params.companyId });
+      return {
+        companyId: req.params.companyId,
+        fields: list.length,
+        withoutBoundaries: list.filter((f) => f.activeBoundaryId === null).length,
+      };
+    },
+  );
 
   r.post(
     '/api/vBoundary/upsert',
