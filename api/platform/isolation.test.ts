@@ -102,6 +102,10 @@ export const WALK: Walk[] = [
   { method: 'GET', route: '/api/farms/:farmId/fields-boundaries-json' },
   { method: 'GET', route: '/api/growers/:growerId/fields-boundaries-json' },
   { method: 'GET', route: '/api/companies/:companyId/fields-boundaries-json' },
+  { method: 'GET', route: '/api/companies/:companyId/fields' },
+  { method: 'GET', route: '/api/organizations/:companyId/fields' },
+  { method: 'GET', route: '/api/organizations/:companyId/boundaries' },
+  { method: 'GET', route: '/api/fields/:companyId/fields-without-boundaries-count' },
   {
     method: 'POST',
     route: '/api/vBoundary/upsert',
