@@ -323,6 +323,31 @@ describe('user files', () => {
   });
 });
 
+describe('company summary and purge', () => {
+  it('count and delete machines, operators, settings and files', async () => {
+    const k = await testKey();
+    const c = client(srv.url, { key: k.key });
+    expectOk(await c.post('/api/equipment', { companyId: k.companyId, ...sprayer }), 201);
+    expectOk(await c.post('/api/operators', { companyId: k.companyId, name: 'Ole' }), 201);
+    expectOk(await c.post(`/api/companies/${k.companyId}/settings`, { name: 'units', value: 'metric' }), 201);
+    expectOk(
+      await c.call(`/api/companies/${k.companyId}/user-files/file-upload`, {
+        method: 'POST',
+        raw: 'POLYGON EMPTY',
+        type: 'text/plain',
+      }),
+      201,
+    );
+    const summary = await c.get(`/api/companies/${k.companyId}/summary`);
+    expect(summary.json.counts).toMatchObject({ equipment: 1, operators: 1, settings: 1, userFiles: 1 });
+    const purged = await c.del(`/api/companies/${k.companyId}/purge`);
+    expectOk(purged);
+    expect(purged.json.deleted).toMatchObject({ equipment: 1, operators: 1, settings: 1, userFiles: 1 });
+    expect((await c.get(`/api/companies/${k.companyId}/equipments`)).json).toEqual([]);
+    expect((await c.get(`/api/companies/${k.companyId}/user-files?includeHidden=true`)).json).toEqual([]);
+  });
+});
+
 describe('another company’s ids', () => {
   it('answer 404 and change nothing', async () => {
     const m = await b.post('/api/equipment', {

@@ -16,6 +16,10 @@ const DATA_TABLES: ReadonlyArray<{ table: string; name: string }> = [
   { table: 'fields', name: 'fields' },
   { table: 'farms', name: 'farms' },
   { table: 'growers', name: 'growers' },
+  { table: 'operators', name: 'operators' },
+  { table: 'equipment', name: 'equipment' },
+  { table: 'settings', name: 'settings' },
+  { table: 'user_files', name: 'userFiles' },
 ];
 
 export const companyCounts = {
