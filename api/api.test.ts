@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirePartnerAdmin } from './auth/guards.ts';
 import { SLOW_TASK_FILE } from './planning/testing/slow-task.ts';
 import { rectangleField, startTestServer, type TestServer, testKey, testStore } from './testing.ts';
 
@@ -83,10 +82,7 @@ let key: string;
 let keyCompany: string;
 
 beforeAll(async () => {
-  srv = await startTestServer({}, (app) => {
-    // A guarded route for the 403 test; partner endpoints arrive with the platform interface.
-    app.get('/api/partner/guard-check', { preHandler: requirePartnerAdmin }, async () => ({ ok: true }));
-  });
+  srv = await startTestServer();
   const k = await testKey({ credits: 100 });
   key = k.key;
   keyCompany = k.companyId;
@@ -414,14 +410,33 @@ describe('402: credits', () => {
   });
 });
 
-describe('403: partner guard', () => {
-  it('refuses a valid non-partner key with NotAuthorized and lets a Partner Admin through', async () => {
-    const a = await call(srv.url, '/api/partner/guard-check', { key });
-    expectError(a, 403, 'NotAuthorized');
+describe('403: partner endpoints', () => {
+  const partnerCalls: [string, unknown][] = [
+    ['/api/partner/users', { partnerUserId: 'p-1', email: 'p1@example.org', firstName: 'A', lastName: 'B' }],
+    ['/api/partner/companies', { partnerCompanyId: 'c-1', name: 'Partner farm' }],
+    ['/api/partner/company-accesses', { partnerUserId: 'p-1', partnerCompanyId: 'c-1' }],
+    ['/api/partner/launch', { userId: 'p-1' }],
+  ];
+  for (const [path, body] of partnerCalls) {
+    it(`${path}: a valid non-Partner-Admin key gets 403 NotAuthorized with the spec 7 body`, async () => {
+      const a = await call(srv.url, path, { key, body });
+      expectError(a, 403, 'NotAuthorized');
+      expect(Object.keys(a.json).sort()).toEqual(['correlationId', 'errorCode', 'message']);
+      // Decided before the body: junk from a non-partner key is 403 too, not 400.
+      expectError(await call(srv.url, path, { key, raw: '{not json' }), 403, 'NotAuthorized');
+      // No key at all stays 401 with no body.
+      const none = await call(srv.url, path, { body });
+      expect(none.status).toBe(401);
+      expect(none.text).toBe('');
+    });
+  }
+
+  it('lets a Partner Admin key through the guard, and the launch exchange needs no key', async () => {
     const admin = await testKey({ partnerAdmin: true });
-    const b = await call(srv.url, '/api/partner/guard-check', { key: admin.key });
-    expect(b.status).toBe(200);
-    expect((await call(srv.url, '/api/partner/guard-check')).status).toBe(401);
+    const u = await call(srv.url, '/api/partner/users', { key: admin.key, body: partnerCalls[0][1] });
+    expect([200, 201], u.text).toContain(u.status);
+    const x = await call(srv.url, '/api/partner/launch/exchange', { body: { code: 'no-such-code' } });
+    expect(x.status, x.text).toBe(400);
   });
 });
 

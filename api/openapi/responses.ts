@@ -131,85 +131,386 @@ export const planErrors = {
   ),
 };
 
-const Stats = Type.Object(
+// GeoJSON geometry (RFC 7946), WGS84 [lon, lat], 9 decimals.
+// A plain array schema (OpenAPI tools read prefixItems poorly), typed as the [lon, lat] pair it is.
+const Position = Type.Unsafe<[number, number]>({
+  type: 'array',
+  items: { type: 'number' },
+  minItems: 2,
+  maxItems: 2,
+  description: '[lon, lat] in degrees (WGS84).',
+});
+const LinearRing = Type.Array(Position, { minItems: 4, description: 'Closed ring: first = last position.' });
+
+export const GeoJSONPoint = Type.Object(
+  { type: Type.Literal('Point'), coordinates: Position },
+  { additionalProperties: false, title: 'GeoJSONPoint' },
+);
+export const GeoJSONLineString = Type.Object(
+  { type: Type.Literal('LineString'), coordinates: Type.Array(Position, { minItems: 2 }) },
+  { additionalProperties: false, title: 'GeoJSONLineString' },
+);
+export const GeoJSONPolygon = Type.Object(
   {
-    fieldArea: Type.Number({ description: '[m^2]' }),
-    workableArea: Type.Number({ description: '[m^2]' }),
-    coveredArea: Type.Number({ description: '[m^2]' }),
-    missedArea: Type.Number({ description: '[m^2]' }),
-    overlapArea: Type.Number({ description: '[m^2]' }),
-    trackCount: Type.Integer(),
-    turnCount: Type.Integer(),
-    headlandPassCount: Type.Integer(),
-    workingDistance: Type.Number({ description: '[m]' }),
-    headlandDistance: Type.Number({ description: '[m]' }),
-    turnDistance: Type.Number({ description: '[m]' }),
-    connectorDistance: Type.Number({ description: '[m]' }),
-    totalDistance: Type.Number({ description: '[m]' }),
-    nonWorkingDistance: Type.Number({ description: '[m]' }),
-    workingTime: Type.Number({ description: '[s]' }),
-    nonWorkingTime: Type.Number({ description: '[s]' }),
-    totalTime: Type.Number({ description: '[s]' }),
-    coveredPercent: Type.Number(),
-    overlapPercent: Type.Number(),
+    type: Type.Literal('Polygon'),
+    coordinates: Type.Array(LinearRing, {
+      minItems: 1,
+      description: 'Outer ring counter-clockwise, then the holes clockwise.',
+    }),
   },
-  { additionalProperties: true, title: 'PlanStats' },
+  { additionalProperties: false, title: 'GeoJSONPolygon' },
+);
+export const GeoJSONMultiPolygon = Type.Object(
+  { type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Array(LinearRing, { minItems: 1 })) },
+  { additionalProperties: false, title: 'GeoJSONMultiPolygon' },
 );
 
-export const PathPlanNormalizedModel = Type.Object(
+const statMembers = {
+  fieldArea: Type.Number({ description: '[m^2]' }),
+  workableArea: Type.Number({ description: 'Inside the headlands [m^2].' }),
+  coveredArea: Type.Number({ description: '[m^2]' }),
+  missedArea: Type.Number({ description: '[m^2]' }),
+  overlapArea: Type.Number({ description: '[m^2]' }),
+  trackCount: Type.Integer({ minimum: 0 }),
+  turnCount: Type.Integer({ minimum: 0 }),
+  headlandPassCount: Type.Integer({ minimum: 0 }),
+  workingDistance: Type.Number({ description: '[m]' }),
+  headlandDistance: Type.Number({ description: '[m]' }),
+  turnDistance: Type.Number({ description: '[m]' }),
+  connectorDistance: Type.Number({ description: '[m]' }),
+  totalDistance: Type.Number({ description: '[m]' }),
+  nonWorkingDistance: Type.Number({ description: '[m]' }),
+  workingTime: Type.Number({ description: '[s]' }),
+  nonWorkingTime: Type.Number({ description: '[s]' }),
+  totalTime: Type.Number({ description: '[s]' }),
+  coveredPercent: Type.Number({ description: 'Covered share of the field [%].' }),
+  overlapPercent: Type.Number({ description: 'Worked twice, share of the field [%].' }),
+};
+
+const Stats = Type.Object(statMembers, {
+  additionalProperties: true,
+  title: 'PlanStats',
+  description: 'Every member listed is always present; later versions may add members.',
+});
+
+const OptimizerReport = Type.Object(
   {
-    pathPlanId: Type.String({ description: 'UUIDv7, new for every request (nothing is stored).' }),
-    pathPlanName: Type.String({ description: "The first feature's properties.name, else 'Direct plan'." }),
-    name: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    operationType: Type.String(),
-    boundary: Type.Object({}, { additionalProperties: true, description: 'MultiPolygon of the zones.' }),
-    area: Type.Number({ description: 'Field area less holes [m^2].' }),
-    totalArea: Type.Number({ description: 'Same as area [m^2].' }),
-    areaHa: Type.Number(),
-    numberOfTracks: Type.Integer(),
-    equipment: Type.Object(
-      {},
-      { additionalProperties: true, description: 'The machine as planned, defaults filled in.' },
+    objective: Type.Union([Type.Literal('distance'), Type.Literal('time'), Type.Literal('fuel')]),
+    baselineCost: Type.Number({ description: 'Cost of the plain boustrophedon order (m, s or l).' }),
+    cost: Type.Number({ description: 'Cost of the chosen order.' }),
+    gainPercent: Type.Number({ description: '100 (1 - cost / baselineCost) [%].' }),
+    evaluations: Type.Integer({ minimum: 0 }),
+    improvements: Type.Integer({ minimum: 0 }),
+    converged: Type.Boolean({
+      description: 'false when the time cap (maxOptimizerTime) or the evaluation cap ended it.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'OptimizerReport',
+    description: "What the route optimizer gained (routeOptions.algorithm 'optimized' only).",
+  },
+);
+
+const GeometryPartType = Type.Union(
+  [
+    'GuidanceTrack',
+    'ExteriorHeadlandPass',
+    'InteriorHeadlandPass',
+    'RouteTrack',
+    'Turn',
+    'HeadlandTurn',
+    'HeadlandConnector',
+    'Connector',
+  ].map((t) => Type.Literal(t)),
+);
+
+const Direction = Type.Union([Type.Literal('CW'), Type.Literal('CCW')], {
+  description: 'Sense of travel around the pass on a north-up map.',
+});
+
+const GeometryPartModel = Type.Object(
+  {
+    geometryPartId: Type.String(),
+    geometryPartType: GeometryPartType,
+    geometry: { ...GeoJSONLineString, description: 'Centre line; driven parts in the direction of driving.' },
+    sequence: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Driving order across the whole plan; only on route parts.' }),
     ),
-    stats: Stats,
-    repairs: Type.Array(Type.String(), { description: 'What the planner repaired in the boundary.' }),
-    zones: Type.Array(
+    reverse: Type.Optional(Type.Literal(true, { description: 'Present only when driven backwards.' })),
+    working: Type.Boolean({ description: 'The implement works along this part.' }),
+    length: Type.Number({ description: '[m]' }),
+    trackDetail: Type.Optional(
       Type.Object(
         {
-          zoneId: Type.String(),
-          zoneIndex: Type.Integer(),
-          zoneBoundary: Type.Object({}, { additionalProperties: true }),
-          innerBoundaries: Type.Object({}, { additionalProperties: true }),
-          stats: Stats,
-          activeGeometryGroupId: Type.String(),
-          geometryGroups: Type.Array(
-            Type.Object({}, { additionalProperties: true, title: 'GeometryGroupModel' }),
-          ),
+          trackIndex: Type.Integer({ minimum: 0 }),
+          bearing: Type.Number({ description: '[deg clockwise from north, 0..180)' }),
+          width: Type.Number({ description: 'Working width [m].' }),
         },
-        { additionalProperties: true, title: 'PathPlanZoneModel' },
+        { additionalProperties: false },
       ),
+    ),
+    headlandDetail: Type.Optional(
+      Type.Object(
+        {
+          passNumber: Type.Integer({
+            minimum: 1,
+            description: 'Exterior: 1 = outermost. Interior: 1 = closest to the obstacle.',
+          }),
+          direction: Direction,
+          obstacleIndex: Type.Optional(Type.Integer({ minimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    turnDetail: Type.Optional(
+      Type.Object(
+        { turnKind: Type.String({ description: "'U', 'bulb', 'K', 'headland', ..." }) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'GeometryPartModel' },
+);
+
+const GeometryGroupModel = Type.Object(
+  {
+    geometryGroupId: Type.String(),
+    isActive: Type.Boolean(),
+    trackType: Type.Literal('Straight'),
+    trackBearing: Type.Number({ description: '[deg clockwise from north, 0..180)' }),
+    abLine: { ...GeoJSONLineString, description: 'The reference line the tracks are parallel to.' },
+    stats: Stats,
+    geometryParts: Type.Array(GeometryPartModel, {
+      description: 'Reference geometry first (guidance tracks, headland passes), then the route parts.',
+    }),
+  },
+  { additionalProperties: false, title: 'GeometryGroupModel' },
+);
+
+const PathPlanZoneModel = Type.Object(
+  {
+    zoneId: Type.String(),
+    zoneIndex: Type.Integer({ minimum: 0 }),
+    zoneBoundary: { ...GeoJSONPolygon, description: "The zone's field polygon; holes are obstacles." },
+    innerBoundaries: { ...GeoJSONMultiPolygon, description: 'The workable area inside the headlands.' },
+    stats: Stats,
+    activeGeometryGroupId: Type.String(),
+    routeStartPoint: Type.Optional({
+      ...GeoJSONPoint,
+      description: 'Where the route of the active group starts; absent when the zone has no route.',
+    }),
+    routeEndPoint: Type.Optional({
+      ...GeoJSONPoint,
+      description: 'Where the route of the active group ends; absent when the zone has no route.',
+    }),
+    routeFailures: Type.Integer({
+      minimum: 0,
+      description: 'Route connections that could not be kept inside the field (0 on a valid plan).',
+    }),
+    optimizer: Type.Optional(OptimizerReport),
+    refillPoints: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            point: GeoJSONPoint,
+            sequence: Type.Integer({ minimum: 0 }),
+            volumeApplied: Type.Number({ description: '[l] up to this point.' }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'routeOptions.calculateRefillPoints only.' },
+      ),
+    ),
+    stagingEntry: Type.Optional({
+      ...GeoJSONLineString,
+      description: 'routeOptions.stagingArea only: from the staging area to the route start.',
+    }),
+    stagingExit: Type.Optional({
+      ...GeoJSONLineString,
+      description: 'routeOptions.stagingArea only: from the route end back to the staging area.',
+    }),
+    geometryGroups: Type.Array(GeometryGroupModel, { minItems: 1 }),
+  },
+  { additionalProperties: false, title: 'PathPlanZoneModel' },
+);
+
+const EquipmentModel = Type.Object(
+  {
+    swathWidth: Type.Number({ description: '[m]' }),
+    minTurningRadius: Type.Number({ description: 'Of the centre line [m] (default 6).' }),
+    workingSpeed: Type.Number({ description: '[m/s]' }),
+    turningSpeed: Type.Number({ description: 'In turns and connectors [m/s].' }),
+    trackWidths: Type.Array(Type.Number(), { description: '[m] (default empty)' }),
+    tireWidths: Type.Array(Type.Number(), { description: '[m] (default empty)' }),
+    maxCurvatureRate: Type.Optional(
+      Type.Number({ description: '[1/m^2]; absent when turns may start abruptly.' }),
     ),
   },
   {
     additionalProperties: true,
+    title: 'EquipmentModel',
+    description:
+      "The machine as planned, defaults filled in; other members of the request's equipment are echoed.",
+  },
+);
+
+/** The model exactly as the planner writes it (the direct endpoints' answers). */
+export const DirectPathPlanModel = Type.Object(
+  {
+    pathPlanId: Type.String({ description: 'UUIDv7, new for every request (nothing is stored).' }),
+    pathPlanName: Type.String({
+      description:
+        "The request's pathPlanName, else the first feature's properties.name, else 'Direct plan'.",
+    }),
+    name: Type.String({ description: 'Same as pathPlanName.' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    operationType: Type.String({
+      description: "Echo of the request's operationType ('generic' when not given).",
+    }),
+    boundary: { ...GeoJSONMultiPolygon, description: 'The field: all zones.' },
+    area: Type.Number({ description: 'Field area less holes [m^2].' }),
+    totalArea: Type.Number({ description: 'Same as area [m^2].' }),
+    areaHa: Type.Number({ description: '[ha]' }),
+    numberOfTracks: Type.Integer({ minimum: 0 }),
+    equipment: EquipmentModel,
+    stats: Stats,
+    repairs: Type.Array(Type.String(), {
+      description: 'What the planner repaired in the boundary, in words.',
+    }),
+    zones: Type.Array(PathPlanZoneModel),
+  },
+  {
+    additionalProperties: false,
     title: 'PathPlanNormalizedModel',
     description:
       'The v2.0.0 normalized path plan model, camelCase on the wire: zones > geometryGroups > geometryParts, statistics at each level. Geometry is GeoJSON in WGS84 [lon, lat] with 9 decimals; metres, square metres, seconds; bearings in degrees clockwise from north.',
   },
 );
 
+/** A copy of a schema that allows members beyond those listed, at every level. */
+function allowingMore<T extends object>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema), (k, v) =>
+    k === 'additionalProperties' && v === false ? true : v,
+  );
+}
+
+/**
+ * The model as stored plans take and give it: the same members, and others
+ * (from clients or later versions) kept rather than refused.
+ */
+export const PathPlanNormalizedModel = allowingMore(DirectPathPlanModel);
+
+// The GeoJSON answer: one schema per featureType.
+const zoneRef = { zoneId: Type.String(), zoneIndex: Type.Integer({ minimum: 0 }) };
+const feature = (featureType: string, geometry: object, props: Record<string, object>, description: string) =>
+  Type.Object(
+    {
+      type: Type.Literal('Feature'),
+      id: Type.String(),
+      geometry: geometry as never,
+      properties: Type.Object(
+        { featureType: Type.Literal(featureType), ...(props as Record<string, never>) },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, title: `${featureType}Feature`, description },
+  );
+
+const statProps = statMembers as Record<string, object>;
+
+export const PlanFeature = Type.Union(
+  [
+    feature(
+      'zonesBoundary',
+      GeoJSONMultiPolygon,
+      { pathPlanId: Type.String(), zoneCount: Type.Integer({ minimum: 0 }) },
+      'The whole field.',
+    ),
+    feature('zoneBoundary', GeoJSONPolygon, zoneRef, 'One per zone; holes are obstacles.'),
+    feature(
+      'abLine',
+      GeoJSONLineString,
+      { ...zoneRef, geometryGroupId: Type.String(), trackBearing: Type.Number() },
+      "The reference line of the zone's tracks (left out for a zone without tracks).",
+    ),
+    feature(
+      'geometryPart',
+      GeoJSONLineString,
+      {
+        geometryPartId: Type.String(),
+        geometryPartType: GeometryPartType,
+        ...zoneRef,
+        geometryGroupId: Type.String(),
+        working: Type.Boolean(),
+        length: Type.Number({ description: '[m]' }),
+        sequence: Type.Optional(
+          Type.Integer({ minimum: 0, description: 'Route parts: driving order over the whole collection.' }),
+        ),
+        reverse: Type.Optional(Type.Literal(true)),
+        trackIndex: Type.Optional(Type.Integer({ minimum: 0 })),
+        bearing: Type.Optional(Type.Number()),
+        passNumber: Type.Optional(Type.Integer({ minimum: 1 })),
+        direction: Type.Optional(Direction),
+        obstacleIndex: Type.Optional(Type.Integer({ minimum: 0 })),
+        turnKind: Type.Optional(Type.String()),
+      },
+      'A centre line: reference parts (guidance tracks, headland passes), then route parts in driving order.',
+    ),
+    feature('routeStartPoint', GeoJSONPoint, zoneRef, "Where the zone's route starts."),
+    feature('routeEndPoint', GeoJSONPoint, zoneRef, "Where the zone's route ends."),
+    feature(
+      'stagingLeg',
+      GeoJSONLineString,
+      { ...zoneRef, leg: Type.Union([Type.Literal('entry'), Type.Literal('exit')]) },
+      'routeOptions.stagingArea only: transport to the route start and back.',
+    ),
+    feature(
+      'refillPoint',
+      GeoJSONPoint,
+      {
+        ...zoneRef,
+        refillIndex: Type.Integer({ minimum: 0 }),
+        sequence: Type.Integer({ minimum: 0 }),
+        volumeApplied: Type.Number({ description: '[l]' }),
+      },
+      'routeOptions.calculateRefillPoints only.',
+    ),
+    feature(
+      'zoneStatistics',
+      GeoJSONPoint,
+      {
+        ...zoneRef,
+        routeFailures: Type.Integer({ minimum: 0 }),
+        optimizer: Type.Optional(OptimizerReport),
+        ...statProps,
+      },
+      'The zone statistics; the point lies inside the zone, to label it.',
+    ),
+    feature(
+      'pathPlanStatistics',
+      Type.Null(),
+      { pathPlanId: Type.String(), pathPlanName: Type.String(), ...statProps },
+      'The aggregated statistics; geometry null. Always the last feature.',
+    ),
+  ],
+  { title: 'PlanFeature' },
+);
+
 export const PlanFeatureCollection = Type.Object(
   {
     type: Type.Literal('FeatureCollection'),
-    properties: Type.Object({ pathPlanId: Type.String(), pathPlanName: Type.String() }),
-    features: Type.Array(Type.Object({}, { additionalProperties: true })),
+    properties: Type.Object(
+      { pathPlanId: Type.String(), pathPlanName: Type.String() },
+      { additionalProperties: false },
+    ),
+    features: Type.Array(PlanFeature),
   },
   {
-    additionalProperties: true,
+    additionalProperties: false,
     title: 'PlanFeatureCollection',
     description:
-      'The plan as a GeoJSON FeatureCollection (spec 2.5). Each feature has properties.featureType: zoneBoundary, zonesBoundary, geometryPart (with geometryPartType, zoneId, zoneIndex, working, length; driven parts add sequence and reverse), abLine, routeStartPoint, routeEndPoint, zoneStatistics, pathPlanStatistics. Media type application/geo+json.',
+      'The plan as a GeoJSON FeatureCollection (spec 2.5), the active geometry group of each zone. Order: the field, then per zone its boundary, AB line, reference parts, route parts in driving order, route ends and statistics; the plan statistics last. Coordinates WGS84 [lon, lat], 9 decimals. Media type application/geo+json.',
   },
 );
 

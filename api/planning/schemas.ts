@@ -105,8 +105,10 @@ export const Boundary = byType<BoundaryInput>(
 // ---- Equipment ------------------------------------------------------------------
 
 const Width = (description: string) => Type.Number({ minimum: 0.5, maximum: 100, description });
-const Speed = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 30, description });
-const Passes = (description: string) => Type.Integer({ minimum: 0, maximum: 50, description });
+const Speed = (description: string, def: number) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: 30, default: def, description });
+const Passes = (description: string, def?: number) =>
+  Type.Integer({ minimum: 0, maximum: 50, ...(def === undefined ? {} : { default: def }), description });
 
 export const DEFAULT_OPERATION_TYPE = 'generic';
 
@@ -116,12 +118,14 @@ export const Equipment = Type.Object(
     trackWidths: Type.Optional(
       Type.Array(Type.Number({ minimum: 0, maximum: 20 }), {
         maxItems: 16,
+        default: [],
         description: 'Distance between the wheels of each axle [m]. Default [].',
       }),
     ),
     tireWidths: Type.Optional(
       Type.Array(Type.Number({ minimum: 0, maximum: 5 }), {
         maxItems: 16,
+        default: [],
         description: 'Tyre widths [m]. Default [].',
       }),
     ),
@@ -129,12 +133,15 @@ export const Equipment = Type.Object(
       Type.Number({
         minimum: 0.5,
         maximum: 100,
+        default: 6,
         description: 'Minimum turning radius of the machine centre line [m], 0.5..100. Default 6.',
       }),
     ),
-    workingSpeed: Type.Optional(Speed('Speed while working [m/s], > 0 and <= 30. Default 2.778 (10 km/h).')),
+    workingSpeed: Type.Optional(
+      Speed('Speed while working [m/s], > 0 and <= 30. Default 2.778 (10 km/h).', 2.778),
+    ),
     turningSpeed: Type.Optional(
-      Speed('Speed in turns, connectors and transport [m/s], > 0 and <= 30. Default 1.667 (6 km/h).'),
+      Speed('Speed in turns, connectors and transport [m/s], > 0 and <= 30. Default 1.667 (6 km/h).', 1.667),
     ),
     tankCapacity: Type.Optional(
       Type.Number({
@@ -185,6 +192,7 @@ export const RouteOptions = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 64,
+        default: 'auto',
         description:
           "Route ordering: 'auto' (default: per block of tracks, the next track by the shortest turn that fits inside the field, which skips lines where the turning radius needs it), 'boustrophedon' (every line in turn, back and forth), 'snake' (every other line out, the lines between on the way back), 'clusteredSpiral' (clusters of 2s+1 lines driven i, i+s+1, i+1, i+s+2, ...; s = skipCount) or 'optimized' (an anytime optimizer of driving order and direction that minimizes non-working distance, time or fuel within maxOptimizerTime and reports its gain over 'boustrophedon'). Other values get 422 OPTION_NOT_SUPPORTED.",
       }),
@@ -199,17 +207,20 @@ export const RouteOptions = Type.Object(
     ),
     objective: Type.Optional(
       Type.Union([Type.Literal('distance'), Type.Literal('time'), Type.Literal('fuel')], {
+        default: 'distance',
         description:
           "What algorithm 'optimized' minimizes over turns and connectors: 'distance' (default), 'time' (at the turning speed, plus a stop at each reversing cusp) or 'fuel' (that time at 15 l/h). With any other algorithm: 422 OPTION_NOT_SUPPORTED.",
       }),
     ),
     enableHeadlandDrivethrough: Type.Optional(
       Type.Boolean({
+        default: false,
         description: 'true is not supported yet (422); false (default) is what the planner does.',
       }),
     ),
     headlandsFirst: Type.Optional(
       Type.Boolean({
+        default: false,
         description:
           'true: the exterior headland passes are driven first, outermost first, then the tracks, then the passes around obstacles. false (default): tracks first, then the obstacle passes, then the exterior passes inner to outer, so the route ends at the field edge.',
       }),
@@ -241,6 +252,7 @@ export const RouteOptions = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 60,
+        default: 10,
         description:
           "Time cap [s], 1..60, default 10. The optimizer of algorithm 'optimized' stops at this time from the start of planning (earlier when it converges) and keeps the best order found. The whole planning gets a few seconds more to drive that order; planning that needs longer is ended and answered 422 PLAN_TOO_COMPLEX.",
       }),
@@ -271,12 +283,15 @@ export const DirectPlanRequest = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
+        default: DEFAULT_OPERATION_TYPE,
         description: `Free text naming the operation (e.g. 'tillage', 'seeding', 'spraying'); reported back in the plan. Default '${DEFAULT_OPERATION_TYPE}'.`,
       }),
     ),
-    exteriorHeadlandPasses: Type.Optional(Passes('Headland passes along the field edge, 0..50. Default 0.')),
+    exteriorHeadlandPasses: Type.Optional(
+      Passes('Headland passes along the field edge, 0..50. Default 0.', 0),
+    ),
     interiorHeadlandPasses: Type.Optional(
-      Passes('Headland passes around each obstacle (hole), 0..50. Default 0.'),
+      Passes('Headland passes around each obstacle (hole), 0..50. Default 0.', 0),
     ),
     equipment: Type.Optional(Equipment),
     trackBearing: Type.Optional(
@@ -285,16 +300,17 @@ export const DirectPlanRequest = Type.Object(
       ),
     ),
     includeSlopes: Type.Optional(
-      Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
+      Type.Boolean({ default: false, description: 'true is not supported yet (422). Default false.' }),
     ),
     extendTracks: Type.Optional(
       Type.Boolean({
+        default: false,
         description:
           'Default false. true: each guidance track runs on into the headland until its whole swath has reached the edge of the area inside the headlands, so the wedges between track ends and a slanted headland are worked (less missed area, more overlap, both reported); tracks stay at least half a swath inside the field and clear of obstacles.',
       }),
     ),
     useCrossHatches: Type.Optional(
-      Type.Boolean({ description: 'true is not supported yet (422). Default false.' }),
+      Type.Boolean({ default: false, description: 'true is not supported yet (422). Default false.' }),
     ),
     usePassable: Type.Optional(
       Type.Boolean({

@@ -6,12 +6,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  PathPlanNormalizedModel,
-  PlanFeatureCollection,
-  planErrors,
-  rateHeaders,
-} from '../openapi/responses.ts';
+import { DirectPathPlanModel, PlanFeatureCollection, planErrors, rateHeaders } from '../openapi/responses.ts';
 import type { PlanService } from '../planning/plan-service.ts';
 import type { PlanFormat } from '../planning/plan-task.ts';
 import {
@@ -70,7 +65,7 @@ export async function pathPlanRoutes(
         summary: 'Plan a field; answer the v2.0.0 normalized model',
         description: `Plans the field of the request (v2.0.0 or quick-start outline) and answers the PathPlanNormalizedModel.${billing}`,
         body: DirectPlanRequestSchema,
-        response: { 200: ok(PathPlanNormalizedModel, 'application/json', 'The plan.'), ...planErrors },
+        response: { 200: ok(DirectPathPlanModel, 'application/json', 'The plan.'), ...planErrors },
       },
     },
     handle('model'),
@@ -101,7 +96,7 @@ export async function pathPlanRoutes(
         summary: 'Plan a field from the 2.2 subset; answer the normalized model',
         description: `Accepts only boundary, operationType, exteriorHeadlandPasses, interiorHeadlandPasses and equipment; answers the PathPlanNormalizedModel.${billing}`,
         body: PathPlanRequest,
-        response: { 200: ok(PathPlanNormalizedModel, 'application/json', 'The plan.'), ...planErrors },
+        response: { 200: ok(DirectPathPlanModel, 'application/json', 'The plan.'), ...planErrors },
       },
     },
     handle('model'),
