@@ -113,8 +113,20 @@ export function offset(
 ): Polygon[] {
   if (polys.length === 0) return [];
   if (delta === 0) return union(polys);
+  // Rings the offset closes completely are left out beforehand (growing,
+  // a hole narrower than 2 delta; shrinking, a part narrower than that):
+  // the result is the same, and such rings' self-crossings cost the clipper
+  // time quadratic in their vertices.
+  const gone = (ring: readonly Point[]) => minBoxSide(ring) < 2 * (Math.abs(delta) - arcTolerance);
+  const kept =
+    delta > 0
+      ? polys.map((p) =>
+          p.holes.some(gone) ? { outer: p.outer, holes: p.holes.filter((h) => !gone(h)) } : p,
+        )
+      : polys.filter((p) => !gone(p.outer));
+  if (kept.length === 0) return [];
   const co = new ClipperOffset(4, arcTolerance * SCALE);
-  co.addPaths(toPaths(polys), JOINS[join], EndType.Polygon);
+  co.addPaths(toPaths(kept), JOINS[join], EndType.Polygon);
   const tree = new PolyTree64();
   co.execute(delta * SCALE, tree);
   return orient(treeToPolygons(tree));
@@ -176,4 +188,19 @@ export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Po
       holes: p.holes.map((h) => Clipper.simplifyPathD(h, epsilon, true)).filter((h) => h.length >= 3),
     }))
     .filter((p) => p.outer.length >= 3);
+}
+
+/** The shorter side of a ring's axis-aligned bounding box [m]. */
+function minBoxSide(ring: readonly Point[]): number {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const p of ring) {
+    if (p.x < x0) x0 = p.x;
+    if (p.x > x1) x1 = p.x;
+    if (p.y < y0) y0 = p.y;
+    if (p.y > y1) y1 = p.y;
+  }
+  return Math.min(x1 - x0, y1 - y0);
 }

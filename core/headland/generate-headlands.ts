@@ -14,10 +14,10 @@
  * get R + (N - 1) w (an opening), so inner passes stay concentric with the
  * outer ones at exactly one swath spacing and every corner has radius >= R.
  */
-import { difference, intersection, offset, union } from '../geometry/clip.ts';
+import { difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
-import { multiPolygonArea, polygonArea } from '../geometry/polygon.ts';
+import { multiPolygonArea, pointInRing, polygonArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export interface HeadlandOptions {
@@ -72,7 +72,10 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   const drivenExterior: HeadlandRing[] = [];
   if (N > 0) {
     // The exterior passes keep half a swath off the interior headland area.
-    const exteriorKeepOut = keepOut.length ? offset(keepOut, w / 2) : [];
+    // (Its arcs need no cm precision: simplified within 5 cm, it costs the smoothing far less.)
+    const exteriorKeepOut = keepOut.length
+      ? simplifyPolygons(offset(keepOut, w / 2, 'round', 0.05), 0.05)
+      : [];
     for (let k = 1; k <= N; k++) {
       const region = difference(offset(outer, -(k - 0.5) * w), exteriorKeepOut);
       for (const p of region) exterior.push({ passNumber: k, ring: p.outer });
@@ -84,7 +87,12 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     let bestCount = -1;
     for (const delta of [0, 0.5, 1, 2, 3]) {
       const first = difference(offset(outer, -(0.5 * w + delta)), exteriorKeepOut);
-      const smooth = smoothRegion(first, RS, RS + (N - 1) * w);
+      // Only the outer rings are driven: holes too far inside to reach them are left out.
+      const smooth = smoothRegion(
+        withoutFarHoles(first, 2 * (RS + (N - 1) * w) + (N - 1) * w),
+        RS,
+        RS + (N - 1) * w,
+      );
       const rings: Point[][][] = [];
       let count = 0;
       let complete = true;
@@ -107,7 +115,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         if (rings.length >= wanted(k)) break;
         // Too narrow for concentric corners: round this pass on its own with radius R.
         const own = smoothRegion(
-          difference(offset(outer, -((k - 0.5) * w + delta)), exteriorKeepOut),
+          withoutFarHoles(difference(offset(outer, -((k - 0.5) * w + delta)), exteriorKeepOut), 2 * RS),
           RS,
           RS,
         );
@@ -124,6 +132,29 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     // Interior passes keep one swath spacing from the innermost exterior pass.
     const inner = offset(outer, -(N + 0.5) * w);
     const nearEdge = offset(outer, -0.5 * w);
+    const clips = [inner, nearEdge, outer].map((c) => ({
+      polys: c,
+      index: new EdgeIndex(c.flatMap((p) => [p.outer, ...p.holes])),
+    }));
+    // Keep clear of the exterior headland where possible; an obstacle near
+    // the edge is gone round within the field, half a swath off the edge.
+    const aroundObstacles = (component: Polygon, group: Polygon[]): Point[][] => {
+      for (const clip of clips) {
+        let region: Polygon[];
+        if (whollyInside(component, clip.index)) region = [component];
+        else {
+          region = intersection([component], clip.polys);
+          if (multiPolygonArea(region) < polygonArea(component) - 1e-3) {
+            const opened = smoothRegion(region, 0, RS);
+            if (containsAll(opened, group)) region = opened;
+          }
+          if (!containsAll(region, group)) continue;
+        }
+        const r = drivableRings(region, RF, boundaryIndex);
+        if (r.length) return r;
+      }
+      return [];
+    };
     for (let j = 1; j <= M; j++) {
       const grown = intersection(offset(holes, (j - 0.5) * w), inner);
       grown.forEach((p, i) => {
@@ -132,29 +163,30 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       const d = (j - 0.5) * w;
       // Convex bends around an obstacle need radius R: grow the obstacle by
       // the pass distance, then round it (opening), and if that cut into the
-      // obstacle, go round it at distance max(R, d) instead.
-      // Where the rounded ring would cross another obstacle or the edge, go round wider.
-      let rings: Point[][] = [];
+      // obstacle, go round it at distance max(R, d) instead. Each group of
+      // obstacles the grown region joins is gone round on its own; where its
+      // ring would cross another obstacle or the edge, that group is gone
+      // round wider.
+      const rings: Point[][] = [];
+      let pending: Polygon[] = holes;
       for (const delta of [0, 1, 2, 4]) {
-        let smooth = smoothRegion(offset(holes, d + delta), RS, RS);
-        if (!containsAll(smooth, holes) || smooth.length === 0) {
-          smooth = smoothRegion(offset(holes, Math.max(RS, d) + delta), RS, 0);
+        if (!pending.length) break;
+        let smooth = smoothRegion(offset(pending, d + delta), RS, RS);
+        if (smooth.length === 0 || !containsAll(smooth, pending)) {
+          smooth = smoothRegion(offset(pending, Math.max(RS, d) + delta), RS, 0);
         }
-        // Keep clear of the exterior headland where possible; an obstacle near
-        // the edge is gone round within the field, half a swath off the edge.
-        let r: Point[][] = [];
-        for (const clip of [inner, nearEdge, outer]) {
-          let region = intersection(smooth, clip);
-          if (multiPolygonArea(region) < multiPolygonArea(smooth) - 1e-3) {
-            const opened = smoothRegion(region, 0, RS);
-            if (containsAll(opened, holes)) region = opened;
-          }
-          if (!containsAll(region, holes)) continue;
-          r = drivableRings(region, RF, boundaryIndex);
-          if (r.length) break;
+        const left: Polygon[] = [];
+        const assigned = new Set<Polygon>();
+        for (const component of smooth) {
+          const group = pending.filter((h) => !assigned.has(h) && pointInRing(h.outer[0], component.outer));
+          if (!group.length) continue;
+          for (const h of group) assigned.add(h);
+          const r = aroundObstacles(component, group);
+          if (r.length) rings.push(...r);
+          else left.push(...group);
         }
-        if (r.length > rings.length) rings = r;
-        if (rings.length >= grown.length) break;
+        for (const h of pending) if (!assigned.has(h)) left.push(h);
+        pending = left;
       }
       rings.forEach((ring, i) => {
         drivenInterior.push({ passNumber: j, obstacleIndex: i, ring });
@@ -170,9 +202,12 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
  */
 export function smoothRegion(region: readonly Polygon[], rc: number, ro: number): Polygon[] {
   // The result is simplified within 2 cm and filleted afterwards, so 1 cm arcs are plenty.
-  const tol = 0.01;
-  let r: Polygon[] = region.slice();
-  if (rc > 0) r = offset(offset(r, rc, 'round', tol), -rc, 'round', tol);
+  const tol = 0.03;
+  // Dense arcs from earlier offsets cost the clipper far more than their
+  // vertices (each one's offset crosses many neighbours'): simplify within
+  // 2 cm before each step.
+  let r: Polygon[] = simplifyPolygons(region, 0.02);
+  if (rc > 0) r = simplifyPolygons(offset(offset(r, rc, 'round', tol), -rc, 'round', tol), 0.02);
   if (ro > 0) r = offset(offset(r, -ro, 'round', tol), ro, 'round', tol);
   return r;
 }
@@ -195,6 +230,43 @@ function containsAll(a: readonly Polygon[], b: readonly Polygon[]): boolean {
   let area = 0;
   for (const p of rest) area += polygonArea(p);
   return area < 1e-3;
+}
+
+/** True when no edge of p crosses the indexed region's edges and p lies inside it. */
+function whollyInside(p: Polygon, index: EdgeIndex): boolean {
+  const ring = p.outer;
+  if (!index.contains(ring[0]) || index.distance(ring[0], 0.01) < 0.01) return false;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    if (index.segmentCrosses(a, b) || index.distance(b, 0.01) < 0.01) return false;
+  }
+  return true;
+}
+
+/**
+ * The polygons without the holes that lie farther than `reach` from their
+ * outer ring: opening a region by r joins a hole to the outer ring only
+ * where the two are closer than 2 r, so such holes cannot change the outer
+ * rings of the smoothed region.
+ */
+function withoutFarHoles(region: readonly Polygon[], reach: number): Polygon[] {
+  return region.map((p) => {
+    if (!p.holes.length) return p;
+    const index = new EdgeIndex([p.outer]);
+    const holes = p.holes.filter((h) => {
+      let longest = 0;
+      for (let i = 0; i < h.length; i++) {
+        const a = h[i];
+        const b = h[(i + 1) % h.length];
+        longest = Math.max(longest, Math.hypot(b.x - a.x, b.y - a.y));
+      }
+      // Every point of an edge is within half its length of a vertex.
+      const limit = reach + longest / 2 + 0.1;
+      return h.some((q) => index.distance(q, limit) <= limit);
+    });
+    return holes.length === p.holes.length ? p : { outer: p.outer, holes };
+  });
 }
 
 function ringLength(ring: readonly Point[]): number {
