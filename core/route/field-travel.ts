@@ -15,11 +15,21 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import { type Connection, connectPoses } from './connect.ts';
 
+interface Level {
+  pts: Point[];
+  index: EdgeIndex;
+  /** Visibility between waypoints, asked once per pair: 0 unknown, 1 visible, 2 blocked. */
+  seen: Uint8Array | Map<number, number>;
+}
+
+/** Waypoint counts up to this keep their visibility in a flat table (n^2 bytes). */
+const FLAT_VISIBILITY = 3000;
+
 export class FieldTravel {
   private readonly zone: Polygon;
   private readonly region: EdgeIndex;
   private readonly radius: number;
-  private readonly levels = new Map<number, { pts: Point[]; index: EdgeIndex } | null>();
+  private readonly levels = new Map<number, Level | null>();
 
   constructor(zone: Polygon, region: EdgeIndex, radius: number) {
     this.zone = zone;
@@ -35,7 +45,10 @@ export class FieldTravel {
         .flatMap((p) => [p.outer, ...p.holes])
         .map((r) => Clipper.simplifyPathD(r, 0.5, true));
       const pts = rings.flat();
-      l = pts.length ? { pts, index: new EdgeIndex(rings) } : null;
+      const n = pts.length;
+      l = n
+        ? { pts, index: new EdgeIndex(rings), seen: n <= FLAT_VISIBILITY ? new Uint8Array(n * n) : new Map() }
+        : null;
       this.levels.set(clearance, l);
     }
     return l;
@@ -46,7 +59,7 @@ export class FieldTravel {
     for (const clearance of [2 * R, R, 0.5 * R]) {
       const l = this.level(clearance);
       if (!l) continue;
-      const route = this.shortestChain(from, to, l.pts, l.index);
+      const route = this.shortestChain(from, to, l);
       if (!route) continue;
       const legs = this.drive(from, to, route);
       if (legs) return legs;
@@ -54,27 +67,44 @@ export class FieldTravel {
     return null;
   }
 
-  /** Waypoints from `from` to `to` along straight legs inside the field (Dijkstra over visibility). */
-  private shortestChain(from: Point, to: Point, pts: Point[], inner: EdgeIndex): Point[] | null {
+  /**
+   * Waypoints from `from` to `to` along straight legs inside the field: A*
+   * over the visibility graph (the straight-line distance to `to` as the
+   * heuristic), with visibility between waypoints remembered across calls.
+   */
+  private shortestChain(from: Point, to: Point, level: Level): Point[] | null {
+    const { pts, index: inner, seen } = level;
     const n = pts.length;
     const nodes = [...pts, from, to];
     const src = n;
     const dst = n + 1;
-    const visible = (a: number, b: number): boolean => {
+    const waypointsVisible = (a: number, b: number): boolean => {
       const p = nodes[a];
       const q = nodes[b];
+      if (inner.segmentCrosses(p, q)) return false;
+      const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
+      return inner.contains(mid) || inner.distance(mid, 0.1) < 0.05;
+    };
+    const visible = (a: number, b: number): boolean => {
       // Legs between waypoints stay in the shrunk field; legs to the ends only in the field.
       if (a < n && b < n) {
-        if (inner.segmentCrosses(p, q)) return false;
-        return (
-          inner.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 }) ||
-          inner.distance({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 }) < 0.05
-        );
+        const key = a < b ? a * n + b : b * n + a;
+        let v = seen instanceof Uint8Array ? seen[key] : (seen.get(key) ?? 0);
+        if (v === 0) {
+          v = waypointsVisible(a, b) ? 1 : 2;
+          if (seen instanceof Uint8Array) seen[key] = v;
+          else seen.set(key, v);
+        }
+        return v === 1;
       }
+      const p = nodes[a];
+      const q = nodes[b];
       return (
         !this.region.segmentCrosses(p, q) && this.region.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 })
       );
     };
+    const h = new Float64Array(n + 2);
+    for (let i = 0; i < n + 2; i++) h[i] = Math.hypot(nodes[i].x - to.x, nodes[i].y - to.y);
     const dist = new Float64Array(n + 2).fill(Number.POSITIVE_INFINITY);
     const prev = new Int32Array(n + 2).fill(-1);
     const done = new Uint8Array(n + 2);
@@ -83,8 +113,8 @@ export class FieldTravel {
       let u = -1;
       let best = Number.POSITIVE_INFINITY;
       for (let i = 0; i < n + 2; i++)
-        if (!done[i] && dist[i] < best) {
-          best = dist[i];
+        if (!done[i] && dist[i] + h[i] < best) {
+          best = dist[i] + h[i];
           u = i;
         }
       if (u < 0 || u === dst) break;

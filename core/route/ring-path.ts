@@ -8,11 +8,42 @@ import type { Point, Pose } from '../types/index.ts';
 
 export type RingDirection = 1 | -1;
 
+/** Segments per bounding box in project(). */
+const CHUNK = 16;
+
+function chunkBoxes(pts: readonly Point[]): Float64Array {
+  const n = pts.length;
+  const chunks = Math.ceil(n / CHUNK);
+  const out = new Float64Array(4 * chunks);
+  for (let c = 0; c < chunks; c++) {
+    let x0 = Number.POSITIVE_INFINITY;
+    let y0 = Number.POSITIVE_INFINITY;
+    let x1 = Number.NEGATIVE_INFINITY;
+    let y1 = Number.NEGATIVE_INFINITY;
+    // Segment i runs from pts[i] to pts[i + 1] (the last one back to pts[0]).
+    const to = Math.min(n, (c + 1) * CHUNK);
+    for (let i = c * CHUNK; i <= to; i++) {
+      const q = pts[i % n];
+      if (q.x < x0) x0 = q.x;
+      if (q.y < y0) y0 = q.y;
+      if (q.x > x1) x1 = q.x;
+      if (q.y > y1) y1 = q.y;
+    }
+    out[4 * c] = x0;
+    out[4 * c + 1] = y0;
+    out[4 * c + 2] = x1;
+    out[4 * c + 3] = y1;
+  }
+  return out;
+}
+
 export class RingPath {
   readonly pts: Point[];
   /** cum[i] = arc length from pts[0] to pts[i]; cum[n] = total length. */
   readonly cum: Float64Array;
   readonly length: number;
+  /** Bounding boxes [minX, minY, maxX, maxY] of each CHUNK segments. */
+  private boxes: Float64Array | undefined;
 
   constructor(ring: readonly Point[]) {
     this.pts = ring.slice();
@@ -26,23 +57,43 @@ export class RingPath {
     this.length = this.cum[n];
   }
 
-  /** Arc length position of the point of the ring nearest to p. */
+  /**
+   * Arc length position of the point of the ring nearest to p (the first of
+   * equally near segments). Segments are taken in chunks with bounding boxes:
+   * a chunk whose box is farther than the best distance so far is skipped.
+   */
   project(p: Point): number {
     const n = this.pts.length;
+    if (!this.boxes) this.boxes = chunkBoxes(this.pts);
+    const boxes = this.boxes;
+    // An upper bound to start from: the nearest chunk start vertex.
     let best = Number.POSITIVE_INFINITY;
+    for (let c = 0; c * CHUNK < n; c++) {
+      const a = this.pts[c * CHUNK];
+      const d = Math.hypot(p.x - a.x, p.y - a.y);
+      if (d < best) best = d;
+    }
+    let bestI = -1;
     let bestS = 0;
-    for (let i = 0; i < n; i++) {
-      const a = this.pts[i];
-      const b = this.pts[(i + 1) % n];
-      const abx = b.x - a.x;
-      const aby = b.y - a.y;
-      const l2 = abx * abx + aby * aby;
-      let t = l2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby) / l2 : 0;
-      t = t < 0 ? 0 : Math.min(t, 1);
-      const d = Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
-      if (d < best) {
-        best = d;
-        bestS = this.cum[i] + t * (this.cum[i + 1] - this.cum[i]);
+    for (let c = 0; c * CHUNK < n; c++) {
+      const dx = Math.max(boxes[4 * c] - p.x, 0, p.x - boxes[4 * c + 2]);
+      const dy = Math.max(boxes[4 * c + 1] - p.y, 0, p.y - boxes[4 * c + 3]);
+      if (Math.hypot(dx, dy) > best) continue;
+      const to = Math.min(n, (c + 1) * CHUNK);
+      for (let i = c * CHUNK; i < to; i++) {
+        const a = this.pts[i];
+        const b = this.pts[(i + 1) % n];
+        const abx = b.x - a.x;
+        const aby = b.y - a.y;
+        const l2 = abx * abx + aby * aby;
+        let t = l2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby) / l2 : 0;
+        t = t < 0 ? 0 : Math.min(t, 1);
+        const d = Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
+        if (d < best || (d === best && bestI < 0)) {
+          best = d;
+          bestI = i;
+          bestS = this.cum[i] + t * (this.cum[i + 1] - this.cum[i]);
+        }
       }
     }
     return bestS;
