@@ -7,6 +7,8 @@
  *
  *   npm run bench                       # both scenarios, whole selection
  *   npm run bench -- --scenario S1 --limit 100 --field fiboa-bg:00151-494
+ *   npm run bench -- --scenario S1 --shape convex --no-check
+ *   npm run bench -- --why holes      # only the fields selected for their holes
  *
  * Writes the same as JSON to bench/results/plan-bench.json.
  */
@@ -36,6 +38,8 @@ const { values } = parseArgs({
     scenario: { type: 'string' },
     limit: { type: 'string' },
     field: { type: 'string', multiple: true },
+    shape: { type: 'string' },
+    why: { type: 'string' },
     check: { type: 'boolean', default: true },
     'no-check': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
@@ -101,14 +105,39 @@ function minWidth(points: Point[]): number {
   return best;
 }
 
+/** Distinct straight track lines among the guidance tracks (1 cm apart or more). */
+function trackLines(parts: readonly { type: string; points: Point[]; bearingDeg?: number }[]): number {
+  const seen = new Set<string>();
+  for (const p of parts) {
+    if (p.type !== 'GuidanceTrack' || p.points.length < 2) continue;
+    const a = p.points[0];
+    const b = p.points[p.points.length - 1];
+    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    if (l === 0) continue;
+    // Signed distance of the line from the origin, and its direction.
+    const off = (a.x * (b.y - a.y) - a.y * (b.x - a.x)) / l;
+    let dir = Math.atan2(b.y - a.y, b.x - a.x);
+    let o = off;
+    if (dir < 0) {
+      dir += Math.PI;
+      o = -o;
+    }
+    seen.add(`${Math.round(dir * 1e4)}:${Math.round(o * 100)}`);
+  }
+  return seen.size;
+}
+
 interface Row {
   id: string;
   ms: number;
   covered: number;
   overlap: number;
   tracks: number;
+  /** Distinct track lines (a line split by an obstacle or a concavity counts once). */
+  lines: number;
   lowerBound: number;
   aboveBound: number;
+  segmentsAboveBound: number;
   turns: number;
   nonWorking: number;
   convex: boolean;
@@ -159,14 +188,17 @@ function run(s: Scenario, cases: FieldCase[]) {
         (z.workable.length ? Math.ceil(minWidth(z.workable.flatMap((p) => p.outer)) / s.swath - 1e-9) : 0),
       0,
     );
+    const lines = plan.zones.reduce((n, z) => n + trackLines(z.groups[z.activeGroup]?.parts ?? []), 0);
     rows.push({
       id: c.id,
       ms,
       covered: plan.stats.coveredPercent,
       overlap: plan.stats.overlapPercent,
       tracks: plan.stats.trackCount,
+      lines,
       lowerBound,
-      aboveBound: plan.stats.trackCount - lowerBound,
+      aboveBound: lines - lowerBound,
+      segmentsAboveBound: plan.stats.trackCount - lowerBound,
       turns: plan.stats.turnCount,
       nonWorking: plan.stats.nonWorkingDistance,
       convex: c.shapeClass === 'convex',
@@ -230,6 +262,10 @@ function run(s: Scenario, cases: FieldCase[]) {
     convexAtLowerBound: convex.length
       ? convex.filter((r) => r.aboveBound <= 0).length / convex.length
       : Number.NaN,
+    /** The same counting every piece of a split track (obstacles and concavities split tracks). */
+    convexSegmentsAtLowerBound: convex.length
+      ? convex.filter((r) => r.segmentsAboveBound <= 0).length / convex.length
+      : Number.NaN,
     convexFields: convex.length,
     turns: {
       median: quantile(
@@ -264,6 +300,8 @@ function run(s: Scenario, cases: FieldCase[]) {
 const all = loadCases();
 let cases = all;
 if (values.field?.length) cases = all.filter((c) => values.field!.includes(c.id));
+if (values.why) cases = cases.filter((c) => c.why === values.why);
+if (values.shape) cases = cases.filter((c) => c.shapeClass === values.shape);
 if (values.limit) cases = cases.slice(0, Number(values.limit));
 const scenarios = values.scenario ? SCENARIOS.filter((s) => s.name === values.scenario) : SCENARIOS;
 const results = [];
@@ -277,7 +315,7 @@ for (const s of scenarios) {
       `  plan time      median ${f(summary.planTimeMs.median, 2)} ms   p95 ${f(summary.planTimeMs.p95, 2)} ms   max ${f(summary.planTimeMs.max, 0)} ms`,
       `  covered        median ${f(summary.coveredPercent.median, 2)} %   p5 ${f(summary.coveredPercent.p5, 2)} %`,
       `  overlap        median ${f(summary.overlapPercent.median, 2)} %   p95 ${f(summary.overlapPercent.p95, 2)} %`,
-      `  tracks > bound median ${f(summary.tracksAboveLowerBound.median, 0)}   p95 ${f(summary.tracksAboveLowerBound.p95, 0)}   convex at bound ${f(100 * summary.convexAtLowerBound)} % of ${summary.convexFields}`,
+      `  tracks > bound median ${f(summary.tracksAboveLowerBound.median, 0)}   p95 ${f(summary.tracksAboveLowerBound.p95, 0)}   convex at bound ${f(100 * summary.convexAtLowerBound)} % of ${summary.convexFields} (track pieces: ${f(100 * summary.convexSegmentsAtLowerBound)} %)`,
       `  turns          median ${f(summary.turns.median, 0)}   p95 ${f(summary.turns.p95, 0)}`,
       `  non-working    median ${f(summary.nonWorkingDistanceM.median, 0)} m   p95 ${f(summary.nonWorkingDistanceM.p95, 0)} m`,
       `  refused        ${JSON.stringify(summary.refused)}   crashed ${summary.crashed.length}`,

@@ -41,6 +41,9 @@ export interface TrackSet {
   abLine: [Point, Point];
 }
 
+/** Crossings closer than this along a scan line do not split its track [m]. */
+const MERGE_GAP = 0.05;
+
 /** Simplification of the area for the direction search [m]. */
 const SEARCH_TOLERANCE = 0.05;
 
@@ -346,8 +349,15 @@ function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number)
   for (const row of xs) {
     row.sort((a, b) => a - b);
     const segs: [number, number][] = [];
-    for (let i = 0; i + 1 < row.length; i += 2)
-      if (row[i + 1] - row[i] >= minLen) segs.push([row[i], row[i + 1]]);
+    for (let i = 0; i + 1 < row.length; i += 2) {
+      const last = segs[segs.length - 1];
+      // A pinch of the area (two parts touching, or a gap of a few cm from
+      // rounding) does not split a track: every point of such a gap is within
+      // MERGE_GAP / 2 of the area.
+      if (last && row[i] - last[1] < MERGE_GAP) last[1] = row[i + 1];
+      else segs.push([row[i], row[i + 1]]);
+    }
+    for (let i = segs.length - 1; i >= 0; i--) if (segs[i][1] - segs[i][0] < minLen) segs.splice(i, 1);
     segments.push(segs);
     count += segs.length;
     if (prev?.length && segs.length) {
