@@ -103,7 +103,10 @@ const s1 = (boundary: unknown) =>
   JSON.stringify({ boundary, equipment: { swathWidth: 6, minTurningRadius: 6 }, exteriorHeadlandPasses: 2 });
 
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(join(root, 'node_modules/.bin/node'), ['server.ts'], {
+  // The Node options of `npm start` (e.g. the young generation size), so the figures are those of the service as run.
+  const start = String(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start);
+  const nodeArgs = start.split(/\s+/).filter((a) => a.startsWith('--'));
+  const child = spawn(join(root, 'node_modules/.bin/node'), [...nodeArgs, 'server.ts'], {
     cwd: root,
     env: {
       ...process.env,
