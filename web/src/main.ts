@@ -536,8 +536,8 @@ mapReady.then(() => {
       'circle-stroke-width': 2,
     },
   });
-  buildLegend();
 });
+buildLegend();
 
 function buildLegend(): void {
   const legend = $('legend');
@@ -549,18 +549,33 @@ function buildLegend(): void {
     legend.append(label);
     label.querySelector('input')!.addEventListener('change', (e) => {
       const on = (e.target as HTMLInputElement).checked;
-      for (const l of g.layers) map.setLayoutProperty(l, 'visibility', on ? 'visible' : 'none');
+      mapReady.then(() => {
+        for (const l of g.layers) map.setLayoutProperty(l, 'visibility', on ? 'visible' : 'none');
+      });
     });
   }
 }
 
 let fitted = false;
 
+/** Room around the field for the layer list (top left) and the route player (bottom), as far as the map allows. */
+function fieldPadding(): { top: number; right: number; bottom: number; left: number } {
+  const w = $('map').clientWidth;
+  const h = $('map').clientHeight;
+  const legend = $('legend').offsetWidth + 20;
+  return {
+    top: 30,
+    right: 60,
+    bottom: Math.min(90, h / 4),
+    left: w > legend * 2.5 ? legend : 30,
+  };
+}
+
 /** Frames the field once, as soon as it is known, so the plan is tiled only at the zoom it is shown at. */
 function fitField(): void {
   if (fitted || !boundary) return;
   const b = boundsOf(boundary);
-  if (b) map.fitBounds(b, { padding: 40, duration: 0 });
+  if (b) map.fitBounds(b, { padding: fieldPadding(), duration: 0 });
   fitted = true;
 }
 let route = { coords: [] as Position[], cum: [] as number[] };
