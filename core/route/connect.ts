@@ -112,9 +112,15 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
   let p = from;
   for (const seg of path.segments) {
     if (seg.length < 1e-9) continue;
-    const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
-    for (const pc of piece) if (region.polylineCrosses(pc.points)) return null;
-    p = segmentEnd(p, seg, radius);
+    const end = segmentEnd(p, seg, radius);
+    if (seg.type === 'S') {
+      // A straight is checked as the one segment it is.
+      if (region.segmentCrosses(p, end)) return null;
+    } else {
+      const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
+      for (const pc of piece) if (region.polylineCrosses(pc.points)) return null;
+    }
+    p = end;
   }
   return { pieces: samplePath(from, path, radius), length: path.length, kind: classify(path) };
 }
