@@ -56,7 +56,7 @@ const MACHINE = {
 
 const FILE = { type: 'FeatureCollection', features: [] };
 
-export const WALK: Walk[] = [
+const WALK: Walk[] = [
   // Companies and keys.
   { method: 'GET', route: '/api/companies/:companyId' },
   { method: 'DELETE', route: '/api/companies/:companyId' },
@@ -227,7 +227,7 @@ export const WALK: Walk[] = [
 ];
 
 /** Routes with a path parameter that this walk leaves out, and why. */
-export const NOT_WALKED: Record<string, string> = {
+const NOT_WALKED: Record<string, string> = {
   'GET /api/shares/:code/path-plans-normalized/:pathPlanId':
     'public: the share code is the credential (the shares tests check a code opens only its plan)',
 };

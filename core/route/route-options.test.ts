@@ -96,7 +96,7 @@ describe('stagingArea', () => {
       const z = plan.zones[0];
       const legs = z.stagingLegs;
       expect(legs?.entry).not.toBeNull();
-      const [s, gate] = legs?.entry as [Point, Point];
+      const [s, gate] = (legs?.entry ?? []) as [Point, Point];
       // The gate lies on the west edge, 50 m from the staging area.
       expect(Math.hypot(s.x - gate.x, s.y - gate.y)).toBeCloseTo(50, 0);
       expect(legs?.exit?.[0]).toEqual(z.routeEnd);
