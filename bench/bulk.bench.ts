@@ -19,7 +19,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../api/app.ts';
-import type { BoundaryInput } from '../api/planning/schemas.ts';
+import type { BoundaryInput } from '../formats/direct-request.ts';
 import { createKeyForNewAccount } from '../store/bootstrap.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { createTempDatabase } from '../store/testing.ts';

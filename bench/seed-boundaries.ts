@@ -3,9 +3,15 @@
  * (one grower, one farm, a field with one active boundary each), in one
  * transaction, for benchmarks and tests of jobs over stored boundaries.
  * Multi-part fields keep all their rings (exterior of the first part first).
- * `area` is left 0: planning reads only the rings.
+ * `area` is the field's area less holes [m^2] as the planner prepares it
+ * (as boundaries saved through the API), or the rings' own area when the
+ * planner refuses the field.
  */
-import type { BoundaryInput } from '../api/planning/schemas.ts';
+
+import { prepareField } from '../core/field/prepare-field.ts';
+import { multiPolygonArea } from '../core/geometry/polygon.ts';
+import type { BoundaryInput } from '../formats/direct-request.ts';
+import { measureBoundary } from '../formats/field-complexity.ts';
 import type { LoadedBoundary } from '../jobs/plan-item.ts';
 import type { Database } from '../store/database.ts';
 import type { Store } from '../store/db.ts';
@@ -23,6 +29,16 @@ function ringsOf(g: BoundaryInput): number[][][] {
   return x.type === 'MultiPolygon'
     ? (x.coordinates as number[][][][]).flat()
     : (x.coordinates as number[][][]);
+}
+
+/** The field's area less holes [m^2]. */
+function areaOf(g: BoundaryInput): number {
+  try {
+    return multiPolygonArea(prepareField(g).field.parts);
+  } catch {
+    const a = measureBoundary(g).areaM2;
+    return Number.isFinite(a) ? a : 0;
+  }
 }
 
 export async function seedBoundaries(
@@ -52,7 +68,7 @@ export async function seedBoundaries(
           companyId,
           fieldId: c.fieldId,
           rings: c.rings,
-          area: 0,
+          area: areaOf(c.geometry),
           active: true,
         })),
       );

@@ -5,15 +5,20 @@
  * alone, and the plan, its item row and its credit are written in one
  * transaction, so a plan is stored and charged at most once.
  */
+
+import { type PlanPool, PlanTimeoutError, PoolBusyError } from '../api/planning/pool.ts';
+import {
+  type BoundaryInput,
+  type DirectRequestBody,
+  MAX_FIELD_VERTICES,
+  readDirectRequest,
+} from '../formats/direct-request.ts';
 import {
   DEFAULT_COMPLEXITY_LIMITS,
   estimateComplexity,
   measureBoundary,
   tooComplex,
-} from '../api/planning/complexity.ts';
-import { type PlanPool, PlanTimeoutError, PoolBusyError } from '../api/planning/pool.ts';
-import { readDirectRequest } from '../api/planning/read-request.ts';
-import { type BoundaryInput, type DirectPlanRequest, MAX_FIELD_VERTICES } from '../api/planning/schemas.ts';
+} from '../formats/field-complexity.ts';
 import type { PathPlanNormalizedModel } from '../formats/plan-model.ts';
 import type { Database } from '../store/database.ts';
 import type { Store } from '../store/db.ts';
@@ -58,7 +63,7 @@ class NoCredit extends Error {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The request of a planning job is a direct request without its boundary. */
-export type JobPlanRequest = Omit<DirectPlanRequest, 'boundary' | 'field'>;
+export type JobPlanRequest = Omit<DirectRequestBody, 'boundary' | 'field'>;
 
 export async function runPlanItem(
   deps: PlanItemDeps,
@@ -85,7 +90,7 @@ export async function runPlanItem(
     (g.type === 'Polygon' || g.type === 'MultiPolygon') && boundary.name
       ? ({ type: 'Feature', properties: { name: boundary.name }, geometry: g } as BoundaryInput)
       : g;
-  const body = { ...request, boundary: named } as DirectPlanRequest;
+  const body = { ...request, boundary: named } as DirectRequestBody;
   const read = readDirectRequest(body);
   if (!read.ok) {
     return fail('VALIDATION_ERROR', read.errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; '));

@@ -6,11 +6,12 @@
  * inside GeoJSON `properties`), numbers within documented bounds.
  */
 import { type Static, Type } from 'typebox';
+import { MAX_FIELD_VERTICES } from '../../formats/direct-request.ts';
 
 /** Body size limit of every request [bytes]. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 /** Most vertices a field may have (all rings of all parts); more gets 413. */
-export const MAX_FIELD_VERTICES = 100_000;
+export { MAX_FIELD_VERTICES };
 
 const strict = { additionalProperties: false } as const;
 
