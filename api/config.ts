@@ -11,7 +11,9 @@
  *   TRAMLINE_BOOTSTRAP_EMAIL     admin@localhost (the bootstrap admin's e-mail)
  *   TRAMLINE_RATE_LIMIT_PER_MIN  600 (requests per minute per API key)
  *   TRAMLINE_PLAN_THREADS        available CPUs (planning worker threads)
- *   TRAMLINE_PLAN_QUEUE          2 x threads (plans that may wait for a thread; more get 503)
+ *   TRAMLINE_PLAN_QUEUE          8 x threads, at least 8 (plans that may wait for a thread; more get 503)
+ *   TRAMLINE_KEY_CACHE_SECONDS   5 (how long this process trusts a looked-up API key; revoking through
+ *                                this process applies at once, through another process within this time)
  *   TRAMLINE_TRUST_PROXY         unset; 'true', a hop count or an address list (Fastify trustProxy)
  *   LOG_LEVEL                    info (pino)
  */
@@ -27,6 +29,7 @@ export interface ServerConfig {
   rateLimitPerMin: number;
   planThreads?: number;
   planQueue?: number;
+  keyCacheSeconds: number;
   trustProxy: boolean | number | string;
   logLevel: string;
 }
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitPerMin: int('TRAMLINE_RATE_LIMIT_PER_MIN', 600, 1, 10_000_000)!,
     planThreads: int('TRAMLINE_PLAN_THREADS', undefined, 1, 1024),
     planQueue: int('TRAMLINE_PLAN_QUEUE', undefined, 0, 100_000),
+    keyCacheSeconds: int('TRAMLINE_KEY_CACHE_SECONDS', 5, 0, 3600)!,
     trustProxy:
       tp === undefined || tp === '' || tp === 'false'
         ? false

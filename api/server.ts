@@ -25,6 +25,7 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    keyCacheSeconds: config.keyCacheSeconds,
   });
   let app: FastifyInstance | undefined;
   try {

@@ -8,8 +8,10 @@
  *   1. one request at a time over the fields of the benchmark selection:
  *      the median (and p90) round trip, client side, body received;
  *   2. for a ~10 ha and a ~100 ha real field, autocannon for a bounded
- *      time while /api/healthz is probed every 100 ms: requests/s, p50/p99
- *      latency, health-check latency under load.
+ *      time while /api/healthz is probed every 100 ms: plans/s (200
+ *      answers only), p50/p99 latency, health-check latency under load.
+ *      Any other answer (a 503 + Retry-After tells a client to back off) is
+ *      counted, flagged and not a plan; the run exits 1 when there are any.
  * Peak RSS is the server process's VmHWM (/proc/PID/status), reset after
  * start-up (clear_refs), so it covers the benchmark, not creating the
  * embedded database; RSS is also sampled every 100 ms under load.
@@ -49,6 +51,7 @@ import {
 
 interface AutocannonResult {
   requests: { average: number; total: number };
+  '2xx': number;
   latency: { p50: number; p99: number; average: number; max: number };
   non2xx: number;
   errors: number;
@@ -190,6 +193,34 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
   }
 }
 
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * CPU time of a process [ms] (user + system, all threads: /proc/PID/stat)
+ * and of its main thread alone (/proc/PID/task/PID/stat, the event loop);
+ * steadier than wall time on a shared machine.
+ */
+function cpuMs(pid: number): { total: number; main: number } | null {
+  const read = (path: string) => {
+    const f = readFileSync(path, 'utf8');
+    const c = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(c[11]) + Number(c[12])) * 1000) / CLOCK_TICKS_PER_S;
+  };
+  try {
+    return { total: read(`/proc/${pid}/stat`), main: read(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return null;
+  }
+}
+
+function cpuPer(before: ReturnType<typeof cpuMs>, after: ReturnType<typeof cpuMs>, n: number) {
+  if (!before || !after || n <= 0) return { totalMs: Number.NaN, mainMs: Number.NaN };
+  return {
+    totalMs: round((after.total - before.total) / n, 2),
+    mainMs: round((after.main - before.main) / n, 2),
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -226,13 +257,14 @@ async function post(url: string, body: string): Promise<{ status: number; text: 
 }
 
 /** Phase 1: one request at a time over the selection. */
-async function singleRoundTrips(url: string, features: Feature[]) {
+async function singleRoundTrips(url: string, features: Feature[], pid: number) {
   const ok: number[] = [];
   const all: number[] = [];
   const statuses: Record<string, number> = {};
   const bodies = features.map((f) => s1(f));
   // Warm both planning threads and the request path first.
   for (let i = 0; i < Math.min(4, bodies.length); i++) await post(url, bodies[i]);
+  const cpu0 = cpuMs(pid);
   for (const body of bodies) {
     const r = await post(url, body);
     all.push(r.ms);
@@ -240,10 +272,13 @@ async function singleRoundTrips(url: string, features: Feature[]) {
     if (r.status === 200) ok.push(r.ms);
     else if (r.status >= 500) throw new Error(`${r.status} for a selection field: ${r.text.slice(0, 300)}`);
   }
+  const serverCpu = cpuPer(cpu0, cpuMs(pid), bodies.length);
   ok.sort((a, b) => a - b);
   all.sort((a, b) => a - b);
   return {
     fields: features.length,
+    /** Server CPU per request [ms]: all threads, and the main thread (event loop) alone. */
+    serverCpuPerRequest: serverCpu,
     statuses,
     planned: { medianMs: round(percentile(ok, 50)), p90Ms: round(percentile(ok, 90)) },
     allAnswers: { medianMs: round(percentile(all, 50)), p90Ms: round(percentile(all, 90)) },
@@ -269,7 +304,7 @@ async function main() {
       stop.done = true;
       return p;
     })();
-    const single = selection.length ? await singleRoundTrips(url, selection) : null;
+    const single = selection.length ? await singleRoundTrips(url, selection, pid) : null;
     for (const { label, feature } of fields) {
       const body = s1(feature);
       // Warm-up: check the plan succeeds.
@@ -281,6 +316,7 @@ async function main() {
       const stop = { done: false };
       const rss = { pid, peak: 0 };
       const health = probeHealth(url, stop, rss);
+      const cpu0 = cpuMs(pid);
       const r = await autocannon({
         url: `${url}/api/path-plans/direct/geojson`,
         method: 'POST',
@@ -290,8 +326,10 @@ async function main() {
         duration,
         timeout: 60,
       });
+      const cpu1 = cpuMs(pid);
       stop.done = true;
       const h = await health;
+      const perPlan = cpuPer(cpu0, cpu1, r['2xx']);
       rows.push({
         field: label,
         id: feature.properties.id,
@@ -301,6 +339,11 @@ async function main() {
         singleRoundTripMs: round(warm.ms),
         requests: r.requests.total,
         requestsPerSec: round(r.requests.average, 2),
+        plans: r['2xx'],
+        plansPerSec: round(r['2xx'] / r.duration, 1),
+        /** Server CPU per plan under load [ms]: all threads, and the main thread alone. */
+        serverCpuPerPlanMs: perPlan.totalMs,
+        mainThreadCpuPerPlanMs: perPlan.mainMs,
         latencyP50Ms: r.latency.p50,
         latencyP99Ms: r.latency.p99,
         latencyMaxMs: r.latency.max,
@@ -355,7 +398,7 @@ async function main() {
     );
     if (single) {
       console.log(
-        `one at a time over ${single.fields} selection fields: planned (200) median ${single.planned.medianMs} ms, p90 ${single.planned.p90Ms} ms; all answers median ${single.allAnswers.medianMs} ms; statuses ${JSON.stringify(single.statuses)}`,
+        `one at a time over ${single.fields} selection fields: planned (200) median ${single.planned.medianMs} ms, p90 ${single.planned.p90Ms} ms; all answers median ${single.allAnswers.medianMs} ms; statuses ${JSON.stringify(single.statuses)}; server CPU per request ${single.serverCpuPerRequest.totalMs} ms (main thread ${single.serverCpuPerRequest.mainMs} ms)`,
       );
     }
     if (rows.length) {
@@ -366,9 +409,11 @@ async function main() {
           id: r.id,
           ha: r.areaHa,
           KB: Math.round(Number(r.responseBytes) / 1024),
-          'req/s': r.requestsPerSec,
+          'plans/s': r.plansPerSec,
           'p50 ms': r.latencyP50Ms,
           'p99 ms': r.latencyP99Ms,
+          'CPU ms/plan': r.serverCpuPerPlanMs,
+          'main CPU ms/plan': r.mainThreadCpuPerPlanMs,
           non2xx: r.non2xx,
           'healthz p50 ms': r.healthzP50Ms,
           'healthz p99 ms': r.healthzP99Ms,
@@ -379,6 +424,13 @@ async function main() {
     console.log(
       `healthz idle: p50 ${result.healthzIdle.p50Ms} ms, p99 ${result.healthzIdle.p99Ms} ms; server peak RSS ${peakRssMb ?? '?'} MB (${result.peakRssFrom})`,
     );
+    const refused = rows.filter((r) => Number(r.non2xx) > 0 || Number(r.errors) > 0);
+    for (const r of refused) {
+      console.log(
+        `NOT ALL PLANNED: ${r.field}: ${r.non2xx} answers other than 2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors; plans/s counts 200s only`,
+      );
+    }
+    if (refused.length) process.exitCode = 1;
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/http-bench.json'), `${JSON.stringify(result, null, 1)}\n`);
     console.log('written: bench/results/http-bench.json');

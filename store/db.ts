@@ -8,7 +8,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -16,8 +15,15 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { MIGRATIONS_DIR } from './migrations-dir.ts';
+import { createClusterInChild, hasCluster, pgliteOptions } from './pglite-cluster.ts';
 import { createAccountsRepository } from './repositories/accounts.ts';
-import { createApiKeysRepository } from './repositories/api-keys.ts';
+import {
+  createApiKeysRepository,
+  createKeyCache,
+  DEFAULT_KEY_CACHE_TTL_MS,
+  type KeyCache,
+} from './repositories/api-keys.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
@@ -27,7 +33,7 @@ import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
 import { schema } from './schema.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+export { MIGRATIONS_DIR } from './migrations-dir.ts';
 
 /** Any number; only used to serialise migrations of concurrent processes. */
 const MIGRATION_LOCK_ID = 7_390_215_001;
@@ -43,6 +49,11 @@ export interface StoreOptions {
   migrate?: boolean;
   /** With `memory://`: start from this PGlite data directory dump (`dumpDataDir`) instead of an empty cluster. */
   pgliteSnapshot?: Blob;
+  /**
+   * How long a looked-up API key is trusted without asking the database again
+   * [s] (default 5; 0 = never). Changes made through this store apply at once.
+   */
+  keyCacheSeconds?: number;
 }
 
 export interface Repositories {
@@ -75,12 +86,22 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-export function repositories(db: Database): Repositories {
+export function repositories(db: Database, keyCache?: KeyCache): Repositories {
   const hierarchy = createHierarchyRepository(db);
+  const accounts = createAccountsRepository(db);
   return {
-    accounts: createAccountsRepository(db),
-    apiKeys: createApiKeysRepository(db),
-    credits: createCreditsRepository(db),
+    accounts: keyCache
+      ? {
+          ...accounts,
+          // Keys carry their user's partner admin flag.
+          async setPartnerAdmin(userId, partnerAdmin) {
+            await accounts.setPartnerAdmin(userId, partnerAdmin);
+            keyCache.clear();
+          },
+        }
+      : accounts,
+    apiKeys: createApiKeysRepository(db, keyCache),
+    credits: createCreditsRepository(db, keyCache),
     rateLimits: createRateLimitsRepository(db),
     companies: createCompaniesRepository(db),
     sessions: createSessionsRepository(db),
@@ -93,6 +114,7 @@ export function repositories(db: Database): Repositories {
 
 export async function openStore(opts: StoreOptions = {}): Promise<Store> {
   const runMigrations = opts.migrate ?? true;
+  const keyCache = createKeyCache(1000 * (opts.keyCacheSeconds ?? DEFAULT_KEY_CACHE_TTL_MS / 1000));
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -116,31 +138,44 @@ export async function openStore(opts: StoreOptions = {}): Promise<Store> {
       throw e;
     }
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
-    return makeStore('postgres', db, () => pool.end());
+    return makeStore('postgres', db, () => pool.end(), keyCache);
   }
   const dataDir = opts.dataDir ?? './data';
   let client: PGlite;
   if (dataDir === 'memory://') {
-    client = opts.pgliteSnapshot ? new PGlite({ loadDataDir: opts.pgliteSnapshot }) : new PGlite();
+    client = new PGlite(pgliteOptions(opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {}));
   } else {
     const dir = join(resolve(dataDir), 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    if (!hasCluster(dir)) await createClusterInChild(dir, runMigrations);
+    client = new PGlite(dir, pgliteOptions());
   }
   await client.waitReady;
   const pdb = drizzlePglite(client, { schema });
   if (runMigrations) await migratePglite(pdb, { migrationsFolder: MIGRATIONS_DIR });
-  return makeStore('pglite', pdb as unknown as Database, () => client.close(), client);
+  return makeStore('pglite', pdb as unknown as Database, () => client.close(), keyCache, client);
 }
 
-function makeStore(kind: Store['kind'], db: Database, close: () => Promise<void>, pglite?: PGlite): Store {
+function makeStore(
+  kind: Store['kind'],
+  db: Database,
+  close: () => Promise<void>,
+  keyCache: KeyCache,
+  pglite?: PGlite,
+): Store {
   let closed = false;
   return {
     kind,
     pglite,
     db,
-    ...repositories(db),
-    transaction: (fn) => db.transaction((tx) => fn(repositories(tx as unknown as Database))),
+    ...repositories(db, keyCache),
+    async transaction(fn) {
+      const generation = keyCache.generation;
+      const out = await db.transaction((tx) => fn(repositories(tx as unknown as Database, keyCache)));
+      // A key revoked (or a flag changed) inside the transaction: forget again now that it is committed.
+      if (keyCache.generation !== generation) keyCache.clear();
+      return out;
+    },
     async ping() {
       try {
         await db.execute('select 1');

@@ -124,7 +124,10 @@ export function createPlanService(opts: PlanServiceOptions) {
 
       if (opts.pool.saturated()) throw busy();
 
-      const taken = await opts.store.credits.take(principal.companyId, PLAN_CREDIT_COST);
+      // A key of an unlimited account (known from the key lookup) costs no balance statement at all.
+      const taken = principal.unlimitedCredits
+        ? ({ ok: true, balance: { companyId: principal.companyId, credits: 0, unlimited: true } } as const)
+        : await opts.store.credits.take(principal.companyId, PLAN_CREDIT_COST);
       if (!taken.ok) {
         throw new ApiError(
           402,

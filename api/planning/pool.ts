@@ -14,7 +14,12 @@ export const PLAN_TASK_FILE = new URL('./plan-task.ts', import.meta.url).href;
 export interface PlanPoolOptions {
   /** Worker threads (default: available CPUs). */
   threads?: number;
-  /** Tasks that may wait for a thread (default 2 x threads). */
+  /**
+   * Tasks that may wait for a thread (default 8 x threads, at least 8): room
+   * for a realistic burst of concurrent clients (a waiting plan of a small
+   * field costs a few ms per task ahead of it), while a flood still gets 503
+   * at once instead of an ever-growing queue.
+   */
   maxQueue?: number;
   /** Worker entry (default plan-task.ts); tests inject slow fakes. */
   filename?: string;
@@ -63,7 +68,7 @@ export interface PlanPool {
 
 export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
   const threads = Math.max(1, opts.threads ?? availableParallelism());
-  const maxQueue = Math.max(0, opts.maxQueue ?? 2 * threads);
+  const maxQueue = Math.max(0, opts.maxQueue ?? Math.max(8, 8 * threads));
   const piscina = new Piscina({
     filename: opts.filename ?? PLAN_TASK_FILE,
     minThreads: threads,

@@ -3,9 +3,9 @@
  * SHA-256 of a key is stored; the key itself is shown once, at creation.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
-import { apiKeys, users } from '../schema.ts';
+import { apiKeys, creditBalances, users } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 
 export const API_KEY_PREFIX = 'tl_';
@@ -57,6 +57,59 @@ export interface KeyPrincipal {
   userId: string;
   companyId: string;
   partnerAdmin: boolean;
+  /**
+   * The billed company never runs out of credits (known for keys; absent for
+   * sessions), so planning need not touch its balance.
+   */
+  unlimitedCredits?: boolean;
+}
+
+/** How long a process trusts a key it has looked up [ms] (TRAMLINE_KEY_CACHE_SECONDS, default 5 s). */
+export const DEFAULT_KEY_CACHE_TTL_MS = 5000;
+
+/**
+ * Keys this process has recently resolved, by key hash, so a request does not
+ * pay a database lookup. What this process changes (revoking a key, the
+ * partner admin flag, an unlimited balance) clears the cache at once; a
+ * change made by another process (another server or the CLI on a shared
+ * PostgreSQL) takes effect here within the TTL. Only valid keys are kept;
+ * unknown ones are looked up every time (and rate limited per address).
+ */
+export interface KeyCache {
+  get(hash: string): KeyPrincipal | undefined;
+  /** Keeps a principal looked up when the cache was at `generation`, unless it was cleared since. */
+  set(hash: string, principal: KeyPrincipal, generation: number): void;
+  /** Bumped by every clear(); a lookup that straddles a clear is not kept. */
+  readonly generation: number;
+  clear(): void;
+}
+
+export function createKeyCache(ttlMs = DEFAULT_KEY_CACHE_TTL_MS, maxEntries = 10_000): KeyCache {
+  const entries = new Map<string, { principal: KeyPrincipal; expires: number }>();
+  let generation = 0;
+  return {
+    get(hash) {
+      const e = entries.get(hash);
+      if (!e) return undefined;
+      if (performance.now() >= e.expires) {
+        entries.delete(hash);
+        return undefined;
+      }
+      return e.principal;
+    },
+    set(hash, principal, gen) {
+      if (ttlMs <= 0 || gen !== generation) return;
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+      entries.set(hash, { principal: Object.freeze(principal), expires: performance.now() + ttlMs });
+    },
+    get generation() {
+      return generation;
+    },
+    clear() {
+      generation++;
+      entries.clear();
+    },
+  };
 }
 
 const publicColumns = {
@@ -69,7 +122,10 @@ const publicColumns = {
   revokedAt: apiKeys.revokedAt,
 };
 
-export function createApiKeysRepository(db: Database) {
+/** A cache that keeps nothing (repositories made without one). */
+const NO_CACHE = createKeyCache(0);
+
+export function createApiKeysRepository(db: Database, cache: KeyCache = NO_CACHE) {
   return {
     /**
      * Stores a key for a user, billed to a company. Pass `key` to register a
@@ -106,21 +162,36 @@ export function createApiKeysRepository(db: Database) {
       return row ?? null;
     },
 
-    /** The principal of a valid (existing, unrevoked) key; null otherwise. One indexed lookup. */
+    /**
+     * The principal of a valid (existing, unrevoked) key; null otherwise.
+     * From the key cache, else one indexed lookup (kept in the cache).
+     */
     async authenticate(key: string): Promise<KeyPrincipal | null> {
-      const [row] = await db
-        .select({
-          keyId: apiKeys.id,
-          keyName: apiKeys.name,
-          keyMasked: apiKeys.masked,
-          userId: apiKeys.userId,
-          companyId: apiKeys.companyId,
-          partnerAdmin: users.partnerAdmin,
-        })
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
-      return row ?? null;
+      const hash = hashApiKey(key);
+      const cached = cache.get(hash);
+      if (cached) return cached;
+      const generation = cache.generation;
+      const r = await db.execute(sql`
+        select k.id as "keyId", k.name as "keyName", k.masked as "keyMasked", k.user_id as "userId",
+               k.company_id as "companyId", u.partner_admin as "partnerAdmin",
+               coalesce(b.unlimited, false) as "unlimitedCredits"
+          from ${apiKeys} k
+          join ${users} u on u.id = k.user_id
+          left join ${creditBalances} b on b.company_id = k.company_id
+         where k.key_hash = ${hash} and k.revoked_at is null`);
+      const row = rowsOf<KeyPrincipal>(r)[0];
+      if (!row) return null;
+      const principal: KeyPrincipal = {
+        keyId: row.keyId,
+        keyName: row.keyName,
+        keyMasked: row.keyMasked,
+        userId: row.userId,
+        companyId: row.companyId,
+        partnerAdmin: row.partnerAdmin === true,
+        unlimitedCredits: row.unlimitedCredits === true,
+      };
+      cache.set(hash, principal, generation);
+      return principal;
     },
 
     /** Revokes a key of this user; false when it is not theirs, unknown or already revoked. */
@@ -130,6 +201,7 @@ export function createApiKeysRepository(db: Database) {
         .set({ revokedAt: new Date() })
         .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
+      cache.clear();
       return rows.length > 0;
     },
 
@@ -157,9 +229,15 @@ export function createApiKeysRepository(db: Database) {
         .set({ revokedAt: new Date() })
         .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id });
+      cache.clear();
       return rows.length > 0;
     },
   };
+}
+
+/** Rows of `db.execute` on either driver. */
+function rowsOf<T>(r: unknown): T[] {
+  return (Array.isArray(r) ? r : ((r as { rows?: T[] }).rows ?? [])) as T[];
 }
 
 export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;

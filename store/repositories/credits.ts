@@ -3,9 +3,10 @@
  * atomic statement, so concurrent requests in any number of processes can
  * never spend more than the balance.
  */
-import { and, eq, gte, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 import { creditBalances } from '../schema.ts';
+import type { KeyCache } from './api-keys.ts';
 
 export interface CreditBalance {
   companyId: string;
@@ -16,7 +17,11 @@ export interface CreditBalance {
 
 export type TakeResult = { ok: true; balance: CreditBalance } | { ok: false; available: number };
 
-export function createCreditsRepository(db: Database) {
+/**
+ * `keyCache`: keys remember whether their company's balance is unlimited;
+ * setting a balance here clears what this process remembers.
+ */
+export function createCreditsRepository(db: Database, keyCache?: KeyCache) {
   return {
     async get(companyId: string): Promise<CreditBalance> {
       const [row] = await db
@@ -30,26 +35,24 @@ export function createCreditsRepository(db: Database) {
       return row ?? { companyId, credits: 0, unlimited: false };
     },
 
-    /** Takes `n` credits if the balance allows (unlimited accounts always pass, unchanged). */
+    /** Takes `n` credits if the balance allows (unlimited accounts always pass, unchanged). One statement. */
     async take(companyId: string, n = 1): Promise<TakeResult> {
-      const [row] = await db
-        .update(creditBalances)
-        .set({
-          credits: sql`CASE WHEN ${creditBalances.unlimited} THEN ${creditBalances.credits} ELSE ${creditBalances.credits} - ${n} END`,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            eq(creditBalances.companyId, companyId),
-            or(eq(creditBalances.unlimited, true), gte(creditBalances.credits, n)),
-          ),
-        )
-        .returning({
-          companyId: creditBalances.companyId,
-          credits: creditBalances.credits,
-          unlimited: creditBalances.unlimited,
-        });
-      if (row) return { ok: true, balance: row };
+      // Plain SQL (it runs for every plan). Unlimited balances are read, not written.
+      const r = await db.execute(sql`
+        with t as (
+          update ${creditBalances} set credits = credits - ${n}, updated_at = now()
+           where company_id = ${companyId} and not unlimited and credits >= ${n}
+          returning credits, unlimited)
+        select credits, unlimited, true as taken from t
+        union all
+        select credits, unlimited, unlimited as taken from ${creditBalances}
+         where company_id = ${companyId} and not exists (select 1 from t)`);
+      const row = (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows)[0] as
+        | { credits: number | string; unlimited: boolean; taken: boolean }
+        | undefined;
+      if (row?.taken)
+        return { ok: true, balance: { companyId, credits: Number(row.credits), unlimited: row.unlimited } };
+      // Refused: that statement read the balance as it stood when it began; report it as it is now.
       const b = await this.get(companyId);
       return { ok: false, available: b.credits };
     },
@@ -76,6 +79,7 @@ export function createCreditsRepository(db: Database) {
           credits: creditBalances.credits,
           unlimited: creditBalances.unlimited,
         });
+      keyCache?.clear();
       return row;
     },
 
