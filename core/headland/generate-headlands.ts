@@ -9,10 +9,11 @@
  *
  * Every pass is offset from the cleaned boundary directly, never from the
  * previous pass. The reference passes are exact offsets; the driven passes
- * are smoothed so the machine can follow them: concave bends get at least
- * the turning radius R (a closing), and convex corners of the outermost pass
- * get R + (N - 1) w (an opening), so inner passes stay concentric with the
- * outer ones at exactly one swath spacing and every corner has radius >= R.
+ * are smoothed so the machine can follow them: concave bends and convex
+ * corners of each pass get the turning radius R (a closing, then an
+ * opening). The route drives sharp convex corners square, with a reversing
+ * turn at the apex (route/headland-corners.ts), so little of a corner is
+ * lost to its rounding.
  */
 import { difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
@@ -81,46 +82,22 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       for (const p of region) exterior.push({ passNumber: k, ring: p.outer });
     }
     const wanted = (k: number) => exterior.filter((r) => r.passNumber === k).length;
-    // Concentric passes; where rounding a sharp concave corner would push the
-    // outer pass over the field edge, pull all passes in by delta [m].
-    let best: Point[][][] = [];
-    let bestCount = -1;
-    for (const delta of [0, 0.5, 1, 2, 3]) {
-      const first = difference(offset(outer, -(0.5 * w + delta)), exteriorKeepOut);
-      // Only the outer rings are driven: holes too far inside to reach them are left out.
-      const smooth = smoothRegion(
-        withoutFarHoles(first, 2 * (RS + (N - 1) * w) + (N - 1) * w),
-        RS,
-        RS + (N - 1) * w,
-      );
-      const rings: Point[][][] = [];
-      let count = 0;
-      let complete = true;
-      for (let k = 1; k <= N; k++) {
-        const region = k === 1 ? smooth : offset(smooth, -(k - 1) * w);
-        const r = drivableRings(region, RF, boundaryIndex);
-        rings.push(r);
-        count += Math.min(r.length, wanted(k));
-        if (r.length < wanted(k)) complete = false;
-      }
-      if (count > bestCount) {
-        best = rings;
-        bestCount = count;
-      }
-      if (complete) break;
-    }
+    // Each pass is rounded on its own with radius R: its sharp corners are
+    // driven square (see route/headland-corners.ts), and the corners that
+    // stay round lose less of the field than at the concentric radius
+    // R + (N - k) w. Where rounding a sharp concave corner would push a pass
+    // over the field edge, it is pulled in by delta [m].
     for (let k = 1; k <= N; k++) {
-      let rings = best[k - 1] ?? [];
-      for (const delta of [0, 1, 2]) {
-        if (rings.length >= wanted(k)) break;
-        // Too narrow for concentric corners: round this pass on its own with radius R.
+      let rings: Point[][] = [];
+      for (const delta of [0, 0.5, 1, 2, 3]) {
         const own = smoothRegion(
           withoutFarHoles(difference(offset(outer, -((k - 0.5) * w + delta)), exteriorKeepOut), 2 * RS),
           RS,
           RS,
         );
-        const alone = drivableRings(own, RF, boundaryIndex);
-        if (alone.length > rings.length) rings = alone;
+        const r = drivableRings(own, RF, boundaryIndex);
+        if (r.length > rings.length) rings = r;
+        if (rings.length >= wanted(k)) break;
       }
       for (const ring of rings) drivenExterior.push({ passNumber: k, ring });
     }

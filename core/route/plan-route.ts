@@ -28,6 +28,7 @@ import type {
 } from '../types/index.ts';
 import { type Connection, connectPoses } from './connect.ts';
 import { FieldTravel } from './field-travel.ts';
+import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
 import { optimizeOrder, orderCost, skipPattern, snakePattern, type Visit } from './optimize-order.ts';
 import { type RingDirection, RingPath } from './ring-path.ts';
 
@@ -118,6 +119,7 @@ export function planRoute(input: RouteInput): RouteResult {
   /** Tracks no drivable path inside the field reaches. */
   const skipped: number[] = [];
   let failures = 0;
+  const cornerCache = new Map<RingPath, RingCorner[]>();
   let pose: Pose | null = null;
   let routeStart: Point | undefined;
   const skip = Math.max(1, Math.ceil((2 * R) / w - 1e-9));
@@ -786,16 +788,29 @@ export function planRoute(input: RouteInput): RouteResult {
     }
     if (!chosen) return false;
     if (chosen.conn) pushConnection(chosen.conn, 'HeadlandConnector');
-    const pts = path.stretch(chosen.s, path.length, chosen.dir);
-    parts.push({
-      type,
-      points: pts,
-      working: true,
-      passNumber: ring.passNumber,
-      ...(ring.obstacleIndex !== undefined ? { obstacleIndex: ring.obstacleIndex } : {}),
-    });
-    pose = endPose(pts);
+    // Sharp corners are driven square, with a reversing turn at each.
+    const pieces = loopWithCorners(path, chosen.s, chosen.dir, cornersOf(path), R, input.region);
+    for (const piece of pieces) {
+      parts.push({
+        type,
+        points: piece.points,
+        working: true,
+        passNumber: ring.passNumber,
+        ...(ring.obstacleIndex !== undefined ? { obstacleIndex: ring.obstacleIndex } : {}),
+      });
+      if (piece.turn) pushConnection(piece.turn, 'HeadlandTurn');
+    }
+    pose = endPose(pieces[pieces.length - 1].points);
     return true;
+  }
+
+  function cornersOf(path: RingPath): RingCorner[] {
+    let c = cornerCache.get(path);
+    if (!c) {
+      c = squareCorners(path, w, R, input.region);
+      cornerCache.set(path, c);
+    }
+    return c;
   }
 
   /** The directions a headland pass may be driven in: both, or the one that winds as forced. */

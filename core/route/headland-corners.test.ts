@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import { filletRing } from '../geometry/fillet.ts';
+import type { Point } from '../types/index.ts';
+import { cornerTurn, loopWithCorners, squareCorners } from './headland-corners.ts';
+import { RingPath } from './ring-path.ts';
+
+const square = (a: number, b: number): Point[] => [
+  { x: a, y: a },
+  { x: b, y: a },
+  { x: b, y: b },
+  { x: a, y: b },
+];
+
+/** The outer pass of a 100 m square field (swath 6 m), rounded at 12 m. */
+const field = new EdgeIndex([square(0, 100)]);
+const pass = new RingPath(filletRing(square(3, 97), 12) as Point[]);
+
+describe('squareCorners', () => {
+  it('finds each rounded right-angled corner with the point where its legs meet', () => {
+    const corners = squareCorners(pass, 6, 6, field);
+    expect(corners).toHaveLength(4);
+    const apexes = corners.map((c) => [Math.round(c.apex.x * 1e6) / 1e6, Math.round(c.apex.y * 1e6) / 1e6]);
+    expect(apexes.sort()).toEqual(
+      [
+        [3, 3],
+        [97, 3],
+        [97, 97],
+        [3, 97],
+      ].sort(),
+    );
+    for (const c of corners)
+      expect(Math.abs(c.headingOut - c.headingIn) % (2 * Math.PI)).toBeGreaterThan(1.5);
+  });
+
+  it('leaves gentle bends round, and corners with no room to turn', () => {
+    // An octagon turns 45 degrees per corner: rounded at 6 m, squaring gains under w^2 / 4.
+    const oct: Point[] = [];
+    for (let i = 0; i < 8; i++)
+      oct.push({ x: 50 + 40 * Math.cos((i * Math.PI) / 4), y: 50 + 40 * Math.sin((i * Math.PI) / 4) });
+    expect(squareCorners(new RingPath(filletRing(oct, 6) as Point[]), 6, 6, field)).toHaveLength(0);
+    // Radius 100 m: backing up 100 m along a 94 m leg leaves the field.
+    expect(squareCorners(pass, 6, 100, field)).toHaveLength(0);
+  });
+});
+
+describe('cornerTurn', () => {
+  it('backs up, turns forward on an arc of the radius and backs up to the apex, inside the field', () => {
+    const c = cornerTurn({ x: 3, y: 3, heading: -Math.PI / 2 }, 2 * Math.PI, 6, field);
+    expect(c).not.toBeNull();
+    const pieces = c?.pieces ?? [];
+    expect(pieces.map((p) => p.reverse)).toEqual([true, false, true]);
+    const first = pieces[0].points[0];
+    const last = pieces[2].points[pieces[2].points.length - 1];
+    expect(Math.hypot(first.x - 3, first.y - 3)).toBeLessThan(1e-9);
+    expect(Math.hypot(last.x - 3, last.y - 3)).toBeLessThan(1e-9);
+    // Right angle: 6 m back, a quarter circle of 6 m, 6 m back.
+    expect(c?.length).toBeCloseTo(12 + 3 * Math.PI, 9);
+    for (const p of pieces) expect(field.polylineCrosses(p.points)).toBe(false);
+  });
+});
+
+describe('loopWithCorners', () => {
+  it('cuts the loop at each square corner into working stretches that meet at the apex', () => {
+    const corners = squareCorners(pass, 6, 6, field);
+    for (const dir of [1, -1] as const) {
+      const s0 = pass.project({ x: 50, y: 3 });
+      const pieces = loopWithCorners(pass, s0, dir, corners, 6, field);
+      expect(pieces).toHaveLength(5);
+      expect(pieces.slice(0, 4).every((p) => p.turn)).toBe(true);
+      expect(pieces[4].turn).toBeUndefined();
+      for (let i = 0; i < 4; i++) {
+        const end = pieces[i].points[pieces[i].points.length - 1];
+        const next = pieces[i + 1].points[0];
+        expect(Math.hypot(end.x - next.x, end.y - next.y)).toBeLessThan(1e-9);
+        // The apex is a corner of the exact pass, 3 m inside both edges.
+        expect([3, 97]).toContain(Math.round(end.x * 1e6) / 1e6);
+        expect([3, 97]).toContain(Math.round(end.y * 1e6) / 1e6);
+      }
+      const start = pieces[0].points[0];
+      const stop = pieces[4].points[pieces[4].points.length - 1];
+      expect(Math.hypot(start.x - stop.x, start.y - stop.y)).toBeLessThan(1e-9);
+    }
+  });
+});
