@@ -119,7 +119,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       loadBoundary: opts.loadBoundary ?? storeBoundaryLoader(opts.store),
     }));
   if (ownJobs && (opts.jobWorkers ?? process.env.TRAMLINE_JOB_WORKERS !== '0')) {
-    await jobs.startWorkers({ pool, graceMs: opts.planning?.graceMs });
+    await jobs.startWorkers({ threads: pool.threads, graceMs: opts.planning?.graceMs });
   }
 
   const tokens = await createTokenService(

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   }
   const headers = { 'x-api-key': key.key, 'content-type': 'application/json' };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const post = await fetch(`${url}/api/bulk-guidance/normalized`, {
     method: 'POST',
     headers,
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
     await new Promise((res) => setTimeout(res, 250));
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const load1 = loadavg();
   const byCode: Record<string, number> = {};
   for (const e of status.errors) byCode[e.errorCode] = (byCode[e.errorCode] ?? 0) + 1;
@@ -125,6 +127,8 @@ async function main(): Promise<void> {
     status: status.status,
     seconds: Math.round(seconds * 10) / 10,
     fieldsPerSecond: Math.round((list.length / seconds) * 10) / 10,
+    // CPU of this process, all threads (server, its job workers and planning threads on the embedded store).
+    processCpuSeconds: Math.round(((cpu.user + cpu.system) / 1e6) * 10) / 10,
     plans: status.pathPlanIds.length,
     errors: status.errors.length,
     errorsByCode: byCode,

@@ -46,7 +46,9 @@ export async function startBoss(store: Store, opts: BossOptions = {}): Promise<P
   await boss.start();
   for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
     const existing = await boss.getQueue(name);
-    if (!existing) {
+    if (existing) {
+      if (existing.expireInSeconds !== options.expireInSeconds) await boss.updateQueue(name, options);
+    } else {
       try {
         await boss.createQueue(name, options);
       } catch (e) {

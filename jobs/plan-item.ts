@@ -1,12 +1,14 @@
 /**
- * One item of a planning job: plan one stored boundary with the job's
- * request and store the plan, or record why not. Idempotent: an item that
- * already has an outcome (a retried delivery after a killed worker) is left
- * alone, and the plan, its item row and its credit are written in one
- * transaction, so a plan is stored and charged at most once.
+ * One item of a planning job: a few stored boundaries planned with the job's
+ * request, their plans stored or the reason why not recorded, per boundary.
+ *
+ * The fields of an item are checked here (cheap), planned in the planning
+ * threads at once, and their outcomes written in one transaction: each
+ * boundary's outcome row, its credit and its plan together, under a lock of
+ * the job's row. Idempotent: boundaries that already have an outcome (a
+ * retried delivery after a killed worker) are left alone, so a plan is
+ * stored and charged at most once; a cancelled job stores nothing more.
  */
-
-import { type PlanPool, PlanTimeoutError, PoolBusyError } from '../api/planning/pool.ts';
 import {
   type BoundaryInput,
   type DirectRequestBody,
@@ -19,13 +21,13 @@ import {
   measureBoundary,
   tooComplex,
 } from '../formats/field-complexity.ts';
-import type { PathPlanNormalizedModel } from '../formats/plan-model.ts';
 import type { Database } from '../store/database.ts';
 import type { Store } from '../store/db.ts';
 import { createCreditsRepository } from '../store/repositories/credits.ts';
 import { createJobsRepository, type JobRecord } from '../store/repositories/jobs.ts';
-import { createPathPlansRepository } from '../store/repositories/path-plans.ts';
+import { createPathPlansRepository, type EncodedPlan } from '../store/repositories/path-plans.ts';
 import { uuidv7 } from '../store/uuidv7.ts';
+import { type JobPlanPool, PlanTimeoutError } from './plan-pool.ts';
 
 /** Credits one stored plan costs (as on the direct interface). */
 export const JOB_PLAN_CREDIT_COST = 1;
@@ -42,56 +44,58 @@ export interface LoadedBoundary {
 /** Reads a boundary of a company; null when the company holds no such boundary. */
 export type BoundaryLoader = (companyId: string, boundaryId: string) => Promise<LoadedBoundary | null>;
 
-export type ItemOutcome = 'planned' | 'error' | 'skipped';
-
 export interface PlanItemDeps {
   store: Store;
-  pool: PlanPool;
+  pool: JobPlanPool;
   loadBoundary: BoundaryLoader;
   /** Added to maxOptimizerTime for the hard cap [ms] (default 5000). */
   graceMs?: number;
 }
 
-class NoCredit extends Error {
-  readonly available: number;
-  constructor(available: number) {
-    super('no credit');
-    this.available = available;
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The request of a planning job is a direct request without its boundary. */
 export type JobPlanRequest = Omit<DirectRequestBody, 'boundary' | 'field'>;
 
+type Outcome =
+  | { boundaryId: string; plan: Omit<EncodedPlan, 'companyId' | 'jobId'> }
+  | { boundaryId: string; errorCode: string; message: string };
+
+export interface ItemResult {
+  planned: number;
+  errors: number;
+  /** Boundaries left alone (an outcome already recorded, or the job ended). */
+  skipped: number;
+}
+
+/** Plans the boundaries of one item of `job` and records their outcomes. */
 export async function runPlanItem(
   deps: PlanItemDeps,
   job: JobRecord,
-  boundaryId: string,
-): Promise<ItemOutcome> {
+  boundaryIds: readonly string[],
+): Promise<ItemResult> {
   const jobsRepo = createJobsRepository(deps.store.db);
-  if (job.status === 'cancelled' || job.status === 'failed') return 'skipped';
-  if (await jobsRepo.hasItem(job.id, boundaryId)) return 'skipped';
+  const none = { planned: 0, errors: 0, skipped: boundaryIds.length };
+  if (job.status !== 'queued' && job.status !== 'running') return none;
+  const done = await jobsRepo.itemsWithOutcome(job.id, boundaryIds);
+  const todo = boundaryIds.filter((id) => !done.has(id));
+  if (todo.length === 0) return none;
   await jobsRepo.markRunning(job.id);
+  const outcomes = await Promise.all(todo.map((boundaryId) => planOne(deps, job, boundaryId)));
+  return storeOutcomes(deps.store, job, outcomes, boundaryIds.length - todo.length);
+}
 
-  const fail = async (errorCode: string, message: string): Promise<ItemOutcome> => {
-    await jobsRepo.recordItem(job.id, boundaryId, { errorCode, message });
-    return 'error';
-  };
-
+async function planOne(deps: PlanItemDeps, job: JobRecord, boundaryId: string): Promise<Outcome> {
+  const fail = (errorCode: string, message: string): Outcome => ({ boundaryId, errorCode, message });
   const boundary = await deps.loadBoundary(job.companyId, boundaryId);
   if (!boundary) return fail('BOUNDARY_NOT_FOUND', `No boundary ${boundaryId} in the job's company.`);
 
   const request = job.request as JobPlanRequest;
-  // The plan is named after the field (the planner reads the name from the boundary's properties).
+  // The plan is named after the field (the mapping reads the name from the boundary's properties).
   const g = boundary.geometry;
-  const named =
+  const named: BoundaryInput =
     (g.type === 'Polygon' || g.type === 'MultiPolygon') && boundary.name
-      ? ({ type: 'Feature', properties: { name: boundary.name }, geometry: g } as BoundaryInput)
+      ? { type: 'Feature', properties: { name: boundary.name }, geometry: g }
       : g;
-  const body = { ...request, boundary: named } as DirectRequestBody;
-  const read = readDirectRequest(body);
+  const read = readDirectRequest({ ...request, boundary: named });
   if (!read.ok) {
     return fail('VALIDATION_ERROR', read.errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; '));
   }
@@ -113,70 +117,103 @@ export async function runPlanItem(
   );
   if (why) return fail('PLAN_TOO_COMPLEX', why);
 
-  const pathPlanId = uuidv7();
-  const timeoutMs = req.maxOptimizerTime * 1000 + (deps.graceMs ?? 5000);
-  let out: Awaited<ReturnType<PlanPool['run']>>;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      out = await deps.pool.run(
-        {
-          request: req.plan,
-          format: 'model',
-          optimizerTimeMs: req.maxOptimizerTime * 1000,
-          meta: {
-            pathPlanId,
-            pathPlanName: req.pathPlanName,
-            createdAt: new Date().toISOString(),
-            operationType: req.operationType,
-          },
-        },
-        { timeoutMs },
-      );
-      break;
-    } catch (e) {
-      // The pool is shared with direct requests: wait for a thread rather than spend a retry.
-      if (e instanceof PoolBusyError && attempt < 600) {
-        await sleep(100);
-        continue;
-      }
-      if (e instanceof PlanTimeoutError) {
-        return fail(
-          'PLAN_TOO_COMPLEX',
-          `Planning this field needs more than the time cap of ${req.maxOptimizerTime} s (routeOptions.maxOptimizerTime).`,
-        );
-      }
-      throw e;
-    }
-  }
-  if (!out.ok) return fail(out.code, out.message);
-  const model = JSON.parse(out.body) as PathPlanNormalizedModel;
-
+  const id = uuidv7();
+  const optimizerTimeMs = req.maxOptimizerTime * 1000;
   try {
-    const stored = await deps.store.db.transaction(async (txAny) => {
-      const tx = txAny as unknown as Database;
-      const first = await createJobsRepository(tx).recordItem(job.id, boundaryId, { pathPlanId });
-      if (!first) return false;
-      const taken = await createCreditsRepository(tx).take(job.companyId, JOB_PLAN_CREDIT_COST);
-      if (!taken.ok) throw new NoCredit(taken.available);
-      const id = await createPathPlansRepository(tx).insert({
-        id: pathPlanId,
-        companyId: job.companyId,
+    const out = await deps.pool.run(
+      {
+        request: req.plan,
+        optimizerTimeMs,
+        meta: {
+          pathPlanId: id,
+          pathPlanName: req.pathPlanName,
+          createdAt: new Date().toISOString(),
+          operationType: req.operationType,
+        },
+      },
+      { timeoutMs: optimizerTimeMs + (deps.graceMs ?? 5000) },
+    );
+    if (!out.ok) return fail(out.code, out.message);
+    return {
+      boundaryId,
+      plan: {
+        id,
         boundaryId,
         fieldId: boundary.fieldId,
-        jobId: job.id,
-        model,
-      });
-      if (!id) throw new Error(`A plan of job ${job.id} for boundary ${boundaryId} exists without its item.`);
-      return true;
-    });
-    return stored ? 'planned' : 'skipped';
+        name: req.pathPlanName,
+        operationType: req.operationType,
+        modelZ: out.modelZ,
+        figures: out.figures,
+      },
+    };
   } catch (e) {
-    if (e instanceof NoCredit) {
+    if (e instanceof PlanTimeoutError) {
       return fail(
-        'INSUFFICIENT_CREDITS',
-        `A plan costs ${JOB_PLAN_CREDIT_COST} credit; the company has ${e.available}.`,
+        'PLAN_TOO_COMPLEX',
+        `Planning this field needs more than the time cap of ${req.maxOptimizerTime} s (routeOptions.maxOptimizerTime).`,
       );
     }
     throw e;
   }
+}
+
+async function storeOutcomes(
+  store: Store,
+  job: JobRecord,
+  outcomes: readonly Outcome[],
+  alreadyDone: number,
+): Promise<ItemResult> {
+  return store.db.transaction(async (txAny) => {
+    const tx = txAny as unknown as Database;
+    const jobsRepo = createJobsRepository(tx);
+    const status = await jobsRepo.lockStatus(job.id);
+    if (status !== 'queued' && status !== 'running') {
+      return { planned: 0, errors: 0, skipped: alreadyDone + outcomes.length };
+    }
+    // Under the lock: what another delivery of this item recorded meanwhile stays as it is.
+    const taken = await jobsRepo.itemsWithOutcome(
+      job.id,
+      outcomes.map((o) => o.boundaryId),
+    );
+    const fresh = outcomes.filter((o) => !taken.has(o.boundaryId));
+    const credits = createCreditsRepository(tx);
+    const plans: EncodedPlan[] = [];
+    const items: Parameters<typeof jobsRepo.recordItems>[1][number][] = [];
+    const planned = fresh.filter((o) => 'plan' in o);
+    // One charge for all plans when the balance allows, else plan by plan until it runs out.
+    const all = planned.length
+      ? await credits.take(job.companyId, JOB_PLAN_CREDIT_COST * planned.length)
+      : null;
+    for (const o of fresh) {
+      if (!('plan' in o)) {
+        items.push({ itemKey: o.boundaryId, errorCode: o.errorCode, message: o.message });
+        continue;
+      }
+      const charged = all?.ok ? all : await credits.take(job.companyId, JOB_PLAN_CREDIT_COST);
+      if (!charged.ok) {
+        items.push({
+          itemKey: o.boundaryId,
+          errorCode: 'INSUFFICIENT_CREDITS',
+          message: `A plan costs ${JOB_PLAN_CREDIT_COST} credit; the company has ${charged.available}.`,
+        });
+        continue;
+      }
+      items.push({ itemKey: o.boundaryId, pathPlanId: o.plan.id });
+      plans.push({ ...o.plan, companyId: job.companyId, jobId: job.id });
+    }
+    const recorded = await jobsRepo.recordItems(job.id, items);
+    if (recorded.size !== items.length) {
+      throw new Error(`Outcomes of job ${job.id} were recorded by another writer under the job's lock.`);
+    }
+    const stored = await createPathPlansRepository(tx).insertEncoded(plans);
+    if (stored.length !== plans.length) {
+      throw new Error(`A plan of job ${job.id} exists without its outcome.`);
+    }
+    await jobsRepo.completeIfDone(job.id);
+    return {
+      planned: plans.length,
+      errors: items.length - plans.length,
+      skipped: alreadyDone + outcomes.length - fresh.length,
+    };
+  });
 }

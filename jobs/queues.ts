@@ -1,7 +1,10 @@
 /**
  * The pg-boss queues of the job system and their retry policy. One pg-boss
- * job is one item of a user-visible job (one boundary of a bulk guidance
- * job, one export batch); the user-visible job lives in the `jobs` table.
+ * job is one item of a user-visible job (a few boundaries of a bulk guidance
+ * job, one export batch); the user-visible job lives in the `jobs` table,
+ * the outcome of each boundary in `job_items`. Items of several boundaries
+ * keep pg-boss's per-job work (fetch, heartbeat, complete) small against
+ * the planning itself.
  *
  * A worker that dies (kill -9, a lost machine) stops sending heartbeats;
  * after `heartbeatSeconds` pg-boss's monitor hands the item to another
@@ -15,8 +18,9 @@ export const EXPORT_QUEUE = 'tramline-export';
 
 export const QUEUE_OPTIONS: Record<string, Omit<Queue, 'name'>> = {
   [PLAN_QUEUE]: {
-    // A plan takes at most maxOptimizerTime (<= 60 s) + 5 s; the heartbeat notices a dead worker sooner.
-    expireInSeconds: 300,
+    // A plan takes at most maxOptimizerTime (<= 60 s) + 5 s, an item PLAN_ITEM_BOUNDARIES of them on one
+    // thread at worst; the heartbeat notices a dead worker sooner.
+    expireInSeconds: 900,
     heartbeatSeconds: 10,
     retryLimit: 3,
     retryDelay: 1,
@@ -31,9 +35,14 @@ export const QUEUE_OPTIONS: Record<string, Omit<Queue, 'name'>> = {
   },
 };
 
+/** Boundaries per item of a planning job. */
+export const PLAN_ITEM_BOUNDARIES = 8;
+
 export interface PlanItem {
   jobId: string;
-  boundaryId: string;
+  boundaryIds: string[];
+  /** Items queued before items held several boundaries. */
+  boundaryId?: string;
 }
 
 export interface ExportItem {

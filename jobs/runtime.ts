@@ -6,7 +6,6 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
-import type { PlanPool } from '../api/planning/pool.ts';
 import { type ExportFormat, exportPlans } from '../formats/export/index.ts';
 import type { Database } from '../store/database.ts';
 import type { Store } from '../store/db.ts';
@@ -17,7 +16,8 @@ import { exportBatches } from '../store/schema.ts';
 import { uuidv7 } from '../store/uuidv7.ts';
 import { type BossOptions, startBoss } from './boss.ts';
 import { type BoundaryLoader, type JobPlanRequest, runPlanItem } from './plan-item.ts';
-import { EXPORT_QUEUE, type ExportItem, PLAN_QUEUE, type PlanItem } from './queues.ts';
+import { createJobPlanPool, type JobPlanPool } from './plan-pool.ts';
+import { EXPORT_QUEUE, type ExportItem, PLAN_ITEM_BOUNDARIES, PLAN_QUEUE, type PlanItem } from './queues.ts';
 
 export interface JobSystemOptions extends BossOptions {
   store: Store;
@@ -25,8 +25,11 @@ export interface JobSystemOptions extends BossOptions {
 }
 
 export interface WorkerOptions {
-  pool: PlanPool;
-  /** Items planned at once by this process (default: the pool's threads). */
+  /** Planning threads of this process (default: the CPUs). */
+  threads?: number;
+  /** A ready pool instead (tests); not closed by stop(). */
+  pool?: JobPlanPool;
+  /** Items (of up to PLAN_ITEM_BOUNDARIES boundaries) held at once by this process (default 2). */
   concurrency?: number;
   /** Added to maxOptimizerTime for a plan's hard cap [ms] (default 5000). */
   graceMs?: number;
@@ -66,6 +69,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
   const boss = await startBoss(store, opts);
   const jobs = createJobsRepository(store.db);
   const working: string[] = [];
+  let ownPool: JobPlanPool | undefined;
 
   return {
     boss,
@@ -82,13 +86,14 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       if (ids.length === 0) {
         await jobs.completeIfDone(job.id);
       } else {
-        await boss.insert(
-          PLAN_QUEUE,
-          ids.map((boundaryId) => ({
-            data: { jobId: job.id, boundaryId } satisfies PlanItem,
-            singletonKey: `${job.id}:${boundaryId}`,
-          })),
-        );
+        const items: { data: PlanItem; singletonKey: string }[] = [];
+        for (let i = 0; i < ids.length; i += PLAN_ITEM_BOUNDARIES) {
+          items.push({
+            data: { jobId: job.id, boundaryIds: ids.slice(i, i + PLAN_ITEM_BOUNDARIES) },
+            singletonKey: `${job.id}:${i / PLAN_ITEM_BOUNDARIES}`,
+          });
+        }
+        await boss.insert(PLAN_QUEUE, items);
       }
       return { jobId: job.id };
     },
@@ -107,8 +112,10 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
 
     async startWorkers(w) {
       const log = w.log ?? (() => {});
-      const concurrency = Math.max(1, w.concurrency ?? w.pool.threads);
-      const deps = { store, pool: w.pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
+      // Two items in hand keep the threads busy while the other item's outcomes are written.
+      const concurrency = Math.max(1, w.concurrency ?? 2);
+      const pool = w.pool ?? (ownPool = createJobPlanPool({ threads: w.threads }));
+      const deps = { store, pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
       await boss.work<PlanItem>(
         PLAN_QUEUE,
         {
@@ -121,20 +128,26 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
         },
         async (batch) => {
           const item = batch[0] as JobWithMetadata<PlanItem>;
-          const { jobId, boundaryId } = item.data;
+          const { jobId } = item.data;
+          const boundaryIds = item.data.boundaryIds ?? (item.data.boundaryId ? [item.data.boundaryId] : []);
           const job = await jobs.byId(jobId);
           if (!job) return;
           try {
-            const outcome = await runPlanItem(deps, job, boundaryId);
-            if (outcome !== 'skipped' || job.status !== 'cancelled') await jobs.completeIfDone(jobId);
+            await runPlanItem(deps, job, boundaryIds);
+            // A retried item whose outcomes were all written before the kill still completes the job.
+            await jobs.completeIfDone(jobId);
           } catch (e) {
-            log('plan item failed', { jobId, boundaryId, retryCount: item.retryCount, err: String(e) });
+            log('plan item failed', { jobId, boundaryIds, retryCount: item.retryCount, err: String(e) });
             if (item.retryCount >= item.retryLimit) {
-              // Out of retries: the field gets an error, the batch goes on.
-              await jobs.recordItem(jobId, boundaryId, {
-                errorCode: 'INTERNAL_ERROR',
-                message: 'Planning this boundary failed unexpectedly after retries.',
-              });
+              // Out of retries: these fields get an error, the batch goes on.
+              await jobs.recordItems(
+                jobId,
+                boundaryIds.map((itemKey) => ({
+                  itemKey,
+                  errorCode: 'INTERNAL_ERROR',
+                  message: 'Planning this boundary failed unexpectedly after retries.',
+                })),
+              );
               await jobs.completeIfDone(jobId);
               return;
             }
@@ -186,6 +199,8 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
     async stop(s = {}) {
       for (const q of working.splice(0)) await boss.offWork(q, { wait: s.graceful ?? true }).catch(() => {});
       await boss.stop({ graceful: s.graceful ?? true, timeout: s.timeoutMs ?? 30_000, close: true });
+      await ownPool?.close();
+      ownPool = undefined;
     },
   };
 }

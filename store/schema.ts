@@ -368,10 +368,12 @@ export const pathPlanGroups = pgTable(
 );
 
 /**
- * Stored plans: the v2.0.0 normalized model as jsonb (zones, geometry
- * groups with one active per zone), keyed to a company and, when planned
- * from stored data, to a boundary and its field. The scalar columns are the
- * model's figures that lists and summaries read without loading it.
+ * Stored plans: the v2.0.0 normalized model (zones, geometry groups with one
+ * active per zone), keyed to a company and, when planned from stored data,
+ * to a boundary and its field. The model is kept deflated and base64-encoded
+ * in `model_z` (store/plan-encoding.ts); `model` (jsonb) holds plans written
+ * before that form. The scalar columns are the model's figures that lists
+ * and summaries read without loading it.
  */
 export const pathPlans = pgTable(
   'path_plans',
@@ -387,7 +389,10 @@ export const pathPlans = pgTable(
     groupId: uuid('group_id').references(() => pathPlanGroups.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     operationType: text('operation_type').notNull().default('generic'),
-    model: jsonb('model').notNull(),
+    /** Plans stored before `model_z`; null since. */
+    model: jsonb('model'),
+    /** The model's JSON, deflated, base64 (store/plan-encoding.ts); kept as is (storage external). */
+    modelZ: text('model_z'),
     /** Field area less holes [m^2]. */
     area: doublePrecision('area').notNull().default(0),
     numberOfTracks: integer('number_of_tracks').notNull().default(0),

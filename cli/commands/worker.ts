@@ -6,8 +6,9 @@
  * to the others after about 10 s (the heartbeat) and are never stored twice.
  * SIGINT/SIGTERM: finish the items in hand, then exit.
  */
+
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createPlanPool } from '../../api/planning/pool.ts';
 import { storeBoundaryLoader } from '../../jobs/boundaries.ts';
 import { createJobSystem } from '../../jobs/runtime.ts';
 import { openStore } from '../../store/db.ts';
@@ -32,7 +33,7 @@ process only: there the server runs the workers itself.
 
 Options:
   --threads N       planning threads (default: TRAMLINE_PLAN_THREADS or the CPUs)
-  --concurrency N   items planned at once (default: the threads)
+  --concurrency N   job items held at once (of up to 8 boundaries each; default 2)
   -h, --help        this help
 
 Environment: DATABASE_URL (required), DATABASE_POOL_SIZE, TRAMLINE_PLAN_THREADS.
@@ -83,7 +84,7 @@ export async function run(argv: string[], io: CommandIO = defaultIO): Promise<nu
     return 2;
   }
   const store = await openStore({ databaseUrl, poolSize: Number(process.env.DATABASE_POOL_SIZE) || 4 });
-  const pool = createPlanPool({ threads });
+  const planningThreads = threads ?? availableParallelism();
   const jobs = await createJobSystem({
     store,
     databaseUrl,
@@ -91,11 +92,11 @@ export async function run(argv: string[], io: CommandIO = defaultIO): Promise<nu
     onError: (err) => io.stderr(`tramline worker: job system: ${String(err)}\n`),
   });
   await jobs.startWorkers({
-    pool,
+    threads: planningThreads,
     concurrency,
     log: (msg, extra) => io.stderr(`tramline worker: ${msg} ${JSON.stringify(extra ?? {})}\n`),
   });
-  io.stdout(`tramline worker: working (pid ${process.pid}, ${pool.threads} planning threads)\n`);
+  io.stdout(`tramline worker: working (pid ${process.pid}, ${planningThreads} planning threads)\n`);
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
@@ -104,7 +105,6 @@ export async function run(argv: string[], io: CommandIO = defaultIO): Promise<nu
       io.stderr(`tramline worker: ${signal}: finishing the items in hand\n`);
       jobs
         .stop({ graceful: true, timeoutMs: 70_000 })
-        .then(() => pool.close())
         .then(() => store.close())
         .then(() => resolve(0))
         .catch((e) => {

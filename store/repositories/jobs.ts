@@ -122,6 +122,50 @@ export function createJobsRepository(db: Database) {
       return rows.length === 1;
     },
 
+    /** Of `itemKeys`, those that already have an outcome. */
+    async itemsWithOutcome(jobId: string, itemKeys: readonly string[]): Promise<Set<string>> {
+      if (itemKeys.length === 0) return new Set();
+      const rows = await db
+        .select({ key: jobItems.itemKey })
+        .from(jobItems)
+        .where(and(eq(jobItems.jobId, jobId), inArray(jobItems.itemKey, [...itemKeys])));
+      return new Set(rows.map((r) => r.key));
+    },
+
+    /** Records many outcomes in one statement; returns the keys recorded now (not before). */
+    async recordItems(
+      jobId: string,
+      items: readonly ({ itemKey: string } & (
+        | { pathPlanId: string }
+        | { errorCode: string; message: string }
+      ))[],
+    ): Promise<Set<string>> {
+      if (items.length === 0) return new Set();
+      const rows = await db
+        .insert(jobItems)
+        .values(
+          items.map((i) => ({
+            jobId,
+            itemKey: i.itemKey,
+            pathPlanId: 'pathPlanId' in i ? i.pathPlanId : null,
+            errorCode: 'errorCode' in i ? i.errorCode : null,
+            message: 'errorCode' in i ? i.message : null,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ key: jobItems.itemKey });
+      return new Set(rows.map((r) => r.key));
+    },
+
+    /**
+     * The job's status, locking its row to the end of the transaction: writers
+     * of one job's outcomes take turns, and a cancel waits for them.
+     */
+    async lockStatus(id: string): Promise<JobStatus | null> {
+      const [row] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id)).for('update');
+      return (row?.status as JobStatus | undefined) ?? null;
+    },
+
     async hasItem(jobId: string, itemKey: string): Promise<boolean> {
       const [row] = await db
         .select({ n: count() })

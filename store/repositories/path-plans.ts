@@ -6,8 +6,10 @@
  */
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { sumStats } from '../../core/metrics/compute-stats.ts';
+import { figuresOf, type PlanFigures } from '../../formats/plan-figures.ts';
 import { type PathPlanNormalizedModel, roundStats } from '../../formats/plan-model.ts';
 import type { Database } from '../database.ts';
+import { decodeModel, encodeModel } from '../plan-encoding.ts';
 import { pathPlanGroups, pathPlans } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
@@ -60,43 +62,34 @@ const rowColumns = {
   updatedAt: pathPlans.updatedAt,
 };
 
-/**
- * Width of ground the wheels run on [m]: per axle two tyre strips centred
- * at +-trackWidth/2, the strips of all axles merged (axles running in each
- * other's tracks count once). 0 when the equipment names no tyres.
- */
-export function wheelFootprintWidth(trackWidths: readonly number[], tireWidths: readonly number[]): number {
-  const strips: [number, number][] = [];
-  tireWidths.forEach((tw, i) => {
-    const half = (trackWidths[i] ?? trackWidths[trackWidths.length - 1] ?? 0) / 2;
-    for (const c of half > 0 ? [-half, half] : [0]) strips.push([c - tw / 2, c + tw / 2]);
-  });
-  strips.sort((a, b) => a[0] - b[0]);
-  let width = 0;
-  let end = Number.NEGATIVE_INFINITY;
-  for (const [a, b] of strips) {
-    if (b <= end) continue;
-    width += b - Math.max(a, end);
-    end = b;
-  }
-  return width;
+export { figuresOf, type PlanFigures, wheelFootprintWidth } from '../../formats/plan-figures.ts';
+
+/** The model of a row: the stored form, else the legacy jsonb. */
+function modelOf(row: { model: unknown; modelZ: string | null }): PathPlanNormalizedModel {
+  return row.modelZ !== null ? decodeModel(row.modelZ) : (row.model as PathPlanNormalizedModel);
 }
 
-/**
- * The scalar figures lists and summaries read, taken from the model. The
- * trafficked area is the wheels' footprint along the whole route: total
- * distance x the footprint width (repeated passes over the same ground
- * count each time); 0 when the equipment names no tyre widths.
- */
-export function figuresOf(model: PathPlanNormalizedModel) {
-  const e = model.equipment;
-  return {
-    area: model.area ?? 0,
-    numberOfTracks: model.numberOfTracks ?? 0,
-    traffickedArea:
-      (model.stats?.totalDistance ?? 0) * wheelFootprintWidth(e?.trackWidths ?? [], e?.tireWidths ?? []),
-    totalTime: model.stats?.totalTime ?? 0,
-  };
+function withModel<T extends { model: unknown; modelZ: string | null }>(
+  row: T,
+): Omit<T, 'model' | 'modelZ'> & { model: PathPlanNormalizedModel } {
+  const { modelZ: _z, model: _m, ...rest } = row;
+  return { ...rest, model: modelOf(row) };
+}
+
+const modelColumns = { model: pathPlans.model, modelZ: pathPlans.modelZ };
+
+/** A plan made elsewhere (a planning thread) with its model already encoded. */
+export interface EncodedPlan {
+  id: string;
+  companyId: string;
+  boundaryId?: string | null;
+  fieldId?: string | null;
+  jobId?: string | null;
+  name: string;
+  operationType: string;
+  /** store/plan-encoding.ts form of the model (whose pathPlanId is `id`). */
+  modelZ: string;
+  figures: PlanFigures;
 }
 
 export interface ListOptions {
@@ -133,12 +126,35 @@ export function createPathPlansRepository(db: Database) {
           jobId: input.jobId ?? null,
           name: model.pathPlanName,
           operationType: model.operationType ?? 'generic',
-          model,
+          modelZ: encodeModel(model),
           ...figuresOf(model),
         })
         .onConflictDoNothing()
         .returning({ id: pathPlans.id });
       return rows[0]?.id ?? null;
+    },
+
+    /** Stores plans whose models are already encoded, in one statement; returns the ids stored (a job's retried item stores none twice). */
+    async insertEncoded(plans: readonly EncodedPlan[]): Promise<string[]> {
+      if (plans.length === 0) return [];
+      const rows = await db
+        .insert(pathPlans)
+        .values(
+          plans.map((p) => ({
+            id: p.id,
+            companyId: p.companyId,
+            boundaryId: p.boundaryId ?? null,
+            fieldId: p.fieldId ?? null,
+            jobId: p.jobId ?? null,
+            name: p.name,
+            operationType: p.operationType,
+            modelZ: p.modelZ,
+            ...p.figures,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: pathPlans.id });
+      return rows.map((r) => r.id);
     },
 
     /** Replaces the model of a plan the user can access (upsert of an existing id). */
@@ -147,7 +163,8 @@ export function createPathPlansRepository(db: Database) {
       const rows = await db
         .update(pathPlans)
         .set({
-          model: m,
+          model: null,
+          modelZ: encodeModel(m),
           name: m.pathPlanName,
           operationType: m.operationType ?? 'generic',
           ...figuresOf(m),
@@ -168,7 +185,13 @@ export function createPathPlansRepository(db: Database) {
     ): Promise<boolean> {
       const rows = await db
         .update(pathPlans)
-        .set({ model, ...figuresOf(model), version: sql`${pathPlans.version} + 1`, updatedAt: sql`now()` })
+        .set({
+          model: null,
+          modelZ: encodeModel(model),
+          ...figuresOf(model),
+          version: sql`${pathPlans.version} + 1`,
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(pathPlans.id, id), eq(pathPlans.version, version), visible(userId)))
         .returning({ id: pathPlans.id });
       return rows.length === 1;
@@ -176,19 +199,19 @@ export function createPathPlansRepository(db: Database) {
 
     async get(userId: string, id: string): Promise<StoredPlan | null> {
       const [row] = await db
-        .select({ ...rowColumns, model: pathPlans.model })
+        .select({ ...rowColumns, ...modelColumns })
         .from(pathPlans)
         .where(and(eq(pathPlans.id, id), visible(userId)));
-      return (row as StoredPlan) ?? null;
+      return row ? (withModel(row) as StoredPlan) : null;
     },
 
     /** A plan by id without tenant scope (shares resolve the company themselves). */
     async getAny(id: string): Promise<StoredPlan | null> {
       const [row] = await db
-        .select({ ...rowColumns, model: pathPlans.model })
+        .select({ ...rowColumns, ...modelColumns })
         .from(pathPlans)
         .where(eq(pathPlans.id, id));
-      return (row as StoredPlan) ?? null;
+      return row ? (withModel(row) as StoredPlan) : null;
     },
 
     async row(userId: string, id: string): Promise<PathPlanRow | null> {
@@ -202,10 +225,12 @@ export function createPathPlansRepository(db: Database) {
     /** Plans of the given ids the user can access, in the order asked (unknown ids left out). */
     async getMany(userId: string, ids: readonly string[]): Promise<StoredPlan[]> {
       if (ids.length === 0) return [];
-      const rows = (await db
-        .select({ ...rowColumns, model: pathPlans.model })
-        .from(pathPlans)
-        .where(and(inArray(pathPlans.id, [...ids]), visible(userId)))) as StoredPlan[];
+      const rows = (
+        await db
+          .select({ ...rowColumns, ...modelColumns })
+          .from(pathPlans)
+          .where(and(inArray(pathPlans.id, [...ids]), visible(userId)))
+      ).map((r) => withModel(r) as StoredPlan);
       const by = new Map(rows.map((r) => [r.id, r]));
       return ids.flatMap((id) => (by.has(id) ? [by.get(id)!] : []));
     },
@@ -245,8 +270,8 @@ export function createPathPlansRepository(db: Database) {
 
     /** Full models of a field's plans, newest first. */
     async listModels(userId: string, fieldId: string, opts: ListOptions = {}): Promise<StoredPlan[]> {
-      return (await db
-        .select({ ...rowColumns, model: pathPlans.model })
+      const rows = await db
+        .select({ ...rowColumns, ...modelColumns })
         .from(pathPlans)
         .where(
           and(
@@ -257,7 +282,8 @@ export function createPathPlansRepository(db: Database) {
         )
         .orderBy(desc(pathPlans.createdAt), desc(pathPlans.id))
         .offset(opts.offset ?? 0)
-        .limit(opts.limit ?? 100)) as StoredPlan[];
+        .limit(opts.limit ?? 100);
+      return rows.map((r) => withModel(r) as StoredPlan);
     },
 
     /** Sets flags of the user's plans among `ids`; returns the ids changed. */
@@ -303,7 +329,7 @@ export function createPathPlansRepository(db: Database) {
       if (planId === zoneId) return { ok: false, reason: 'no-zone' };
       return db.transaction(async (tx) => {
         const [row] = await tx
-          .select({ model: pathPlans.model })
+          .select(modelColumns)
           .from(pathPlans)
           .where(
             and(
@@ -313,7 +339,7 @@ export function createPathPlansRepository(db: Database) {
           )
           .for('update');
         if (!row) return { ok: false, reason: 'no-zone' } as const;
-        const model = row.model as PathPlanNormalizedModel;
+        const model = modelOf(row);
         const zone = model.zones.find((z) => z.zoneId === zoneId);
         if (!zone) return { ok: false, reason: 'no-zone' } as const;
         const group = zone.geometryGroups.find((g) => g.geometryGroupId === groupId);
@@ -327,7 +353,13 @@ export function createPathPlansRepository(db: Database) {
         const figures = figuresOf(model);
         await tx
           .update(pathPlans)
-          .set({ model, ...figures, version: sql`${pathPlans.version} + 1`, updatedAt: sql`now()` })
+          .set({
+            model: null,
+            modelZ: encodeModel(model),
+            ...figures,
+            version: sql`${pathPlans.version} + 1`,
+            updatedAt: sql`now()`,
+          })
           .where(eq(pathPlans.id, planId));
         return { ok: true, model } as const;
       });

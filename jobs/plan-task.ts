@@ -1,0 +1,43 @@
+/**
+ * The planning-thread entry of job workers (piscina runs this .ts file
+ * directly on Node 24): plans one field, builds the normalized model and
+ * hands back its stored form (store/plan-encoding.ts) with the figures
+ * lists read, so the thread that talks to the database only writes a
+ * string. Planner refusals come back as values (errors lose their class
+ * across threads).
+ */
+import { planField } from '../core/plan.ts';
+import { PlanningError, type PlanRequest } from '../core/types/index.ts';
+import { figuresOf, type PlanFigures } from '../formats/plan-figures.ts';
+import { type PlanMeta, toNormalizedModel } from '../formats/plan-model.ts';
+import { encodeModelJson } from '../store/plan-encoding.ts';
+
+export interface JobPlanTaskInput {
+  request: PlanRequest;
+  /** The route optimizer's time cap from the start of this task [ms]. */
+  optimizerTimeMs: number;
+  meta: PlanMeta & { operationType: string };
+}
+
+export type JobPlanTaskOutput =
+  | { ok: true; modelZ: string; figures: PlanFigures; ms: number }
+  | { ok: false; code: string; message: string };
+
+export default function planJobField(input: JobPlanTaskInput): JobPlanTaskOutput {
+  const t0 = performance.now();
+  try {
+    // The planner reads no clock: the optimizer asks this one when to stop.
+    const deadline = t0 + input.optimizerTimeMs;
+    const result = planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
+    const model = toNormalizedModel(result, input.meta);
+    return {
+      ok: true,
+      modelZ: encodeModelJson(JSON.stringify(model)),
+      figures: figuresOf(model),
+      ms: performance.now() - t0,
+    };
+  } catch (e) {
+    if (e instanceof PlanningError) return { ok: false, code: e.code, message: e.message };
+    throw e;
+  }
+}
