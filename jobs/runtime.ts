@@ -114,7 +114,8 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       const log = w.log ?? (() => {});
       // Two items in hand keep the threads busy while the other item's outcomes are written.
       const concurrency = Math.max(1, w.concurrency ?? 2);
-      const pool = w.pool ?? (ownPool = createJobPlanPool({ threads: w.threads }));
+      if (!w.pool) ownPool = createJobPlanPool({ threads: w.threads });
+      const pool = w.pool ?? (ownPool as JobPlanPool);
       const deps = { store, pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
       await boss.work<PlanItem>(
         PLAN_QUEUE,
