@@ -14,6 +14,7 @@
  *   TRAMLINE_PLAN_QUEUE          8 x threads, at least 8 (plans that may wait for a thread; more get 503)
  *   TRAMLINE_KEY_CACHE_SECONDS   5 (how long this process trusts a looked-up API key; revoking through
  *                                this process applies at once, through another process within this time)
+ *   TRAMLINE_CACHE_DIR           node_modules/.cache/tramline (template of new embedded databases, store/pglite-cluster.ts)
  *   TRAMLINE_TRUST_PROXY         unset; 'true', a hop count or an address list (Fastify trustProxy)
  *   LOG_LEVEL                    info (pino)
  */

@@ -16,7 +16,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { MIGRATIONS_DIR } from './migrations-dir.ts';
-import { createClusterInChild, hasCluster, pgliteOptions } from './pglite-cluster.ts';
+import { pgliteOptions, prepareCluster } from './pglite-cluster.ts';
 import { createAccountsRepository } from './repositories/accounts.ts';
 import {
   createApiKeysRepository,
@@ -147,7 +147,7 @@ export async function openStore(opts: StoreOptions = {}): Promise<Store> {
   } else {
     const dir = join(resolve(dataDir), 'pglite');
     mkdirSync(dir, { recursive: true });
-    if (!hasCluster(dir)) await createClusterInChild(dir, runMigrations);
+    await prepareCluster(dir, runMigrations);
     client = new PGlite(dir, pgliteOptions());
   }
   await client.waitReady;
