@@ -160,6 +160,14 @@ function resolveOptions(req: PlanRequest): PlanOptions {
       { path: 'routeOptions.forcedDirection' },
     );
   }
+  const rate = machine.maxCurvatureRate;
+  if (rate !== undefined && (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0)) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `equipment.maxCurvatureRate must be a positive number [1/m^2] (how fast the curvature may change per metre); found ${rate}.`,
+      { path: 'equipment.maxCurvatureRate' },
+    );
+  }
   const refill = req.route?.calculateRefillPoints === true;
   const strategy = req.route?.refillStrategyType;
   if (strategy !== undefined && !['Exact', 'StartOfTrack', 'ClosestExternalHeadland'].includes(strategy)) {
@@ -281,6 +289,7 @@ function planZone(
     exteriorPasses: options.exteriorHeadlandPasses,
     interiorPasses: options.interiorHeadlandPasses,
     turningRadius: m.minTurningRadius,
+    ...(m.maxCurvatureRate !== undefined ? { curvatureRate: m.maxCurvatureRate } : {}),
   });
   const zonePassable = passable.length ? intersection(passable, [zone]) : [];
   const workable = zonePassable.length ? difference(headlands.workable, zonePassable) : headlands.workable;

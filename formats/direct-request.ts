@@ -54,6 +54,8 @@ export interface DirectRequestBody {
     trackWidths?: number[];
     tireWidths?: number[];
     tankCapacity?: number;
+    /** [1/m^2] */
+    maxCurvatureRate?: number;
     /** [l/ha] */
     applicationRate?: number;
   };
@@ -149,6 +151,7 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (eq?.trackWidths !== undefined) machine.trackWidths = [...eq.trackWidths];
   if (eq?.tireWidths !== undefined) machine.tireWidths = [...eq.tireWidths];
   if (eq?.tankCapacity !== undefined) machine.tankCapacity = eq.tankCapacity;
+  if (eq?.maxCurvatureRate !== undefined) machine.maxCurvatureRate = eq.maxCurvatureRate;
   // l/ha on the wire, l/m^2 in the planner.
   if (eq?.applicationRate !== undefined) machine.applicationRate = eq.applicationRate / 10_000;
   const ro = body.routeOptions;

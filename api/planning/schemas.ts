@@ -144,6 +144,14 @@ export const Equipment = Type.Object(
     turningSpeed: Type.Optional(
       Speed('Speed in turns, connectors and transport [m/s], > 0 and <= 30. Default 1.667 (6 km/h).', 1.667),
     ),
+    maxCurvatureRate: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 10,
+        description:
+          'How fast the machine can steer: the largest change of path curvature per metre driven [1/m^2] (steering rate / (wheelbase x speed)), e.g. 0.05 for a tractor. Given: every turn, connector and headland corner is a continuous-curvature curve (clothoid, arc of minTurningRadius, clothoid; CC-Dubins turns, reversing with cusps at curvature 0), so the curvature never jumps. Absent (the default): turns are Dubins and Reeds-Shepp paths whose arcs start abruptly. Either way the turn at each track end is a U-turn where twice the radius fits the track spacing, a bulb (omega) where it does not but the headland has room, a fishtail (reversing) where only that fits, and otherwise travel along the headland.',
+      }),
+    ),
     tankCapacity: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,

@@ -15,6 +15,8 @@
  * an arc have circumradius r.
  */
 import { Clipper } from 'clipper2-ts';
+import { ccCorner } from '../turn/cc-dubins.ts';
+import { sampleCurvePath } from '../turn/clothoid.ts';
 import type { Point } from '../types/index.ts';
 
 export interface FilletOptions {
@@ -22,12 +24,22 @@ export interface FilletOptions {
   tolerance?: number;
   maxStep?: number;
   maxAngle?: number;
+  /**
+   * Curvature-rate limit [1/m^2]: corners become continuous-curvature curves
+   * (clothoid, arc of the radius, clothoid; two clothoids for small corners)
+   * instead of arcs, so the curvature never jumps.
+   */
+  curvatureRate?: number;
 }
 
 export function filletRing(ring: readonly Point[], radius: number, opts: FilletOptions = {}): Point[] | null {
   const tol = opts.tolerance ?? 0.05;
   const maxStep = opts.maxStep ?? 1;
   const maxAngle = opts.maxAngle ?? (1.8 * Math.PI) / 180;
+  const sigma = opts.curvatureRate;
+  /** Distance from a corner turning by th [rad] to where its rounding leaves the edge [m]. */
+  const tangent = (th: number) =>
+    sigma === undefined ? radius * Math.tan(Math.abs(th) / 2) : ccCorner(radius, sigma, th).tangent;
   let v: Point[] = Clipper.simplifyPathD(ring as Point[], tol, true).map((p) => ({ x: p.x, y: p.y }));
   v = dropDuplicates(v);
   if (v.length < 3) return null;
@@ -41,7 +53,7 @@ export function filletRing(ring: readonly Point[], radius: number, opts: FilletO
     for (let i = 0; i < n; i++) {
       const j = (i + 1) % n;
       const L = dist(v[i], v[j]);
-      const need = radius * (Math.tan(Math.abs(turn[i]) / 2) + Math.tan(Math.abs(turn[j]) / 2));
+      const need = tangent(turn[i]) + tangent(turn[j]);
       if (need - L > 1e-9 && need - L > excess) {
         excess = need - L;
         worst = i;
@@ -81,8 +93,21 @@ export function filletRing(ring: readonly Point[], radius: number, opts: FilletO
       out.push(cur);
       continue;
     }
-    const t = radius * Math.tan(Math.abs(th) / 2);
     const uin = unit(prev, cur);
+    if (sigma !== undefined) {
+      const corner = ccCorner(radius, sigma, th);
+      const t = corner.tangent;
+      const from = { x: cur.x - uin.x * t, y: cur.y - uin.y * t, heading: Math.atan2(uin.y, uin.x) };
+      out.push({ x: from.x, y: from.y });
+      const pieces = sampleCurvePath(
+        from,
+        { pieces: corner.pieces, length: 0, word: '' },
+        { maxStep, maxAngleRad: maxAngle },
+      );
+      for (const pc of pieces) for (const q of pc.points.slice(1)) out.push(q);
+      continue;
+    }
+    const t = radius * Math.tan(Math.abs(th) / 2);
     const tin = { x: cur.x - uin.x * t, y: cur.y - uin.y * t };
     const s = th > 0 ? 1 : -1;
     const c = { x: tin.x - s * uin.y * radius, y: tin.y + s * uin.x * radius };

@@ -26,6 +26,8 @@ export interface HeadlandOptions {
   exteriorPasses: number;
   interiorPasses: number;
   turningRadius: number;
+  /** Curvature-rate limit [1/m^2]: driven passes round their corners with clothoids. */
+  curvatureRate?: number;
 }
 
 export interface HeadlandRing {
@@ -95,7 +97,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           RS,
           RS,
         );
-        const r = drivableRings(own, RF, boundaryIndex);
+        const r = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
         if (r.length > rings.length) rings = r;
         if (rings.length >= wanted(k)) break;
       }
@@ -127,7 +129,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           }
           if (!containsAll(region, group)) continue;
         }
-        const r = drivableRings(region, RF, boundaryIndex);
+        const r = drivableRings(region, RF, boundaryIndex, opts.curvatureRate);
         if (r.length) return r;
       }
       return [];
@@ -190,10 +192,15 @@ export function smoothRegion(region: readonly Polygon[], rc: number, ro: number)
 }
 
 /** Filleted, inside-the-field rings of a region's exteriors. */
-function drivableRings(region: readonly Polygon[], radius: number, boundary: EdgeIndex): Point[][] {
+function drivableRings(
+  region: readonly Polygon[],
+  radius: number,
+  boundary: EdgeIndex,
+  curvatureRate?: number,
+): Point[][] {
   const out: Point[][] = [];
   for (const p of region) {
-    const ring = filletRing(p.outer, radius);
+    const ring = filletRing(p.outer, radius, curvatureRate === undefined ? {} : { curvatureRate });
     if (!ring || ringLength(ring) < MIN_RING_LENGTH) continue;
     if (!ringInside(ring, boundary)) continue;
     out.push(ring);

@@ -1,20 +1,34 @@
 /**
  * Connect two poses with a drivable path that stays inside the field: the
- * shortest Dubins path that fits; else, with reversing, a path with cusps:
- * back up straight along the current heading, then a forward Dubins path,
- * or reverse along a Dubins path (a K-turn), then forward. Every candidate
- * is checked against the field edges (a sampled path that crosses no edge
- * and starts inside stays inside).
+ * shortest forward path that fits; else, with reversing, a path with cusps:
+ * back up straight along the current heading, then a forward path, or
+ * reverse along a path (a K-turn or fishtail), then forward. Every
+ * candidate is checked against the field edges (a sampled path that crosses
+ * no edge and starts inside stays inside).
+ *
+ * The turn model follows the machine: arcs of the minimum turning radius
+ * joined abruptly to straights (Dubins, Reeds-Shepp-style reversing), or,
+ * with a curvature-rate limit, continuous-curvature paths whose clothoids
+ * change curvature at most that fast (CC-Dubins turns, the same reversing
+ * shapes with cusps at curvature 0).
+ *
+ * The kind reported: 'U' (turn-straight-turn), 'bulb' (three turns: the
+ * omega that bulges sideways when twice the radius exceeds the spacing),
+ * 'fishtail' (reversing, ending on the opposite heading), 'K' (another
+ * reversing manoeuvre), 'straight'.
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { ccDubinsPaths } from '../turn/cc-dubins.ts';
+import { type CurvePath, type CurvePiece, pieceEnd, sampleCurvePath } from '../turn/clothoid.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { type SampledPiece, type Segment, samplePath, segmentEnd, type TurnPath } from '../turn/path.ts';
+import { reedsSheppPaths } from '../turn/reeds-shepp.ts';
 import type { Point, Pose } from '../types/index.ts';
 
 export interface Connection {
   pieces: SampledPiece[];
   length: number;
-  /** 'U' | 'bulb' | 'K' | 'straight' | ... for reporting. */
+  /** 'U' | 'bulb' | 'fishtail' | 'K' | 'straight' | ... for reporting. */
   kind: string;
 }
 
@@ -23,6 +37,11 @@ export interface ConnectOptions {
   allowReverse?: boolean;
   /** Give up on paths longer than this [m]. */
   maxLength?: number;
+  /**
+   * Curvature-rate limit [1/m^2]: turns are continuous-curvature paths
+   * (clothoid, arc, clothoid). Undefined: arcs start abruptly.
+   */
+  curvatureRate?: number;
 }
 
 export function connectPoses(
@@ -39,6 +58,16 @@ export function connectPoses(
   ) {
     return { pieces: [], length: 0, kind: 'none' };
   }
+  const sigma = opts.curvatureRate;
+  if (sigma !== undefined) {
+    for (const p of ccDubinsPaths(from, to, radius, sigma)) {
+      if (p.length > maxLength) break;
+      const c = tryCurve(from, p, region);
+      if (c) return c;
+    }
+    if (opts.allowReverse === false) return null;
+    return reversingCurve(from, to, radius, sigma, region, maxLength);
+  }
   for (const p of dubinsPaths(from, to, radius)) {
     if (p.length > maxLength) break;
     const c = tryPath(from, p, radius, region);
@@ -50,8 +79,9 @@ export function connectPoses(
 
 /**
  * Candidate paths with cusps, shortest first among those tried: back up
- * straight then turn forward; or reverse along a Dubins path to an
- * intermediate pose behind the target, then drive forward into it.
+ * straight then turn forward; reverse along a Dubins path to an
+ * intermediate pose behind the target, then drive forward into it; and
+ * every Reeds-Shepp path with a cusp.
  */
 function reversingConnection(
   from: Pose,
@@ -61,12 +91,8 @@ function reversingConnection(
   maxLength: number,
 ): Connection | null {
   const candidates: TurnPath[] = [];
-  for (const back of [radius * 0.5, radius, 2 * radius, 3 * radius, 5 * radius]) {
-    const start: Pose = {
-      x: from.x - back * Math.cos(from.heading),
-      y: from.y - back * Math.sin(from.heading),
-      heading: from.heading,
-    };
+  for (const back of BACKS.map((k) => k * radius)) {
+    const start = behind(from, back);
     for (const p of dubinsPaths(start, to, radius).slice(0, 3)) {
       candidates.push({
         segments: [{ type: 'S', length: back, reverse: true }, ...p.segments],
@@ -76,15 +102,9 @@ function reversingConnection(
     }
   }
   // Reverse to a pose behind the target (a K-turn), then forward along the target heading.
-  for (const back of [radius, 2 * radius, 3 * radius]) {
-    const mid: Pose = {
-      x: to.x - back * Math.cos(to.heading),
-      y: to.y - back * Math.sin(to.heading),
-      heading: to.heading,
-    };
-    const flipFrom: Pose = { x: from.x, y: from.y, heading: from.heading + Math.PI };
-    const flipMid: Pose = { x: mid.x, y: mid.y, heading: mid.heading + Math.PI };
-    for (const p of dubinsPaths(flipFrom, flipMid, radius).slice(0, 3)) {
+  for (const back of ENDS.map((k) => k * radius)) {
+    const mid = behind(to, back);
+    for (const p of dubinsPaths(flip(from), flip(mid), radius).slice(0, 3)) {
       // Driving a forward path of the flipped machine is reversing: mirror the arc sides.
       const rev = p.segments.map((sg) => ({
         type: (sg.type === 'L' ? 'R' : sg.type === 'R' ? 'L' : 'S') as Segment['type'],
@@ -98,10 +118,66 @@ function reversingConnection(
       });
     }
   }
+  // Every Reeds-Shepp word (C|C|C fishtails and the rest), shortest first.
+  for (const p of reedsSheppPaths(from, to, radius))
+    if (p.segments.some((s) => s.reverse)) candidates.push(p);
   candidates.sort((a, b) => a.length - b.length);
   for (const c of candidates) {
     if (c.length > maxLength) break;
     const conn = tryPath(from, c, radius, region);
+    if (conn) return conn;
+  }
+  return null;
+}
+
+/** Straight reversing distances tried before a forward turn [radii]. */
+const BACKS = [0.5, 1, 2, 3, 5];
+/** Distances behind the target reached in reverse [radii]. */
+const ENDS = [1, 2, 3];
+
+function behind(p: Pose, back: number): Pose {
+  return { x: p.x - back * Math.cos(p.heading), y: p.y - back * Math.sin(p.heading), heading: p.heading };
+}
+
+function flip(p: Pose): Pose {
+  return { x: p.x, y: p.y, heading: p.heading + Math.PI };
+}
+
+/** The reversing shapes of reversingConnection with continuous-curvature turns. */
+function reversingCurve(
+  from: Pose,
+  to: Pose,
+  radius: number,
+  sigma: number,
+  region: EdgeIndex,
+  maxLength: number,
+): Connection | null {
+  const candidates: CurvePath[] = [];
+  for (const back of BACKS.map((k) => k * radius)) {
+    for (const p of ccDubinsPaths(behind(from, back), to, radius, sigma).slice(0, 3)) {
+      candidates.push({
+        pieces: [{ k0: 0, sharpness: 0, length: back, reverse: true }, ...p.pieces],
+        length: back + p.length,
+        word: `S-${p.word}`,
+      });
+    }
+  }
+  for (const back of ENDS.map((k) => k * radius)) {
+    const mid = behind(to, back);
+    for (const p of ccDubinsPaths(flip(from), flip(mid), radius, sigma).slice(0, 3)) {
+      // The flipped machine's forward path, driven backwards: the same curve, the same curvatures.
+      const rev: CurvePiece[] = p.pieces.map((pc) => ({ ...pc, reverse: true }));
+      candidates.push({
+        pieces: [...rev, { k0: 0, sharpness: 0, length: back, reverse: false }],
+        length: p.length + back,
+        word: `${p.word}-S+`,
+      });
+    }
+  }
+  candidates.sort((a, b) => a.length - b.length);
+  for (const c of candidates) {
+    if (c.length > maxLength) break;
+    const conn = tryCurve(from, c, region);
     if (conn) return conn;
   }
   return null;
@@ -122,14 +198,56 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
     }
     p = end;
   }
-  return { pieces: samplePath(from, path, radius), length: path.length, kind: classify(path) };
+  const reverse = path.segments.some((s) => s.reverse);
+  const arcs = path.segments.filter((s) => s.type !== 'S' && s.length >= 1e-9).length;
+  return {
+    pieces: samplePath(from, path, radius),
+    length: path.length,
+    kind: classify(from, segmentsEnd(from, path, radius), reverse, arcs),
+  };
 }
 
-function classify(path: TurnPath): string {
-  if (path.segments.some((s) => s.reverse)) return 'K';
-  const arcs = path.segments.filter((s) => s.type !== 'S');
-  if (arcs.length === 0) return 'straight';
-  if (path.word === 'LRL' || path.word === 'RLR') return 'bulb';
+function segmentsEnd(from: Pose, path: TurnPath, radius: number): Pose {
+  let p = from;
+  for (const s of path.segments) if (s.length >= 1e-9) p = segmentEnd(p, s, radius);
+  return p;
+}
+
+function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | null {
+  let p = from;
+  for (const pc of path.pieces) {
+    const end = pieceEnd(p, pc);
+    if (pc.sharpness === 0 && pc.k0 === 0) {
+      if (region.segmentCrosses(p, end)) return null;
+    } else {
+      const piece = sampleCurvePath(p, { pieces: [pc], length: pc.length, word: '' });
+      for (const sp of piece) if (region.polylineCrosses(sp.points)) return null;
+    }
+    p = end;
+  }
+  const reverse = path.pieces.some((s) => s.reverse);
+  // Turns of the word: runs of curved pieces bending one way.
+  let turns = 0;
+  let lastSide = 0;
+  for (const pc of path.pieces) {
+    const k = pc.k0 !== 0 ? pc.k0 : pc.sharpness;
+    const side = Math.sign(k);
+    if (side !== 0 && side !== lastSide) turns++;
+    lastSide = side;
+  }
+  return {
+    pieces: sampleCurvePath(from, path),
+    length: path.length,
+    kind: classify(from, p, reverse, turns),
+  };
+}
+
+/** The turn's shape from its ends and its make-up. */
+function classify(from: Pose, to: Pose, reverse: boolean, turns: number): string {
+  if (reverse)
+    return Math.abs(Math.abs(angleDiff(to.heading, from.heading)) - Math.PI) < 0.1 ? 'fishtail' : 'K';
+  if (turns === 0) return 'straight';
+  if (turns >= 3) return 'bulb';
   return 'U';
 }
 

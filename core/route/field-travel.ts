@@ -29,12 +29,15 @@ export class FieldTravel {
   private readonly zone: Polygon;
   private readonly region: EdgeIndex;
   private readonly radius: number;
+  /** Curvature-rate limit of the turns [1/m^2], if any. */
+  private readonly curvatureRate: number | undefined;
   private readonly levels = new Map<number, Level | null>();
 
-  constructor(zone: Polygon, region: EdgeIndex, radius: number) {
+  constructor(zone: Polygon, region: EdgeIndex, radius: number, curvatureRate?: number) {
     this.zone = zone;
     this.region = region;
     this.radius = radius;
+    this.curvatureRate = curvatureRate;
   }
 
   private level(clearance: number) {
@@ -144,7 +147,13 @@ export class FieldTravel {
     const legs: Connection[] = [];
     let cur = from;
     for (const p of [...poses, to]) {
-      const c = connectPoses(cur, p, R, this.region);
+      const c = connectPoses(
+        cur,
+        p,
+        R,
+        this.region,
+        this.curvatureRate === undefined ? {} : { curvatureRate: this.curvatureRate },
+      );
       if (!c) return null;
       legs.push(c);
       cur = p;

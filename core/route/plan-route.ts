@@ -26,7 +26,7 @@ import type {
   Pose,
   RouteAlgorithm,
 } from '../types/index.ts';
-import { type Connection, connectPoses } from './connect.ts';
+import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { FieldTravel } from './field-travel.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
 import { optimizeOrder, orderCost, skipPattern, snakePattern, type Visit } from './optimize-order.ts';
@@ -100,6 +100,10 @@ interface TrackRec {
 
 export function planRoute(input: RouteInput): RouteResult {
   const R = input.machine.minTurningRadius;
+  const sigma = input.machine.maxCurvatureRate;
+  // Every connection follows the machine's turn model (continuous curvature with a rate limit).
+  const connectPoses = (from: Pose, to: Pose, r: number, region: EdgeIndex, opts: ConnectOptions = {}) =>
+    connectWith(from, to, r, region, sigma === undefined ? opts : { ...opts, curvatureRate: sigma });
   const w = input.tracks.swathWidth;
   const heading = input.tracks.heading;
   const recs: TrackRec[] = input.tracks.tracks.map((track, index) => ({
@@ -110,8 +114,16 @@ export function planRoute(input: RouteInput): RouteResult {
   }));
   const blocks = buildBlocks(recs, heading);
   const rings = [
-    ...input.headlands.drivenInterior.map((r) => ({ ring: r, path: new RingPath(r.ring), exterior: false })),
-    ...input.headlands.drivenExterior.map((r) => ({ ring: r, path: new RingPath(r.ring), exterior: true })),
+    ...input.headlands.drivenInterior.map((r) => ({
+      ring: r,
+      path: new RingPath(r.ring, sigma !== undefined),
+      exterior: false,
+    })),
+    ...input.headlands.drivenExterior.map((r) => ({
+      ring: r,
+      path: new RingPath(r.ring, sigma !== undefined),
+      exterior: true,
+    })),
   ];
   const innermostPass = input.headlands.drivenExterior.reduce((m, r) => Math.max(m, r.passNumber), 0);
   const travelRings = rings.filter((r) => !r.exterior || r.ring.passNumber === innermostPass);
@@ -142,7 +154,7 @@ export function planRoute(input: RouteInput): RouteResult {
 
   let travel: FieldTravel | null = null;
   const fieldTravel = () => {
-    travel ??= new FieldTravel(input.zone, input.region, R);
+    travel ??= new FieldTravel(input.zone, input.region, R, sigma);
     return travel;
   };
 

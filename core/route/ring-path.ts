@@ -8,6 +8,12 @@ import type { Point, Pose } from '../types/index.ts';
 
 export type RingDirection = 1 | -1;
 
+/** Segments at least this long [m] are straights (curves are sampled at most 1 m apart). */
+const STRAIGHT_MIN = 1.05;
+
+/** Vertices curving less than this [1/m] count as where the curvature passes through 0. */
+const FLAT_CURVATURE = 0.01;
+
 /** Segments per bounding box in project(). */
 const CHUNK = 16;
 
@@ -45,7 +51,14 @@ export class RingPath {
   /** Bounding boxes [minX, minY, maxX, maxY] of each CHUNK segments. */
   private boxes: Float64Array | undefined;
 
-  constructor(ring: readonly Point[]) {
+  /**
+   * Joins only on straight stretches (segments longer than STRAIGHT_MIN),
+   * for machines whose curvature must not jump where a turn meets the ring.
+   */
+  readonly straightJoins: boolean;
+
+  constructor(ring: readonly Point[], straightJoins = false) {
+    this.straightJoins = straightJoins;
     this.pts = ring.slice();
     const n = ring.length;
     this.cum = new Float64Array(n + 1);
@@ -99,13 +112,71 @@ export class RingPath {
     return bestS;
   }
 
-  /** s moved onto the nearest vertex when within tol [m], so joins never sit a hair off a vertex. */
+  /**
+   * s moved onto the nearest vertex when within tol [m], so joins never sit
+   * a hair off a vertex. With straightJoins, s moves instead into the
+   * nearest straight segment (curves are sampled at most 1 m apart; a join
+   * inside a straight has curvature 0 on both sides), at least tol from its ends.
+   */
   snap(s: number, tol = 0.3): number {
     s = this.wrap(s);
     const i = this.segmentAt(s);
+    if (this.straightJoins) return this.snapStraight(s, i, tol);
     if (s - this.cum[i] < tol) return this.cum[i];
     if (this.cum[i + 1] - s < tol) return this.wrap(this.cum[i + 1]);
     return s;
+  }
+
+  private snapStraight(s: number, i: number, tol: number): number {
+    const n = this.pts.length;
+    const segLen = (j: number) => this.cum[j + 1] - this.cum[j];
+    const inside = (j: number, at: number) => {
+      const e = Math.min(tol, segLen(j) / 4);
+      return Math.min(Math.max(at, this.cum[j] + e), this.cum[j + 1] - e);
+    };
+    if (segLen(i) >= STRAIGHT_MIN) return this.wrap(inside(i, s));
+    const L = this.length;
+    for (let k = 1; k < n; k++) {
+      const f = (i + k) % n;
+      const b = (i - k + n) % n;
+      const fOk = segLen(f) >= STRAIGHT_MIN;
+      const bOk = segLen(b) >= STRAIGHT_MIN;
+      if (!fOk && !bOk) continue;
+      // Distances along the ring to the near end of each candidate.
+      const df = (((this.cum[f] - s) % L) + L) % L;
+      const db = (((s - this.cum[b + 1]) % L) + L) % L;
+      if (fOk && (!bOk || df <= db)) return this.wrap(inside(f, this.cum[f]));
+      return this.wrap(inside(b, this.cum[b + 1]));
+    }
+    // No straight at all (a ring of curves): the nearest vertex where the
+    // curvature passes through 0 (where two rounded corners meet), else the
+    // vertex of least curvature.
+    const curv = (j: number): number => {
+      const a = this.pts[(j - 1 + n) % n];
+      const b = this.pts[j];
+      const c = this.pts[(j + 1) % n];
+      const t1 = Math.atan2(b.y - a.y, b.x - a.x);
+      const t2 = Math.atan2(c.y - b.y, c.x - b.x);
+      return (
+        Math.abs(Math.atan2(Math.sin(t2 - t1), Math.cos(t2 - t1))) /
+        ((Math.hypot(b.x - a.x, b.y - a.y) + Math.hypot(c.x - b.x, c.y - b.y)) / 2 || 1)
+      );
+    };
+    const ks = Array.from({ length: n }, (_, j) => curv(j));
+    let best = -1;
+    let bestD = Number.POSITIVE_INFINITY;
+    let flat = 0;
+    for (let j = 0; j < n; j++) {
+      const k = ks[j];
+      if (k < ks[flat]) flat = j;
+      if (k > FLAT_CURVATURE || k > ks[(j - 1 + n) % n] || k > ks[(j + 1) % n]) continue;
+      const d = Math.min(Math.abs(this.cum[j] - s), L - Math.abs(this.cum[j] - s));
+      if (d < bestD) {
+        bestD = d;
+        best = j;
+      }
+    }
+    return this.cum[best >= 0 ? best : flat];
   }
 
   wrap(s: number): number {

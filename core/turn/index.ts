@@ -1,7 +1,27 @@
 /**
- * Turns: Dubins (forward only) and Reeds-Shepp (with reversing) paths of
+ * Turns: Dubins (forward only), Reeds-Shepp (with reversing) and
+ * continuous-curvature (CC-Dubins, clothoid) paths of
  * one turning radius, their exact end poses and their sampling.
  */
+
+export {
+  type CCTurnGeometry,
+  ccCorner,
+  ccDubinsPaths,
+  ccDubinsShortest,
+  ccTurn,
+  ccTurnGeometry,
+  ccTurnLength,
+} from './cc-dubins.ts';
+export {
+  type CurvePath,
+  type CurvePiece,
+  curveEndPose,
+  maxCurvature,
+  maxSharpness,
+  pieceEnd,
+  sampleCurvePath,
+} from './clothoid.ts';
 export { dubinsPaths, dubinsShortest } from './dubins.ts';
 export {
   ARC_STEP,

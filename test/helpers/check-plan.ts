@@ -35,6 +35,12 @@ export const TOLERANCES = {
   maxStepDeg: 5 + 1e-6,
   /** Statistics equal the geometry within this fraction. */
   stats: 0.005,
+  /**
+   * Curvature may change this much faster than maxCurvatureRate (a fraction):
+   * curvature measured from vertices up to 1 m apart is a window average
+   * whose error grows with unequal neighbouring chords (up to about 30 %).
+   */
+  curvatureRate: 0.3,
 };
 
 export function checkPlan(plan: Plan): Violation[] {
@@ -259,6 +265,45 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
     prev = p;
   }
 
+  // With a curvature-rate limit: along every run of driven parts without a
+  // cusp, curvature changes no faster than the machine can steer.
+  if (m.maxCurvatureRate !== undefined) {
+    let chain: Point[] = [];
+    let chainPart = -1;
+    let last: PathPart | null = null;
+    const flush = () => {
+      const at = curvatureRateViolation(chain, m.maxCurvatureRate as number);
+      if (at)
+        out.push({
+          rule: 'curvature-rate',
+          zone: z,
+          part: chainPart,
+          message: `curvature changes at ${at.rate.toFixed(4)} 1/m^2 > maxCurvatureRate ${m.maxCurvatureRate} 1/m^2`,
+          at: at.point,
+        });
+      chain = [];
+    };
+    for (const { p, i } of driven) {
+      const joined =
+        last !== null &&
+        !!last.reverse === !!p.reverse &&
+        last.sequence !== undefined &&
+        p.sequence === last.sequence + 1 &&
+        chain.length > 0 &&
+        dist(chain[chain.length - 1], p.points[0]) <= TOLERANCES.position;
+      if (!joined) {
+        flush();
+        chainPart = i;
+      }
+      for (const q of p.points) {
+        const prevQ = chain[chain.length - 1];
+        if (!prevQ || dist(prevQ, q) > 1e-6) chain.push(q);
+      }
+      last = p;
+    }
+    flush();
+  }
+
   // Every guidance track driven exactly once by a route track with the same geometry.
   const driveCount = new Map<number, number>();
   for (const { p, i } of driven) {
@@ -421,6 +466,44 @@ function curvature(a: Point, b: Point, c: Point): number {
   const ca = dist(c, a);
   if (ab < 1e-3 || bc < 1e-3 || ca < 1e-3) return 0;
   return (2 * Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x))) / (ab * bc * ca);
+}
+
+/**
+ * Where curvature along a polyline changes faster than sigma [1/m^2], if
+ * anywhere. At vertex b between chords of lengths h1 and h2 the turning
+ * angle over (h1 + h2) / 2 is the mean curvature over the window from the
+ * middle of one chord to the middle of the next, centred (h2 - h1) / 4
+ * beyond b: exact for curvature linear in arc length (a clothoid).
+ * Vertices closer than 5 cm to the previous one are skipped.
+ */
+export function curvatureRateViolation(
+  input: readonly Point[],
+  sigma: number,
+): { rate: number; point: Point } | null {
+  // Vertices closer than 5 cm to the previous one add rounding, not shape.
+  const kept: Point[] = [];
+  for (const p of input) if (!kept.length || dist(kept[kept.length - 1], p) >= 0.05) kept.push(p);
+  const end = input[input.length - 1];
+  if (kept.length > 1 && kept[kept.length - 1] !== end) kept[kept.length - 1] = end;
+  const pts = kept;
+  let prevK = Number.NaN;
+  let prevC = 0;
+  let s = 0;
+  for (let k = 1; k < pts.length - 1; k++) {
+    const h1 = dist(pts[k - 1], pts[k]);
+    const h2 = dist(pts[k], pts[k + 1]);
+    s += h1;
+    const a = wrap(heading(pts[k], pts[k + 1]) - heading(pts[k - 1], pts[k]));
+    const kappa = a / ((h1 + h2) / 2);
+    const c = s + (h2 - h1) / 4;
+    if (!Number.isNaN(prevK)) {
+      const rate = Math.abs(kappa - prevK) / (c - prevC);
+      if (rate > sigma * (1 + TOLERANCES.curvatureRate) + 1e-6) return { rate, point: pts[k] };
+    }
+    prevK = kappa;
+    prevC = c;
+  }
+  return null;
 }
 
 function turnDeg(a: Point, b: Point, c: Point): number {
