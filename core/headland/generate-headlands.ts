@@ -146,8 +146,31 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       // obstacles the grown region joins is gone round on its own; where its
       // ring would cross another obstacle or the edge, that group is gone
       // round wider.
-      const rings: Point[][] = [];
-      let pending: Polygon[] = holes;
+      // First all obstacles together (most rings over the widenings tried);
+      // then each group of obstacles no ring goes round, on its own, wider
+      // where its ring would cross another obstacle or the edge.
+      let together: Point[][] = [];
+      for (const delta of [0, 1, 2, 4]) {
+        let smooth = smoothRegion(offset(holes, d + delta), RS, RS);
+        if (smooth.length === 0 || !containsAll(smooth, holes)) {
+          smooth = smoothRegion(offset(holes, Math.max(RS, d) + delta), RS, 0);
+        }
+        let r: Point[][] = [];
+        for (const clip of clips) {
+          let region = intersection(smooth, clip.polys);
+          if (multiPolygonArea(region) < multiPolygonArea(smooth) - 1e-3) {
+            const opened = smoothRegion(region, 0, RS);
+            if (containsAll(opened, holes)) region = opened;
+          }
+          if (!containsAll(region, holes)) continue;
+          r = drivableRings(region, RF, boundaryIndex);
+          if (r.length) break;
+        }
+        if (r.length > together.length) together = r;
+        if (together.length >= grown.length) break;
+      }
+      const rings: Point[][] = together.slice();
+      let pending: Polygon[] = holes.filter((h) => !together.some((r) => pointInRing(h.outer[0], r)));
       for (const delta of [0, 1, 2, 4]) {
         if (!pending.length) break;
         let smooth = smoothRegion(offset(pending, d + delta), RS, RS);

@@ -800,8 +800,11 @@ export function planRoute(input: RouteInput): RouteResult {
     }
     if (!chosen) return false;
     if (chosen.conn) pushConnection(chosen.conn, 'HeadlandConnector');
-    // Sharp corners are driven square, with a reversing turn at each.
-    const pieces = loopWithCorners(path, chosen.s, chosen.dir, cornersOf(path), R, input.region);
+    // Sharp corners of an exterior pass are driven square, with a reversing
+    // turn at each (the field corner beyond a rounding is worked). Around an
+    // obstacle the outside of a corner is the track area: no gain there.
+    const corners = exterior ? cornersOf(path) : [];
+    const pieces = loopWithCorners(path, chosen.s, chosen.dir, corners, R, input.region);
     for (const piece of pieces) {
       parts.push({
         type,

@@ -1,0 +1,102 @@
+/**
+ * Coverage of the field: what a plan works and what it leaves, on shapes
+ * where plans used to lose area (field corners outside rounded headland
+ * passes, obstacles gone round together, narrow field parts). Every plan
+ * here also passes the shared plan checker.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../test/helpers/check-plan.ts';
+import { hasCorpus, loadBenchmarkSelection } from '../test/helpers/corpus.ts';
+import { prepareField } from './field/prepare-field.ts';
+import { generateHeadlands } from './headland/generate-headlands.ts';
+import { planField } from './plan.ts';
+import type { PlanRequest } from './types/index.ts';
+
+const S1 = { swathWidth: 6, minTurningRadius: 6 };
+
+function request(boundary: unknown): PlanRequest {
+  return { boundary, machine: S1, exteriorHeadlandPasses: 2, interiorHeadlandPasses: 1 };
+}
+
+/** A polygon given in metres around a lon/lat centre, as GeoJSON. */
+function metres(rings: [number, number][][], lon0 = 9.5, lat0 = 53.1) {
+  const mPerDegLat = 111_320;
+  const mPerDegLon = 111_320 * Math.cos((lat0 * Math.PI) / 180);
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const c = r.map(([x, y]) => [lon0 + x / mPerDegLon, lat0 + y / mPerDegLat]);
+      return [...c, c[0]];
+    }),
+  };
+}
+
+function plan(boundary: unknown) {
+  const r = planField(request(boundary));
+  expect(checkPlan(r.plan).slice(0, 5)).toEqual([]);
+  return r.plan;
+}
+
+describe('headland corners', () => {
+  it('drives the right-angled corners of a rectangle square, with a reversing turn at each', () => {
+    const p = plan(
+      metres([
+        [
+          [0, 0],
+          [200, 0],
+          [200, 150],
+          [0, 150],
+        ],
+      ]),
+    );
+    // Rounded at 12 m the outer pass leaves about 48 m^2 per corner (0.64 %
+    // of the field); square, 9 m^2 per pass and corner.
+    expect(p.stats.coveredPercent).toBeGreaterThan(99.6);
+    expect(p.stats.overlapPercent).toBeLessThan(3);
+    const g = p.zones[0].groups[0];
+    const turns = g.parts.filter((x) => x.type === 'HeadlandTurn' && x.sequence !== undefined);
+    // Two passes, four corners each; every turn backs up, turns forward and backs up.
+    expect(turns.filter((x) => x.reverse).length).toBe(16);
+    expect(turns.filter((x) => !x.reverse).length).toBe(8);
+  });
+
+  it('drives a sharp corner square: a 40-degree wedge keeps its tip', () => {
+    const p = plan(
+      metres([
+        [
+          [0, 0],
+          [300, 0],
+          [300 * Math.cos((40 * Math.PI) / 180), 300 * Math.sin((40 * Math.PI) / 180)],
+        ],
+      ]),
+    );
+    expect(p.stats.coveredPercent).toBeGreaterThan(98.5);
+  });
+});
+
+describe.skipIf(!hasCorpus())('real fields that lost area', () => {
+  const fields = hasCorpus() ? loadBenchmarkSelection() : [];
+  const feature = (id: string) => {
+    const f = fields.find((s) => s.id === id);
+    if (!f) throw new Error(`${id} is not in the benchmark selection`);
+    return f.feature;
+  };
+
+  it('goes round each of 18 obstacles of fiboa-bg:00151-673 with 16 interior passes, as before grouping', () => {
+    const part = prepareField(feature('fiboa-bg:00151-673')).field.parts[0];
+    const h = generateHeadlands(part, {
+      swathWidth: 6,
+      exteriorPasses: 2,
+      interiorPasses: 1,
+      turningRadius: 6,
+    });
+    expect(h.drivenInterior.length).toBeGreaterThanOrEqual(16);
+    const p = plan(feature('fiboa-bg:00151-673'));
+    expect(p.stats.coveredPercent).toBeGreaterThan(98.8);
+  });
+
+  it('works the corners of fiboa-de_fusion:de_train_2018/8 (97.7 % covered with rounded corners)', () => {
+    const p = plan(feature('fiboa-de_fusion:de_train_2018/8'));
+    expect(p.stats.coveredPercent).toBeGreaterThan(98.5);
+  });
+});
