@@ -9,6 +9,7 @@
  *   npm run bench -- --scenario S1 --limit 100 --field fiboa-bg:00151-494
  *   npm run bench -- --scenario S1 --shape convex --no-check
  *   npm run bench -- --why holes      # only the fields selected for their holes
+ *   npm run bench -- --decomposition off   # every field part as one zone
  *
  * Writes the same as JSON to bench/results/plan-bench.json.
  */
@@ -43,6 +44,8 @@ const { values } = parseArgs({
     check: { type: 'boolean', default: true },
     'no-check': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    /** 'off' plans every field part as one zone (to measure what decomposition costs and saves). */
+    decomposition: { type: 'string', default: 'on' },
   },
 });
 
@@ -144,6 +147,80 @@ interface Row {
   violations: number;
   rules: string[];
   failures: number;
+  /** Set when a field part was decomposed: its figures planned as one zone and as planned. */
+  decomposition?: {
+    cells: number;
+    baseline: { turns: number; nonWorking: number; time: number };
+    planned: { turns: number; nonWorking: number; time: number };
+  };
+}
+
+/** What decomposition changed on a plan: the decomposed parts' figures against the same parts as one zone. */
+function decompositionOf(plan: PlanResult['plan']): Row['decomposition'] {
+  const parts = new Map<number, typeof plan.zones>();
+  for (const z of plan.zones) {
+    if (!z.decomposition?.report) continue;
+    const k = z.fieldPart ?? z.index;
+    parts.set(k, [...(parts.get(k) ?? []), z]);
+  }
+  if (parts.size === 0) return undefined;
+  const out = {
+    cells: 0,
+    baseline: { turns: 0, nonWorking: 0, time: 0 },
+    planned: { turns: 0, nonWorking: 0, time: 0 },
+  };
+  for (const zs of parts.values()) {
+    const r = zs[0].decomposition?.report;
+    if (!r) continue;
+    out.cells += r.cells;
+    out.baseline.turns += r.baseline.turnCount;
+    out.baseline.nonWorking += r.baseline.nonWorkingDistance;
+    out.baseline.time += r.baseline.totalTime;
+    for (const z of zs) {
+      out.planned.turns += z.stats.turnCount;
+      out.planned.nonWorking += z.stats.nonWorkingDistance;
+      out.planned.time += z.stats.totalTime;
+    }
+  }
+  return out;
+}
+
+/** How many fields were decomposed and what it saved, summed over them and as the median per field [%]. */
+function decompositionSummary(rows: Row[]) {
+  const dec = rows.filter((r) => r.decomposition);
+  const sum = (f: (d: NonNullable<Row['decomposition']>) => number) =>
+    dec.reduce((a, r) => a + f(r.decomposition as NonNullable<Row['decomposition']>), 0);
+  const pct = (b: number, p: number) => (b > 0 ? (100 * (b - p)) / b : 0);
+  const per = (f: (x: { turns: number; nonWorking: number; time: number }) => number) =>
+    quantile(
+      dec.map((r) => pct(f(r.decomposition!.baseline), f(r.decomposition!.planned))),
+      0.5,
+    );
+  return {
+    fields: dec.length,
+    cells: sum((d) => d.cells),
+    turnsSaved: sum((d) => d.baseline.turns - d.planned.turns),
+    nonWorkingSavedM: sum((d) => d.baseline.nonWorking - d.planned.nonWorking),
+    timeSavedS: sum((d) => d.baseline.time - d.planned.time),
+    /** Over the decomposed fields, as a share of what they needed undecomposed [%]. */
+    turnsSavedPercent: pct(
+      sum((d) => d.baseline.turns),
+      sum((d) => d.planned.turns),
+    ),
+    nonWorkingSavedPercent: pct(
+      sum((d) => d.baseline.nonWorking),
+      sum((d) => d.planned.nonWorking),
+    ),
+    timeSavedPercent: pct(
+      sum((d) => d.baseline.time),
+      sum((d) => d.planned.time),
+    ),
+    medianPerField: {
+      turnsSavedPercent: per((x) => x.turns),
+      nonWorkingSavedPercent: per((x) => x.nonWorking),
+      timeSavedPercent: per((x) => x.time),
+    },
+  };
 }
 
 function run(s: Scenario, cases: FieldCase[]) {
@@ -155,6 +232,7 @@ function run(s: Scenario, cases: FieldCase[]) {
     machine: { swathWidth: s.swath, minTurningRadius: s.radius },
     exteriorHeadlandPasses: s.exterior,
     interiorHeadlandPasses: s.interior,
+    decomposition: values.decomposition !== 'off',
   });
   // Warm-up on a few fields so the JIT has settled.
   for (const c of cases.slice(0, 5)) {
@@ -182,12 +260,15 @@ function run(s: Scenario, cases: FieldCase[]) {
       violations = v.length;
       for (const x of v) rules.add(x.rule);
     }
-    const lowerBound = plan.zones.reduce(
-      (n, z) =>
-        n +
-        (z.workable.length ? Math.ceil(minWidth(z.workable.flatMap((p) => p.outer)) / s.swath - 1e-9) : 0),
-      0,
-    );
+    // The lower bound of each field part (the zones of a decomposed part together).
+    const partWorkable = new Map<number, Point[]>();
+    for (const z of plan.zones) {
+      const k = z.fieldPart ?? z.index;
+      partWorkable.set(k, [...(partWorkable.get(k) ?? []), ...z.workable.flatMap((p) => p.outer)]);
+    }
+    let lowerBound = 0;
+    for (const pts of partWorkable.values())
+      lowerBound += pts.length ? Math.ceil(minWidth(pts) / s.swath - 1e-9) : 0;
     const lines = plan.zones.reduce((n, z) => n + trackLines(z.groups[z.activeGroup]?.parts ?? []), 0);
     rows.push({
       id: c.id,
@@ -205,6 +286,7 @@ function run(s: Scenario, cases: FieldCase[]) {
       violations,
       rules: [...rules],
       failures: plan.zones.reduce((n, z) => n + (z.routeFailures ?? 0), 0),
+      decomposition: decompositionOf(plan),
     });
     if (!values.quiet && violations > 0)
       console.error(`${s.name} ${c.id}: ${violations} violation(s): ${[...rules].join(', ')}`);
@@ -293,6 +375,7 @@ function run(s: Scenario, cases: FieldCase[]) {
       return m;
     }, {}),
     fieldsWithRouteFailures: rows.filter((r) => r.failures > 0).length,
+    decomposition: decompositionSummary(rows),
   };
   return { summary, rows };
 }
@@ -320,6 +403,7 @@ for (const s of scenarios) {
       `  non-working    median ${f(summary.nonWorkingDistanceM.median, 0)} m   p95 ${f(summary.nonWorkingDistanceM.p95, 0)} m`,
       `  refused        ${JSON.stringify(summary.refused)}   crashed ${summary.crashed.length}`,
       `  violations     ${summary.fieldsWithViolations} field(s) ${JSON.stringify(summary.violationsByRule)}   route failures ${summary.fieldsWithRouteFailures}`,
+      `  decomposed     ${summary.decomposition.fields} field(s) into ${summary.decomposition.cells} cells: saved ${f(summary.decomposition.turnsSaved, 0)} turns (${f(summary.decomposition.turnsSavedPercent)} %), ${f(summary.decomposition.nonWorkingSavedM, 0)} m non-working (${f(summary.decomposition.nonWorkingSavedPercent)} %), ${f(summary.decomposition.timeSavedS / 60, 1)} min (${f(summary.decomposition.timeSavedPercent)} %) against the same fields undecomposed; median per field ${f(summary.decomposition.medianPerField.turnsSavedPercent)} % turns, ${f(summary.decomposition.medianPerField.nonWorkingSavedPercent)} % non-working, ${f(summary.decomposition.medianPerField.timeSavedPercent)} % time`,
     ].join('\n'),
   );
   for (const c of summary.crashed.slice(0, 5)) console.error(`crash ${c.id}: ${c.error}`);

@@ -7,6 +7,7 @@
  *
  * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
  */
+import { planDecomposedPart } from './decompose/plan-decomposed.ts';
 import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
@@ -67,15 +68,22 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const zoneEnd = pickFor(part, end) ?? gate;
     const result = planZone(part, index, field.passable, options, zoneStart, zoneEnd, hooks);
     if (staging && !(result instanceof PlanningError)) {
-      result.stagingLegs = {
-        entry: result.routeStart ? [staging, result.routeStart] : null,
-        exit: result.routeEnd ? [result.routeEnd, staging] : null,
-      };
+      // A decomposed part is one route: it enters at its first zone and leaves from its last.
+      result.forEach((z, k) => {
+        z.stagingLegs = {
+          entry: k === 0 && z.routeStart ? [staging, z.routeStart] : null,
+          exit: k === result.length - 1 && z.routeEnd ? [z.routeEnd, staging] : null,
+        };
+      });
     }
     if (result instanceof PlanningError) refusals.push(result);
-    zones.push(
-      result instanceof PlanningError ? emptyZone(part, index, field.passable, options.machine) : result,
-    );
+    const partZones =
+      result instanceof PlanningError ? [emptyZone(part, index, field.passable, options.machine)] : result;
+    for (const z of partZones) {
+      z.index = zones.length;
+      z.fieldPart = index;
+      zones.push(z);
+    }
   });
   if (zones.every((z) => z.groups[0].parts.every((p) => p.sequence === undefined)) && refusals.length) {
     throw refusals[0];
@@ -229,6 +237,7 @@ function resolveOptions(req: PlanRequest): PlanOptions {
     interiorHeadlandPasses: passes(req.interiorHeadlandPasses, 'interiorHeadlandPasses'),
     preferredBearingDeg: req.preferredBearingDeg,
     extendTracks: req.extendTracks === true,
+    decomposition: req.decomposition !== false,
     route: {
       algorithm,
       startPointNodeIndex: req.route?.startPointNodeIndex,
@@ -281,7 +290,7 @@ function planZone(
   start: Point | undefined,
   end: Point | undefined,
   hooks: PlanHooks,
-): Zone | PlanningError {
+): Zone[] | PlanningError {
   const m = options.machine;
   const w = m.swathWidth;
   const headlands = generateHeadlands(zone, {
@@ -392,7 +401,7 @@ function planZone(
     parts,
     stats,
   };
-  return {
+  const single: Zone = {
     index,
     boundary: zone,
     workable,
@@ -405,6 +414,20 @@ function planZone(
     skippedTracks: route.skippedTracks.length,
     ...(route.optimizer ? { optimizer: route.optimizer } : {}),
   };
+  if (!options.decomposition) return [single];
+  const decomposed = planDecomposedPart({
+    part: zone,
+    headlands,
+    workable,
+    passable: zonePassable,
+    region,
+    options,
+    start,
+    end,
+    hooks,
+    single,
+  });
+  return decomposed ?? [single];
 }
 
 function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], machine: Machine): Zone {

@@ -76,6 +76,13 @@ export interface RouteInput {
   headlandsFirst?: boolean;
   /** Winding of every headland pass: clockwise or counter-clockwise; default either, whichever joins best. */
   forcedDirection?: 'CW' | 'CCW';
+  /**
+   * Continue from this pose: where the route of the previous cell of a
+   * decomposed field part ended (position and heading).
+   */
+  startPose?: Pose;
+  /** Drive the headland passes (default true); false leaves them to another call, their rings still serve for travel. */
+  driveHeadlands?: boolean;
 }
 
 export interface RouteResult {
@@ -132,8 +139,10 @@ export function planRoute(input: RouteInput): RouteResult {
   const skipped: number[] = [];
   let failures = 0;
   const cornerCache = new Map<RingPath, RingCorner[]>();
-  let pose: Pose | null = null;
-  let routeStart: Point | undefined;
+  let pose: Pose | null = input.startPose ?? null;
+  let routeStart: Point | undefined = input.startPose
+    ? { x: input.startPose.x, y: input.startPose.y }
+    : undefined;
   const skip = Math.max(1, Math.ceil((2 * R) / w - 1e-9));
   /** The start pose chooseNext connected to, so link can reuse its connection. */
   let nextPose: Pose | null = null;
@@ -355,7 +364,8 @@ export function planRoute(input: RouteInput): RouteResult {
     pose = forward ? { x: t.b.x, y: t.b.y, heading } : { x: t.a.x, y: t.a.y, heading: heading + Math.PI };
   };
 
-  if (input.headlandsFirst) {
+  const driveHeadlands = input.driveHeadlands !== false;
+  if (input.headlandsFirst && driveHeadlands) {
     const exterior = rings.filter((r) => r.exterior).sort((a, b) => a.ring.passNumber - b.ring.passNumber);
     if (exterior.length && input.start) {
       // From the start node onto the outermost pass, heading along it.
@@ -447,14 +457,16 @@ export function planRoute(input: RouteInput): RouteResult {
 
   // Headland passes: obstacles first, then the exterior passes inner to outer
   // (with headlandsFirst, the exterior passes were driven before the tracks).
-  driveRings(
-    input.headlandsFirst
-      ? rings.filter((r) => !r.exterior)
-      : [
-          ...rings.filter((r) => !r.exterior),
-          ...rings.filter((r) => r.exterior).sort((a, b) => b.ring.passNumber - a.ring.passNumber),
-        ],
-  );
+  if (driveHeadlands) {
+    driveRings(
+      input.headlandsFirst
+        ? rings.filter((r) => !r.exterior)
+        : [
+            ...rings.filter((r) => !r.exterior),
+            ...rings.filter((r) => r.exterior).sort((a, b) => b.ring.passNumber - a.ring.passNumber),
+          ],
+    );
+  }
 
   let routeEnd: Point | undefined = pose ? { x: (pose as Pose).x, y: (pose as Pose).y } : undefined;
   if (input.end && pose) {

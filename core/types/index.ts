@@ -155,6 +155,11 @@ export interface PlanOptions {
    * workable area's edge (wedges covered); they stay half a swath inside the field.
    */
   extendTracks?: boolean;
+  /**
+   * Split non-convex field parts into zones with their own track directions
+   * where that saves a clear margin of non-working distance and time (default true).
+   */
+  decomposition?: boolean;
   route: RouteOptions;
 }
 
@@ -261,6 +266,23 @@ export interface Zone {
   refillPoints?: RefillPoint[];
   /** With a staging area: from it to where the route starts, and from where it ends back to it. */
   stagingLegs?: { entry: [Point, Point] | null; exit: [Point, Point] | null };
+  /** Index of the field part (input polygon) the zone belongs to. */
+  fieldPart?: number;
+  /**
+   * Set on the zones of a decomposed field part: the part itself (turns and
+   * connectors may use all of it, so they are checked against it), ...
+   */
+  partBoundary?: Polygon;
+  /** ... and the zone's role: a cell with its own track direction, or the headland of the whole part. */
+  decomposition?: { role: 'cell' | 'headland'; report?: DecompositionReport };
+}
+
+/** What decomposing a field part gained, against the same part planned as one zone. */
+export interface DecompositionReport {
+  /** Number of cells (zones with tracks) of the part. */
+  cells: number;
+  /** The undecomposed plan of the part. */
+  baseline: { turnCount: number; nonWorkingDistance: number; totalTime: number; coveredArea: number };
 }
 
 /** What a caller with a clock gives the planner. */
@@ -347,6 +369,8 @@ export interface PlanRequest {
   preferredBearingDeg?: number;
   /** Default false. */
   extendTracks?: boolean;
+  /** Default true: decompose non-convex field parts where it saves (see PlanOptions). */
+  decomposition?: boolean;
   route?: Partial<RouteOptions>;
 }
 

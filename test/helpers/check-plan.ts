@@ -52,6 +52,7 @@ export function checkPlan(plan: Plan): Violation[] {
     for (const p of g.parts) if (p.sequence !== undefined) seqs.push(p.sequence);
     checkZone(plan, zone, out);
   }
+  checkAcrossZones(plan, out);
   const sorted = seqs.slice().sort((a, b) => a - b);
   for (let i = 0; i < sorted.length; i++) {
     if (sorted[i] !== i) {
@@ -66,12 +67,68 @@ export function checkPlan(plan: Plan): Violation[] {
   return out;
 }
 
+/**
+ * The zones of one decomposed field part are driven as one route: where the
+ * route passes from one zone to the next, it is continuous in position and
+ * heading as within a zone.
+ */
+function checkAcrossZones(plan: Plan, out: Violation[]) {
+  const byPart = new Map<number, { p: PathPart; zone: number }[]>();
+  for (const zone of plan.zones) {
+    if (!zone.partBoundary) continue;
+    const g = zone.groups[zone.activeGroup];
+    const key = zone.fieldPart ?? -1;
+    const list = byPart.get(key) ?? [];
+    for (const p of g.parts) if (p.sequence !== undefined) list.push({ p, zone: zone.index });
+    byPart.set(key, list);
+  }
+  for (const list of byPart.values()) {
+    list.sort((a, b) => (a.p.sequence as number) - (b.p.sequence as number));
+    for (let i = 1; i < list.length; i++) {
+      const prev = list[i - 1];
+      const cur = list[i];
+      if (prev.zone === cur.zone) continue;
+      const a = prev.p.points[prev.p.points.length - 1];
+      const b = cur.p.points[0];
+      if (
+        (cur.p.sequence as number) !== (prev.p.sequence as number) + 1 ||
+        dist(a, b) > TOLERANCES.position
+      ) {
+        out.push({
+          rule: 'continuity',
+          zone: cur.zone,
+          sequence: cur.p.sequence,
+          message: `gap of ${dist(a, b).toFixed(3)} m between zones ${prev.zone} and ${cur.zone} of one field part`,
+          at: b,
+        });
+        continue;
+      }
+      const cusp = !!prev.p.reverse !== !!cur.p.reverse;
+      const h1 = heading(prev.p.points[prev.p.points.length - 2], a);
+      const h2 = heading(b, cur.p.points[1]);
+      const diff = Math.abs(wrap(h2 - h1 + (cusp ? Math.PI : 0))) * (180 / Math.PI);
+      if (diff > TOLERANCES.headingDeg) {
+        out.push({
+          rule: 'continuity',
+          zone: cur.zone,
+          sequence: cur.p.sequence,
+          message: `heading jumps ${diff.toFixed(2)} deg between zones ${prev.zone} and ${cur.zone}`,
+          at: b,
+        });
+      }
+    }
+  }
+}
+
 function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
   const m = plan.machine;
   const g = zone.groups[zone.activeGroup];
   const z = zone.index;
   const parts = g.parts;
-  const field = new EdgeIndex([zone.boundary.outer, ...zone.boundary.holes]);
+  // Driven parts stay inside the field: the zone's field part (a decomposed
+  // part's cells share it; their turns at a cut may use the neighbouring cell).
+  const fieldPoly = zone.partBoundary ?? zone.boundary;
+  const field = new EdgeIndex([fieldPoly.outer, ...fieldPoly.holes]);
   const workable = new EdgeIndex(zone.workable.flatMap((p) => [p.outer, ...p.holes]));
   const driven = parts
     .map((p, i) => ({ p, i }))

@@ -1,0 +1,460 @@
+/**
+ * Decomposition of a non-convex workable area into cells, each worked with
+ * straight tracks in its own best direction.
+ *
+ * Straight-edge decomposition: a concave corner of the area (a reflex vertex
+ * of its simplified outline) proposes two cuts, the lines that continue its
+ * two edges across the area. A cut splits a cell into the parts on either
+ * side of the line (half-plane clipping, so the parts partition the cell
+ * exactly).
+ *
+ *        +------+                  +------+
+ *        |      |                  |  A   |
+ *        |      |     cut along    |      |
+ *        |      +-------+   ->     +------+-------+
+ *        |              |          |  B           |
+ *        +--------------+          +--------------+
+ *
+ * Cuts are chosen greedily, best saving first, and cells whose union costs
+ * no more than the two apart are merged again (Oksanen and Visala 2009 split
+ * and merge in the same spirit). The cost of a cell is an estimate of its
+ * non-working distance: its track count at its best direction (each track
+ * end costs a turn, so tracks interrupted by a concavity count twice) times
+ * the length of a turn, plus the raggedness of the track ends (travel along
+ * the headland between ends that do not line up). Every extra cell pays a
+ * connection. The area is decomposed only when the estimate saves a clear
+ * margin; the composer then checks the saving on the real route.
+ *
+ * Narrow corridors (a strip narrower than two swaths joining wider parts)
+ * become cells of their own whose best direction runs along them, so they
+ * get passes along their length rather than stubs across them.
+ */
+import { Clipper } from 'clipper2-ts';
+import { intersection, union } from '../geometry/clip.ts';
+import { polygonArea } from '../geometry/polygon.ts';
+import { headingToBearingDeg } from '../geometry/vec.ts';
+import type { Point, Polygon } from '../types/index.ts';
+
+export interface DecomposeOptions {
+  swathWidth: number;
+  turningRadius: number;
+  /** At most this many cells per workable polygon (default 6). */
+  maxCells?: number;
+  /**
+   * The estimated saving must be at least this fraction of the undecomposed
+   * estimate (default 0.08) and at least two turns.
+   */
+  minSavingFraction?: number;
+}
+
+export interface Cell {
+  /** The cell: one polygon, a piece of the workable area. */
+  polygon: Polygon;
+  /** Best track heading [rad, CCW from east, 0..pi). */
+  heading: number;
+  /** The same as a bearing [deg clockwise from north, 0..180). */
+  bearingDeg: number;
+  /** Estimated track count at that heading. */
+  trackCount: number;
+  /** Estimated non-working cost [m]. */
+  cost: number;
+}
+
+export interface Decomposition {
+  /** The cells, partitioning the workable area; one cell per polygon when nothing is split. */
+  cells: Cell[];
+  /** True when at least one polygon was split. */
+  decomposed: boolean;
+  /** Estimated non-working cost of the cells, connections included [m]. */
+  cost: number;
+  /** The same estimate for the undecomposed area (one direction per polygon) [m]. */
+  baselineCost: number;
+}
+
+/** Simplification before searching for cuts and directions [m]. */
+const SIMPLIFY = 0.5;
+/** A concave corner must turn by at least this much to propose cuts [rad]. */
+const MIN_REFLEX_TURN = (20 * Math.PI) / 180;
+/** Concave corners tried per cell (the most pronounced first). */
+const MAX_CORNERS = 8;
+/** Skip areas whose hull is at most this much larger (near-convex areas gain nothing). */
+const CONVEXITY_SKIP = 0.95;
+
+/**
+ * Decompose the workable area. Polygons are decomposed independently; a
+ * polygon that gains nothing stays one cell.
+ */
+export function decompose(workable: readonly Polygon[], opts: DecomposeOptions): Decomposition {
+  const cells: Cell[] = [];
+  let cost = 0;
+  let baselineCost = 0;
+  let decomposed = false;
+  for (const poly of workable) {
+    const r = decomposePolygon(poly, opts);
+    cells.push(...r.cells);
+    cost += r.cost;
+    baselineCost += r.baselineCost;
+    decomposed ||= r.decomposed;
+  }
+  return { cells, decomposed, cost, baselineCost };
+}
+
+/** Length of one turn at a track end, as the route pays it [m]. */
+export function turnCost(w: number, R: number): number {
+  // A U-turn when 2R <= w; otherwise a skip-row U-turn or a bulb: about pi R plus the lateral travel.
+  return Math.PI * R + Math.max(w, 2 * R);
+}
+
+function decomposePolygon(poly: Polygon, opts: DecomposeOptions): Decomposition {
+  const w = opts.swathWidth;
+  const R = opts.turningRadius;
+  const T = turnCost(w, R);
+  const link = 3 * T;
+  const maxCells = opts.maxCells ?? 6;
+  const minFraction = opts.minSavingFraction ?? 0.08;
+  const whole = evaluate(poly, w, T);
+  const single: Decomposition = {
+    cells: [whole],
+    decomposed: false,
+    cost: whole.cost,
+    baselineCost: whole.cost,
+  };
+  const area = polygonArea(poly);
+  if (area < 16 * w * w) return single;
+  const simple = simplifyPolygon(poly);
+  if (!simple || hullArea(simple.outer) * CONVEXITY_SKIP <= area) return single;
+  // Greedy splitting: the best improving cut over all cells, until none improves.
+  let cells: Cell[] = [whole];
+  for (;;) {
+    if (cells.length >= maxCells) break;
+    let best: { index: number; parts: Cell[]; gain: number } | null = null;
+    for (const [index, cell] of cells.entries()) {
+      const found = bestCut(cell, w, R, T, link, maxCells - cells.length + 1);
+      if (found && (!best || found.gain > best.gain)) best = { index, ...found };
+    }
+    if (!best || best.gain <= T) break;
+    cells = [...cells.slice(0, best.index), ...best.parts, ...cells.slice(best.index + 1)];
+  }
+  if (cells.length === 1) return single;
+  cells = mergeCells(cells, w, T, link);
+  const cost = cells.reduce((s, c) => s + c.cost, 0) + (cells.length - 1) * link;
+  const saving = whole.cost - cost;
+  if (cells.length === 1 || saving < Math.max(2 * T, minFraction * whole.cost)) return single;
+  return { cells, decomposed: true, cost, baselineCost: whole.cost };
+}
+
+/** The best cut of one cell: the proposed line whose parts save the most. */
+function bestCut(
+  cell: Cell,
+  w: number,
+  R: number,
+  T: number,
+  link: number,
+  maxParts: number,
+): { parts: Cell[]; gain: number } | null {
+  const simple = simplifyPolygon(cell.polygon);
+  if (!simple) return null;
+  const lines = cutLines(simple, w, R);
+  let best: { parts: Cell[]; gain: number } | null = null;
+  const area = polygonArea(cell.polygon);
+  for (const line of lines) {
+    const pieces = splitByLine(cell.polygon, line.p, line.d);
+    if (pieces.length < 2 || pieces.length > maxParts) continue;
+    // A sliver gains nothing and leaves a strip no track covers well.
+    if (pieces.some((p) => polygonArea(p) < Math.max(4 * w * w, 0.002 * area))) continue;
+    const parts = pieces.map((p) => evaluate(p, w, T));
+    const cost = parts.reduce((s, c) => s + c.cost, 0) + (parts.length - 1) * link;
+    const gain = cell.cost - cost;
+    if (gain > 0 && (!best || gain > best.gain)) best = { parts, gain };
+  }
+  return best;
+}
+
+/** Merge adjacent cells whose union costs no more than the two apart (they agree on a direction). */
+function mergeCells(cells: Cell[], w: number, T: number, link: number): Cell[] {
+  let out = cells.slice();
+  for (let changed = true; changed && out.length > 1; ) {
+    changed = false;
+    let best: { i: number; j: number; cell: Cell; gain: number } | null = null;
+    for (let i = 0; i < out.length; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        const u = union([out[i].polygon, out[j].polygon]);
+        if (u.length !== 1) continue;
+        const merged = evaluate(u[0], w, T);
+        const gain = out[i].cost + out[j].cost + link - merged.cost;
+        if (gain >= 0 && (!best || gain > best.gain)) best = { i, j, cell: merged, gain };
+      }
+    }
+    if (best) {
+      const { i, j, cell } = best;
+      out = out.filter((_, k) => k !== i && k !== j);
+      out.push(cell);
+      changed = true;
+    }
+  }
+  return out;
+}
+
+interface Line {
+  p: Point;
+  /** Unit direction. */
+  d: Point;
+}
+
+/**
+ * Lines that continue the edges of the concave corners of the outline,
+ * most pronounced corners first. A corner is where two long edges meet,
+ * directly or through a run of short edges (the area's concave corners are
+ * rounded to about the turning radius) that turns right by a clear angle.
+ */
+function cutLines(poly: Polygon, w: number, R: number): Line[] {
+  const r = poly.outer;
+  const n = r.length;
+  const longEdge = Math.max(2 * w, 2 * R, 10);
+  const edges = r.map((a, i) => {
+    const b = r[(i + 1) % n];
+    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    return { a, b, l, h: Math.atan2(b.y - a.y, b.x - a.x) };
+  });
+  const longIdx = edges.map((e, i) => (e.l >= longEdge ? i : -1)).filter((i) => i >= 0);
+  const corners: { e1: (typeof edges)[0]; e2: (typeof edges)[0]; weight: number }[] = [];
+  for (let k = 0; k < longIdx.length; k++) {
+    const i = longIdx[k];
+    const j = longIdx[(k + 1) % longIdx.length];
+    const e1 = edges[i];
+    const e2 = edges[j];
+    // The run of short edges between them: its length and total turn.
+    let run = 0;
+    for (let m = (i + 1) % n; m !== j; m = (m + 1) % n) run += edges[m].l;
+    if (run > 4 * R + 2 * w) continue;
+    let turn = e2.h - e1.h;
+    while (turn > Math.PI) turn -= 2 * Math.PI;
+    while (turn < -Math.PI) turn += 2 * Math.PI;
+    // Counter-clockwise outline: a right turn is a concave corner.
+    if (turn > -MIN_REFLEX_TURN) continue;
+    corners.push({ e1, e2, weight: Math.min(e1.l, e2.l, 20 * w) * Math.sin(Math.min(-turn, Math.PI / 2)) });
+  }
+  corners.sort((p, q) => q.weight - p.weight);
+  const out: Line[] = [];
+  const seen = (l: Line) =>
+    out.some(
+      (o) =>
+        Math.abs(o.d.x * l.d.y - o.d.y * l.d.x) < 0.02 &&
+        Math.abs((l.p.x - o.p.x) * o.d.y - (l.p.y - o.p.y) * o.d.x) < 0.5,
+    );
+  for (const { e1, e2 } of corners.slice(0, MAX_CORNERS)) {
+    for (const [p, e] of [
+      [e1.b, e1],
+      [e2.a, e2],
+    ] as const) {
+      // The line runs just outside the edge (on its right, the outside of a
+      // counter-clockwise outline): the outline wiggles within the
+      // simplification about it, and a line on it would leave slivers
+      // joining the parts.
+      const d = { x: Math.cos(e.h), y: Math.sin(e.h) };
+      const off = SIMPLIFY + 0.1;
+      const line = { p: { x: p.x + d.y * off, y: p.y - d.x * off }, d };
+      if (!seen(line)) out.push(line);
+    }
+  }
+  return out;
+}
+
+/** The parts of a polygon on either side of a line (half-plane clipping: an exact partition). */
+export function splitByLine(poly: Polygon, p: Point, d: Point): Polygon[] {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const q of poly.outer) {
+    x0 = Math.min(x0, q.x);
+    x1 = Math.max(x1, q.x);
+    y0 = Math.min(y0, q.y);
+    y1 = Math.max(y1, q.y);
+  }
+  const L = Math.hypot(x1 - x0, y1 - y0) + Math.hypot(p.x - (x0 + x1) / 2, p.y - (y0 + y1) / 2) + 1;
+  const nx = -d.y;
+  const ny = d.x;
+  const a = { x: p.x - d.x * L, y: p.y - d.y * L };
+  const b = { x: p.x + d.x * L, y: p.y + d.y * L };
+  const left: Polygon = {
+    outer: [a, b, { x: b.x + nx * L, y: b.y + ny * L }, { x: a.x + nx * L, y: a.y + ny * L }],
+    holes: [],
+  };
+  const right: Polygon = {
+    outer: [a, { x: a.x - nx * L, y: a.y - ny * L }, { x: b.x - nx * L, y: b.y - ny * L }, b],
+    holes: [],
+  };
+  right.outer.reverse();
+  const pieces = [...intersection([poly], [left]), ...intersection([poly], [right])];
+  return pieces.filter((q) => polygonArea(q) > 1e-6);
+}
+
+/** A cell with its best direction and cost. */
+export function evaluate(poly: Polygon, w: number, T: number, heading?: number): Cell {
+  const simple = simplifyPolygon(poly) ?? poly;
+  const edges = flatten([simple.outer, ...simple.holes]);
+  let best = { heading: 0, count: Number.POSITIVE_INFINITY, cost: Number.POSITIVE_INFINITY, weight: 0 };
+  const headings = heading === undefined ? candidateHeadings(simple, w) : [{ heading, weight: 0 }];
+  for (const c of headings) {
+    const s = scanCount(edges, c.heading, w);
+    const cost = s.count * T + 0.5 * s.ragged;
+    // Within a fraction of a turn, the direction of the longer edge (farmers drive along edges).
+    const tie = Math.abs(cost - best.cost) < 0.25 * T;
+    if (tie ? c.weight > best.weight || (c.weight === best.weight && cost < best.cost) : cost < best.cost)
+      best = { heading: c.heading, count: s.count, cost, weight: c.weight };
+  }
+  return {
+    polygon: poly,
+    heading: best.heading,
+    bearingDeg: headingToBearingDeg(best.heading) % 180,
+    trackCount: best.count,
+    cost: best.cost,
+  };
+}
+
+function simplifyPolygon(poly: Polygon): Polygon | null {
+  const outer = poly.outer.length > 8 ? Clipper.simplifyPathD(poly.outer, SIMPLIFY, true) : poly.outer;
+  if (outer.length < 3) return null;
+  const holes = poly.holes
+    .map((h) => (h.length > 8 ? Clipper.simplifyPathD(h, SIMPLIFY, true) : h))
+    .filter((h) => h.length >= 3);
+  return { outer, holes };
+}
+
+function normalizeHeading(h: number): number {
+  let r = h % Math.PI;
+  if (r < 0) r += Math.PI;
+  if (r >= Math.PI - 1e-12) r = 0;
+  return r;
+}
+
+/** Hull edge directions, long edges (weighted by their length [m]) and a 5-degree sweep. */
+function candidateHeadings(poly: Polygon, w: number): { heading: number; weight: number }[] {
+  const hs: { heading: number; weight: number }[] = [];
+  const hull = convexHull(poly.outer);
+  for (let i = 0; i < hull.length; i++) {
+    const a = hull[i];
+    const b = hull[(i + 1) % hull.length];
+    hs.push({ heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), weight: 0 });
+  }
+  for (const r of [poly.outer, ...poly.holes]) {
+    for (let i = 0; i < r.length; i++) {
+      const a = r[i];
+      const b = r[(i + 1) % r.length];
+      const l = Math.hypot(b.x - a.x, b.y - a.y);
+      if (l >= Math.max(2 * w, 10))
+        hs.push({ heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), weight: l });
+    }
+  }
+  for (let d = 0; d < 180; d += 5) hs.push({ heading: (d * Math.PI) / 180, weight: 0 });
+  hs.sort((a, b) => a.heading - b.heading);
+  const out: { heading: number; weight: number }[] = [];
+  for (const h of hs) {
+    const last = out[out.length - 1];
+    if (last && h.heading - last.heading <= 0.2 * (Math.PI / 180))
+      last.weight = Math.max(last.weight, h.weight);
+    else out.push({ ...h });
+  }
+  return out;
+}
+
+function convexHull(ring: readonly Point[]): Point[] {
+  const pts = ring.slice().sort((a, b) => a.x - b.x || a.y - b.y);
+  if (pts.length < 3) return pts;
+  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const lower: Point[] = [];
+  for (const p of pts) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
+    lower.push(p);
+  }
+  const upper: Point[] = [];
+  for (let i = pts.length - 1; i >= 0; i--) {
+    const p = pts[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], p) <= 0) upper.pop();
+    upper.push(p);
+  }
+  return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+function hullArea(ring: readonly Point[]): number {
+  const h = convexHull(ring);
+  let s = 0;
+  for (let i = 0, j = h.length - 1; i < h.length; j = i++) s += h[j].x * h[i].y - h[i].x * h[j].y;
+  return Math.abs(s) / 2;
+}
+
+function flatten(rings: readonly Point[][]): Float64Array {
+  let n = 0;
+  for (const r of rings) n += r.length;
+  const out = new Float64Array(n * 4);
+  let k = 0;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i++) {
+      const a = r[i];
+      const b = r[(i + 1) % r.length];
+      out[k++] = a.x;
+      out[k++] = a.y;
+      out[k++] = b.x;
+      out[k++] = b.y;
+    }
+  }
+  return out;
+}
+
+const lineMin = new Float64Array(8192);
+const lineMax = new Float64Array(8192);
+const lineCross = new Int32Array(8192);
+
+/**
+ * Tracks at heading h: crossings / 2 per scan line one swath apart, and the
+ * raggedness of the outermost track ends from line to line [m].
+ */
+function scanCount(edges: Float64Array, h: number, w: number): { count: number; ragged: number } {
+  const c = Math.cos(-h);
+  const s = Math.sin(-h);
+  let ymin = Number.POSITIVE_INFINITY;
+  let ymax = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < edges.length; i += 4) {
+    const y = edges[i] * s + edges[i + 1] * c;
+    if (y < ymin) ymin = y;
+    if (y > ymax) ymax = y;
+  }
+  const lines = Math.max(1, Math.ceil((ymax - ymin) / w - 1e-9));
+  if (lines > lineMin.length) return { count: lines, ragged: 0 };
+  lineMin.fill(Number.POSITIVE_INFINITY, 0, lines);
+  lineMax.fill(Number.NEGATIVE_INFINITY, 0, lines);
+  lineCross.fill(0, 0, lines);
+  const y0 = ymin + w / 2;
+  const lineY = (k: number) =>
+    lines === 1 ? (ymin + ymax) / 2 : k === lines - 1 ? ymax - w / 2 : y0 + k * w;
+  for (let i = 0; i < edges.length; i += 4) {
+    const ax = edges[i] * c - edges[i + 1] * s;
+    const ay = edges[i] * s + edges[i + 1] * c;
+    const bx = edges[i + 2] * c - edges[i + 3] * s;
+    const by = edges[i + 2] * s + edges[i + 3] * c;
+    if (ay === by) continue;
+    const lo = Math.min(ay, by);
+    const hi = Math.max(ay, by);
+    const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
+    const kTo = Math.min(lines - 1, Math.ceil((hi - y0) / w));
+    for (let k = kFrom; k <= kTo; k++) {
+      const y = lineY(k);
+      if (y < lo || y >= hi) continue;
+      const x = ax + ((y - ay) * (bx - ax)) / (by - ay);
+      lineCross[k]++;
+      if (x < lineMin[k]) lineMin[k] = x;
+      if (x > lineMax[k]) lineMax[k] = x;
+    }
+  }
+  let count = 0;
+  let ragged = 0;
+  let prev = -1;
+  for (let k = 0; k < lines; k++) {
+    if (lineCross[k] < 2) continue;
+    count += lineCross[k] >> 1;
+    if (prev >= 0) ragged += Math.abs(lineMin[k] - lineMin[prev]) + Math.abs(lineMax[k] - lineMax[prev]);
+    prev = k;
+  }
+  return { count, ragged };
+}

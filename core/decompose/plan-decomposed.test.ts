@@ -1,0 +1,193 @@
+/**
+ * Decomposed plans end to end: several zones with their own directions, one
+ * continuous route across them, every invariant of the shared plan checker
+ * (which also checks continuity between the zones of a part), and a real
+ * saving over the same field planned as one zone.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../../test/helpers/check-plan.ts';
+import { hasCorpus, loadBenchmarkSelection } from '../../test/helpers/corpus.ts';
+import { intersectionArea } from '../geometry/clip.ts';
+import { multiPolygonArea, polygonArea } from '../geometry/polygon.ts';
+import { planField } from '../plan.ts';
+import type { Plan, PlanRequest } from '../types/index.ts';
+
+const S1 = { swath: 6, radius: 6, exterior: 2, interior: 1 };
+const S2 = { swath: 24, radius: 8, exterior: 1, interior: 1 };
+
+function lonLat(pts: [number, number][], lon0 = 9.5, lat0 = 52.3) {
+  const mLat = 111_320;
+  const mLon = 111_320 * Math.cos((lat0 * Math.PI) / 180);
+  const c = pts.map(([x, y]) => [lon0 + x / mLon, lat0 + y / mLat]);
+  return { type: 'Polygon', coordinates: [[...c, c[0]]] };
+}
+
+function request(boundary: unknown, s: typeof S1, extra: Partial<PlanRequest> = {}): PlanRequest {
+  return {
+    boundary,
+    machine: { swathWidth: s.swath, minTurningRadius: s.radius },
+    exteriorHeadlandPasses: s.exterior,
+    interiorHeadlandPasses: s.interior,
+    ...extra,
+  };
+}
+
+const L: [number, number][] = [
+  [0, 0],
+  [300, 0],
+  [300, 80],
+  [80, 80],
+  [80, 300],
+  [0, 300],
+];
+const U_LONG: [number, number][] = [
+  [0, 0],
+  [300, 0],
+  [300, 400],
+  [220, 400],
+  [220, 80],
+  [80, 80],
+  [80, 400],
+  [0, 400],
+];
+const U_SHORT: [number, number][] = [
+  [0, 0],
+  [200, 0],
+  [200, 200],
+  [140, 200],
+  [140, 60],
+  [60, 60],
+  [60, 200],
+  [0, 200],
+];
+
+function cells(plan: Plan) {
+  return plan.zones.filter((z) => z.decomposition?.role === 'cell');
+}
+
+function expectValid(plan: Plan) {
+  const v = checkPlan(plan);
+  expect(v.slice(0, 5)).toEqual([]);
+}
+
+/** The zones of each part partition it: areas add up, no overlaps. */
+function expectZonesPartition(plan: Plan) {
+  const byPart = new Map<number, typeof plan.zones>();
+  for (const z of plan.zones) byPart.set(z.fieldPart ?? -1, [...(byPart.get(z.fieldPart ?? -1) ?? []), z]);
+  for (const zs of byPart.values()) {
+    const part = zs[0].partBoundary;
+    if (!part) continue;
+    const sum = zs.reduce((s, z) => s + polygonArea(z.boundary), 0);
+    expect(Math.abs(sum - polygonArea(part))).toBeLessThan(1e-4 * polygonArea(part));
+    for (let i = 0; i < zs.length; i++)
+      for (let j = i + 1; j < zs.length; j++)
+        expect(intersectionArea([zs[i].boundary], [zs[j].boundary])).toBeLessThan(1e-2);
+  }
+}
+
+describe('decomposed plans', () => {
+  it('an L field: two cells at right angles and the headland, fewer turns and less non-working distance', () => {
+    const one = planField(request(lonLat(L), S1, { decomposition: false })).plan;
+    const plan = planField(request(lonLat(L), S1)).plan;
+    expectValid(plan);
+    expectZonesPartition(plan);
+    const cs = cells(plan);
+    expect(cs).toHaveLength(2);
+    expect(plan.zones.filter((z) => z.decomposition?.role === 'headland')).toHaveLength(1);
+    const [a, b] = cs.map((z) => z.groups[0].bearingDeg);
+    const diff = Math.abs(a - b) % 180;
+    expect(Math.min(diff, 180 - diff)).toBeGreaterThan(85);
+    // Every zone's tracks run at its own bearing.
+    for (const z of cs) {
+      for (const p of z.groups[0].parts.filter((q) => q.type === 'GuidanceTrack'))
+        expect(p.bearingDeg).toBeCloseTo(z.groups[0].bearingDeg, 6);
+    }
+    expect(plan.stats.turnCount).toBeLessThan(0.6 * one.stats.turnCount);
+    expect(plan.stats.nonWorkingDistance).toBeLessThan(0.9 * one.stats.nonWorkingDistance);
+    expect(plan.stats.totalTime).toBeLessThan(one.stats.totalTime);
+    const report = cs[0].decomposition?.report;
+    expect(report?.cells).toBe(2);
+    expect(report?.baseline.turnCount).toBe(one.stats.turnCount);
+    expect(report?.baseline.nonWorkingDistance).toBeCloseTo(one.stats.nonWorkingDistance, 6);
+    // The zones' areas add up to the field's.
+    expect(plan.stats.fieldArea).toBeCloseTo(one.stats.fieldArea, 0);
+  });
+
+  it('a U with a long base: the base across, the arms along', () => {
+    const one = planField(request(lonLat(U_LONG), S1, { decomposition: false })).plan;
+    const plan = planField(request(lonLat(U_LONG), S1)).plan;
+    expectValid(plan);
+    expectZonesPartition(plan);
+    expect(cells(plan)).toHaveLength(3);
+    expect(plan.stats.nonWorkingDistance).toBeLessThan(0.9 * one.stats.nonWorkingDistance);
+  });
+
+  it('a short U stays one zone: splitting it would not pay for the connections', () => {
+    const plan = planField(request(lonLat(U_SHORT), S1)).plan;
+    expectValid(plan);
+    expect(plan.zones).toHaveLength(1);
+    expect(plan.zones[0].decomposition).toBeUndefined();
+  });
+
+  it('decomposition: false and a preferred direction keep one zone per part', () => {
+    expect(planField(request(lonLat(L), S1, { decomposition: false })).plan.zones).toHaveLength(1);
+    expect(planField(request(lonLat(L), S1, { preferredBearingDeg: 90 })).plan.zones).toHaveLength(1);
+  });
+
+  it('headlands first, start and end nodes: one route from the start node to the end node', () => {
+    const plan = planField(
+      request(lonLat(L), S1, {
+        route: { headlandsFirst: true, startPointNodeIndex: 0, endPointNodeIndex: 3 },
+      }),
+    ).plan;
+    expectValid(plan);
+    const zs = plan.zones;
+    expect(zs[0].decomposition?.role).toBe('headland');
+    const driven = zs
+      .flatMap((z) => z.groups[0].parts)
+      .filter((p) => p.sequence !== undefined)
+      .sort((p, q) => (p.sequence as number) - (q.sequence as number));
+    expect(driven[0].sequence).toBe(0);
+    expect(driven.findIndex((p) => p.type === 'ExteriorHeadlandPass')).toBeLessThan(
+      driven.findIndex((p) => p.type === 'RouteTrack'),
+    );
+  });
+
+  it('every route algorithm keeps the invariants on a decomposed field', () => {
+    for (const algorithm of ['boustrophedon', 'snake', 'optimized'] as const) {
+      const plan = planField(
+        request(lonLat(U_LONG), S1, { route: { algorithm, maxEvaluations: 20_000 } }),
+      ).plan;
+      expectValid(plan);
+    }
+  });
+
+  it('S2 (24 m swath) plans of the same shapes keep the invariants', () => {
+    for (const shape of [L, U_LONG, U_SHORT]) {
+      const plan = planField(request(lonLat(shape), S2)).plan;
+      expectValid(plan);
+      expect(multiPolygonArea(plan.zones.map((z) => z.boundary))).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe.runIf(hasCorpus())('decomposed plans of real concave fields', () => {
+  // Strongly concave fields of the benchmark selection where decomposition pays.
+  const ids = [
+    'fiboa-at:106866531',
+    'fiboa-us_usda_cropland:351724000000043',
+    'fiboa-de_sh:DESHLIL020100582',
+    'fiboa-be_vlg:1862852866',
+  ];
+  const fields = hasCorpus() ? loadBenchmarkSelection().filter((s) => ids.includes(s.id)) : [];
+  it.each(fields.map((f) => [f.id, f] as const))('%s', (_id, f) => {
+    const one = planField(request(f.feature, S1, { decomposition: false })).plan;
+    const plan = planField(request(f.feature, S1)).plan;
+    expectValid(plan);
+    expectZonesPartition(plan);
+    expect(cells(plan).length).toBeGreaterThanOrEqual(2);
+    expect(plan.stats.nonWorkingDistance).toBeLessThanOrEqual(0.9 * one.stats.nonWorkingDistance);
+    expect(plan.stats.totalTime).toBeLessThan(one.stats.totalTime);
+    expect(plan.stats.coveredArea).toBeGreaterThan(one.stats.coveredArea - 0.005 * one.stats.fieldArea);
+  });
+});
