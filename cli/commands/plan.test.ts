@@ -118,6 +118,28 @@ describe('tramline plan', () => {
     });
   });
 
+  it('passes the route options and the curvature rate to the planner', () => {
+    const io = fakeIO();
+    const code = runPlan(
+      [
+        'field.geojson',
+        '--algorithm',
+        'optimized',
+        '--max-optimizer-time',
+        '0.5',
+        '--max-curvature-rate',
+        '0.05',
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(io.requests[0]).toMatchObject({
+      machine: { maxCurvatureRate: 0.05 },
+      route: { algorithm: 'optimized' },
+    });
+    expect(JSON.parse(io.out).type).toBe('FeatureCollection');
+  });
+
   it('reads WKT and KML files, and standard input', () => {
     const wkt = 'POLYGON ((10 52, 10.002 52, 10.002 52.002, 10 52.002, 10 52))';
     const io = fakeIO({ 'f.wkt': wkt, '-': SQUARE });
@@ -248,7 +270,58 @@ describe('plan argument helpers', () => {
       interiorHeadlandPasses: 1,
       format: 'json',
       out: 'x.json',
+      route: {},
+      maxOptimizerTime: 10,
     });
+  });
+
+  it('parses the route options and the turn model', () => {
+    expect(
+      parsePlanArgs([
+        'f.geojson',
+        '--algorithm',
+        'clusteredSpiral',
+        '--skip-count',
+        '2',
+        '--headlands-first',
+        '--forced-direction',
+        'CCW',
+        '--extend-tracks',
+        '--max-curvature-rate',
+        '0.05',
+        '--max-optimizer-time',
+        '1.5',
+        '--start-node',
+        '3',
+        '--end-node',
+        '0',
+      ]),
+    ).toMatchObject({
+      route: {
+        algorithm: 'clusteredSpiral',
+        skipCount: 2,
+        headlandsFirst: true,
+        forcedDirection: 'CCW',
+        startPointNodeIndex: 3,
+        endPointNodeIndex: 0,
+      },
+      extendTracks: true,
+      maxCurvatureRate: 0.05,
+      maxOptimizerTime: 1.5,
+    });
+  });
+
+  it('refuses route options it cannot honour, naming the flag', () => {
+    for (const [argv, flag] of [
+      [['--algorithm', 'spiral'], '--algorithm'],
+      [['--skip-count', '2'], '--skip-count'],
+      [['--forced-direction', 'left'], '--forced-direction'],
+      [['--max-curvature-rate', '0'], '--max-curvature-rate'],
+      [['--max-optimizer-time', '-1'], '--max-optimizer-time'],
+      [['--start-node', '1.5'], '--start-node'],
+    ] as const) {
+      expect(() => parsePlanArgs(['f.geojson', ...argv])).toThrow(flag);
+    }
   });
 
   it('derives the plan id from the input and the options', () => {

@@ -12,7 +12,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { planField } from '../../core/plan.ts';
-import { PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
+import {
+  type PlanHooks,
+  PlanningError,
+  type PlanRequest,
+  type PlanResult,
+  ROUTE_ALGORITHMS,
+  type RouteAlgorithm,
+} from '../../core/types/index.ts';
 import { type BoundaryFormat, readBoundary } from '../../formats/boundary-read.ts';
 import { ExportError, type ExportFormat, exportFiles, exportPlans } from '../../formats/export/index.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
@@ -28,7 +35,7 @@ export interface PlanIO {
   readFile: (path: string) => string;
   writeFile: (path: string, data: string | Uint8Array) => void;
   /** The planner. */
-  plan: (req: PlanRequest) => PlanResult;
+  plan: (req: PlanRequest, hooks?: PlanHooks) => PlanResult;
   now: () => Date;
 }
 
@@ -78,6 +85,16 @@ Options:
   --interior-headlands N   headland passes around each obstacle (default 1)
   --turn-radius M          minimum turning radius [m] (default 6)
   --direction DEG          track bearing [deg clockwise from north] (default: the best found)
+  --extend-tracks          run the tracks on into the headland (covers the wedges at their ends)
+  --max-curvature-rate K   how fast the machine can steer [1/m^2]: continuous-curvature (clothoid)
+                           turns and headland corners (default: none, arcs start abruptly)
+  --algorithm A            track order: auto (default), boustrophedon, snake, clusteredSpiral, optimized
+  --skip-count N           lines skipped per turn (clusteredSpiral only)
+  --max-optimizer-time S   time cap of the optimized order [s] (default 10)
+  --headlands-first        drive the exterior headland passes before the tracks
+  --forced-direction D     wind every headland pass CW or CCW (default: whichever joins best)
+  --start-node N           start the route at boundary vertex N (from 0, in input order)
+  --end-node N             end the route at boundary vertex N
   --format F               geojson   GeoJSON FeatureCollection (default)
                            json      the v2.0.0 normalized path plan model
                            svg       a picture of the plan
@@ -109,6 +126,15 @@ const OPTIONS = {
   'interior-headlands': { type: 'string' },
   'turn-radius': { type: 'string' },
   direction: { type: 'string' },
+  'extend-tracks': { type: 'boolean' },
+  'max-curvature-rate': { type: 'string' },
+  algorithm: { type: 'string' },
+  'skip-count': { type: 'string' },
+  'max-optimizer-time': { type: 'string' },
+  'headlands-first': { type: 'boolean' },
+  'forced-direction': { type: 'string' },
+  'start-node': { type: 'string' },
+  'end-node': { type: 'string' },
   format: { type: 'string' },
   name: { type: 'string' },
   client: { type: 'string' },
@@ -125,6 +151,12 @@ export interface PlanArgs {
   interiorHeadlandPasses: number;
   minTurningRadius: number;
   preferredBearingDeg?: number;
+  extendTracks?: boolean;
+  maxCurvatureRate?: number;
+  /** Route options (spec 2.3) given on the command line. */
+  route: NonNullable<PlanRequest['route']>;
+  /** Time cap of the optimized order [s]. */
+  maxOptimizerTime: number;
   format: PlanOutputFormat;
   name?: string;
   client?: string;
@@ -161,7 +193,51 @@ export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
   if (v.farm !== undefined && !v.farm.trim()) throw new UsageError('--farm must not be empty');
   if (v.out !== undefined && !v.out) throw new UsageError('--out must name a file');
   const direction = v.direction === undefined ? undefined : number('direction', v.direction);
+  const flags = v as Record<string, string | boolean | undefined>;
+  const text = (k: string) => flags[k] as string | undefined;
+  const route: NonNullable<PlanRequest['route']> = {};
+  const algorithm = text('algorithm');
+  if (algorithm !== undefined) {
+    if (!(ROUTE_ALGORITHMS as readonly string[]).includes(algorithm))
+      throw new UsageError(`--algorithm must be one of ${ROUTE_ALGORITHMS.join(', ')}, got "${algorithm}"`);
+    route.algorithm = algorithm as RouteAlgorithm;
+  }
+  if (text('skip-count') !== undefined) {
+    if (route.algorithm !== 'clusteredSpiral')
+      throw new UsageError('--skip-count needs --algorithm clusteredSpiral');
+    route.skipCount = count('skip-count', text('skip-count'), 0);
+  }
+  if (flags['headlands-first']) route.headlandsFirst = true;
+  const forced = text('forced-direction');
+  if (forced !== undefined) {
+    if (forced !== 'CW' && forced !== 'CCW')
+      throw new UsageError(`--forced-direction must be CW or CCW, got "${forced}"`);
+    route.forcedDirection = forced;
+  }
+  if (text('start-node') !== undefined)
+    route.startPointNodeIndex = count('start-node', text('start-node'), 0);
+  if (text('end-node') !== undefined) route.endPointNodeIndex = count('end-node', text('end-node'), 0);
+  let maxOptimizerTime = 10;
+  if (text('max-optimizer-time') !== undefined) {
+    maxOptimizerTime = number('max-optimizer-time', text('max-optimizer-time') as string);
+    if (!(maxOptimizerTime > 0))
+      throw new UsageError(
+        `--max-optimizer-time must be a number of seconds > 0, got "${text('max-optimizer-time')}"`,
+      );
+  }
+  let maxCurvatureRate: number | undefined;
+  if (text('max-curvature-rate') !== undefined) {
+    maxCurvatureRate = number('max-curvature-rate', text('max-curvature-rate') as string);
+    if (!(maxCurvatureRate > 0))
+      throw new UsageError(
+        `--max-curvature-rate must be a number > 0 [1/m^2], got "${text('max-curvature-rate')}"`,
+      );
+  }
   return {
+    route,
+    maxOptimizerTime,
+    ...(flags['extend-tracks'] ? { extendTracks: true } : {}),
+    ...(maxCurvatureRate === undefined ? {} : { maxCurvatureRate }),
     field: parsed.positionals[0],
     swathWidth: positive('swath', v.swath, 6),
     minTurningRadius: positive('turn-radius', v['turn-radius'], 6),
@@ -245,15 +321,23 @@ export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number | Pr
     return 1;
   }
   const options: Omit<PlanRequest, 'boundary'> = {
-    machine: { swathWidth: args.swathWidth, minTurningRadius: args.minTurningRadius },
+    machine: {
+      swathWidth: args.swathWidth,
+      minTurningRadius: args.minTurningRadius,
+      ...(args.maxCurvatureRate === undefined ? {} : { maxCurvatureRate: args.maxCurvatureRate }),
+    },
     exteriorHeadlandPasses: args.exteriorHeadlandPasses,
     interiorHeadlandPasses: args.interiorHeadlandPasses,
     ...(args.preferredBearingDeg === undefined ? {} : { preferredBearingDeg: args.preferredBearingDeg }),
+    ...(args.extendTracks ? { extendTracks: true } : {}),
+    ...(Object.keys(args.route ?? {}).length ? { route: args.route } : {}),
   };
   let result: PlanResult;
   try {
     const boundary = readBoundary(text, stdin ? undefined : formatOfPath(args.field));
-    result = io.plan({ boundary, ...options });
+    // The optimizer's time cap counts from here (the planner itself reads no clock).
+    const deadline = performance.now() + (args.maxOptimizerTime ?? 10) * 1000;
+    result = io.plan({ boundary, ...options }, { shouldStopOptimizer: () => performance.now() >= deadline });
   } catch (e) {
     if (e instanceof PlanningError) {
       say(`${e.code}: ${e.message}`);
