@@ -116,7 +116,8 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   return { plan, frame, repairs };
 }
 
-function resolveOptions(req: PlanRequest): PlanOptions {
+/** The request with defaults filled in and every option checked (PlanningError INVALID_OPTION otherwise). */
+export function resolveOptions(req: PlanRequest): PlanOptions {
   const machine: Machine = { ...DEFAULT_MACHINE, ...req.machine } as Machine;
   const positive = (v: number, name: string) => {
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {

@@ -122,6 +122,7 @@ async function planOne(deps: PlanItemDeps, job: JobRecord, boundaryId: string): 
   try {
     const out = await deps.pool.run(
       {
+        stage: job.kind === 'headlands' ? 'headlands' : 'plan',
         request: req.plan,
         optimizerTimeMs,
         meta: {
@@ -134,6 +135,7 @@ async function planOne(deps: PlanItemDeps, job: JobRecord, boundaryId: string): 
       { timeoutMs: optimizerTimeMs + (deps.graceMs ?? 5000) },
     );
     if (!out.ok) return fail(out.code, out.message);
+    if (out.modelZ === undefined) throw new Error('The planning thread answered no stored model.');
     return {
       boundaryId,
       plan: {

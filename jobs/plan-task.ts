@@ -1,18 +1,24 @@
 /**
  * The planning-thread entry of job workers (piscina runs this .ts file
- * directly on Node 24): plans one field, builds the normalized model and
- * hands back its stored form (store/plan-encoding.ts) with the figures
- * lists read, so the thread that talks to the database only writes a
- * string. Planner refusals come back as values (errors lose their class
- * across threads).
+ * directly on Node 24): plans one field (the whole plan, or its headlands
+ * only), builds the normalized model and hands back its stored form
+ * (store/plan-encoding.ts) with the figures lists read, so the thread that
+ * talks to the database only writes a string; or the model's JSON, when the
+ * caller merges it into a stored plan. Planner refusals come back as values
+ * (errors lose their class across threads).
  */
 import { planField } from '../core/plan.ts';
+import { planHeadlands } from '../core/plan-headlands.ts';
 import { PlanningError, type PlanRequest } from '../core/types/index.ts';
 import { figuresOf, type PlanFigures } from '../formats/plan-figures.ts';
 import { type PlanMeta, toNormalizedModel } from '../formats/plan-model.ts';
 import { encodeModelJson } from '../store/plan-encoding.ts';
 
 export interface JobPlanTaskInput {
+  /** 'plan' (default): the whole plan; 'headlands': the headland passes only. */
+  stage?: 'plan' | 'headlands';
+  /** 'stored' (default): the stored form; 'json': the model's JSON. */
+  output?: 'stored' | 'json';
   request: PlanRequest;
   /** The route optimizer's time cap from the start of this task [ms]. */
   optimizerTimeMs: number;
@@ -20,7 +26,7 @@ export interface JobPlanTaskInput {
 }
 
 export type JobPlanTaskOutput =
-  | { ok: true; modelZ: string; figures: PlanFigures; ms: number }
+  | { ok: true; modelZ?: string; json?: string; figures: PlanFigures; ms: number }
   | { ok: false; code: string; message: string };
 
 export default function planJobField(input: JobPlanTaskInput): JobPlanTaskOutput {
@@ -28,11 +34,15 @@ export default function planJobField(input: JobPlanTaskInput): JobPlanTaskOutput
   try {
     // The planner reads no clock: the optimizer asks this one when to stop.
     const deadline = t0 + input.optimizerTimeMs;
-    const result = planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
+    const result =
+      input.stage === 'headlands'
+        ? planHeadlands(input.request)
+        : planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
     const model = toNormalizedModel(result, input.meta);
+    const json = JSON.stringify(model);
     return {
       ok: true,
-      modelZ: encodeModelJson(JSON.stringify(model)),
+      ...(input.output === 'json' ? { json } : { modelZ: encodeModelJson(json) }),
       figures: figuresOf(model),
       ms: performance.now() - t0,
     };

@@ -40,7 +40,10 @@ export const PLAN_ITEM_BOUNDARIES = 8;
 
 export interface PlanItem {
   jobId: string;
-  boundaryIds: string[];
+  /** Jobs over stored boundaries. */
+  boundaryIds?: string[];
+  /** Jobs over one stored plan (pathplan, postprocess, route). */
+  pathPlanId?: string;
   /** Items queued before items held several boundaries. */
   boundaryId?: string;
 }

@@ -18,6 +18,7 @@ import { type BossOptions, startBoss } from './boss.ts';
 import { type BoundaryLoader, type JobPlanRequest, runPlanItem } from './plan-item.ts';
 import { createJobPlanPool, type JobPlanPool } from './plan-pool.ts';
 import { EXPORT_QUEUE, type ExportItem, PLAN_ITEM_BOUNDARIES, PLAN_QUEUE, type PlanItem } from './queues.ts';
+import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
 
 export interface JobSystemOptions extends BossOptions {
   store: Store;
@@ -49,10 +50,17 @@ export interface JobSystem {
   enqueuePlanning(input: {
     companyId: string;
     userId: string;
-    kind: Extract<JobKind, 'bulk-guidance' | 'guidance'>;
+    kind: Extract<JobKind, 'bulk-guidance' | 'guidance' | 'headlands'>;
     boundaryIds: readonly string[];
     request: JobPlanRequest;
   }): Promise<{ jobId: string }>;
+  /** Makes a job over one stored plan of the company (answers before any planning). */
+  enqueueStoredPlan(
+    input: { companyId: string; userId: string } & (
+      | { kind: 'pathplan'; request: PathPlanJobRequest }
+      | { kind: 'postprocess' | 'route'; request: RouteJobRequest }
+    ),
+  ): Promise<{ jobId: string }>;
   enqueueExport(input: {
     companyId: string;
     userId: string;
@@ -98,6 +106,24 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       return { jobId: job.id };
     },
 
+    async enqueueStoredPlan(input) {
+      const job = await jobs.create({
+        companyId: input.companyId,
+        userId: input.userId,
+        kind: input.kind,
+        request: input.request,
+        total: 1,
+      });
+      await boss.send(
+        PLAN_QUEUE,
+        { jobId: job.id, pathPlanId: input.request.pathPlanId } satisfies PlanItem,
+        {
+          singletonKey: job.id,
+        },
+      );
+      return { jobId: job.id };
+    },
+
     async enqueueExport(input) {
       const job = await jobs.create({
         companyId: input.companyId,
@@ -133,6 +159,20 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           const boundaryIds = item.data.boundaryIds ?? (item.data.boundaryId ? [item.data.boundaryId] : []);
           const job = await jobs.byId(jobId);
           if (!job) return;
+          if (item.data.pathPlanId) {
+            try {
+              await runStoredPlanItem(deps, job);
+            } catch (e) {
+              log('plan item failed', { jobId, retryCount: item.retryCount, err: String(e) });
+              if (item.retryCount < item.retryLimit) throw e;
+              await jobs.recordItem(jobId, item.data.pathPlanId, {
+                errorCode: 'INTERNAL_ERROR',
+                message: 'This job failed unexpectedly after retries.',
+              });
+              await jobs.completeIfDone(jobId);
+            }
+            return;
+          }
           try {
             await runPlanItem(deps, job, boundaryIds);
             // A retried item whose outcomes were all written before the kill still completes the job.

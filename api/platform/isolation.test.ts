@@ -21,6 +21,8 @@ interface Walk {
   body?: (ids: Ids) => unknown;
   /** Extra query string. */
   query?: string;
+  /** Which of A's ids fills a parameter, when not the one of its name. */
+  idOf?: Record<string, string>;
 }
 
 type Ids = Record<string, string>;
@@ -163,6 +165,27 @@ const WALK: Walk[] = [
   { method: 'POST', route: '/api/companies/:companyId/path-plan-groups/summary', body: () => ({}) },
   // Jobs, exports, shares.
   { method: 'GET', route: '/api/guidance/jobs/:jobId' },
+  { method: 'GET', route: '/api/guidance/jobs/:jobId', idOf: { jobId: 'headlandsJobId' } },
+  {
+    method: 'GET',
+    route: '/api/guidance/post-processing-jobs/:jobId',
+    idOf: { jobId: 'postprocessJobId' },
+  },
+  { method: 'GET', route: '/api/routes/jobs/:jobId', idOf: { jobId: 'routeJobId' } },
+  {
+    method: 'POST',
+    route: '/api/guidance',
+    body: (ids) => ({ boundaryId: ids.boundaryId, request: PLAN_REQUEST }),
+  },
+  {
+    method: 'POST',
+    route: '/api/guidance/headlands',
+    body: (ids) => ({ boundaryId: ids.boundaryId, request: PLAN_REQUEST }),
+  },
+  { method: 'POST', route: '/api/guidance/pathplan', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
+  { method: 'POST', route: '/api/guidance/postprocess', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
+  { method: 'POST', route: '/api/guidance-post-process', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
+  { method: 'POST', route: '/api/routes', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
   { method: 'GET', route: '/api/bulk-guidance/jobs/:jobId' },
   { method: 'GET', route: '/api/bulk-guidance/normalized/jobs/:jobId' },
   { method: 'POST', route: '/api/job/:jobId/cancel' },
@@ -314,6 +337,24 @@ beforeAll(async () => {
   const model = (await ok(a.get(`/api/path-plans-normalized/${ids.pathPlanId}`))).json;
   ids.pathPlanZoneId = model.zones[0].zoneId;
   ids.geometryGroupId = model.zones[0].geometryGroups[0].geometryGroupId;
+  for (const [name, path, body, poll] of [
+    [
+      'headlandsJobId',
+      '/api/guidance/headlands',
+      { boundaryId: ids.boundaryId, request: PLAN_REQUEST },
+      '/api/guidance/jobs',
+    ],
+    [
+      'postprocessJobId',
+      '/api/guidance/postprocess',
+      { pathPlanId: ids.pathPlanId },
+      '/api/guidance/post-processing-jobs',
+    ],
+    ['routeJobId', '/api/routes', { pathPlanId: ids.pathPlanId }, '/api/routes/jobs'],
+  ] as const) {
+    ids[name] = (await ok(a.post(path, body), 202)).json.jobId;
+    expect((await waitForJob(a, `${poll}/${ids[name]}`)).json.status).toBe('completed');
+  }
   const routes = (await ok(a.get(`/api/path-plans/${ids.pathPlanId}/routes`))).json;
   ids.routeId = routes[0].routeId;
   ids.pathPlanGroupId = (
@@ -368,10 +409,11 @@ afterAll(async () => {
   await srv?.close();
 });
 
-const fill = (route: string) =>
+const fill = (route: string, idOf: Record<string, string> = {}) =>
   route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    if (!ids[name]) throw new Error(`The walk has no id for :${name}; make one in beforeAll.`);
-    return ids[name];
+    const id = ids[idOf[name] ?? name];
+    if (!id) throw new Error(`The walk has no id for :${name}; make one in beforeAll.`);
+    return id;
   });
 
 describe('tenant isolation', () => {
@@ -380,7 +422,7 @@ describe('tenant isolation', () => {
     const failures: string[] = [];
     for (const w of WALK) {
       if (!registered.has(`${w.method} ${w.route}`)) continue;
-      const path = fill(w.route) + (w.query ?? '');
+      const path = fill(w.route, w.idOf) + (w.query ?? '');
       const ans = await b.call(path, { method: w.method, body: w.body?.(ids) });
       if (ans.status !== 404 || ans.json?.errorCode !== 'NOT_FOUND')
         failures.push(`${w.method} ${w.route}: ${ans.status} ${ans.text.slice(0, 200)}`);

@@ -453,3 +453,162 @@ describe('stored plans, groups, exports and shares', () => {
     expect(bdone.json.errors[0]).toMatchObject({ boundaryId, errorCode: 'BOUNDARY_NOT_FOUND' });
   });
 });
+
+describe('guidance stages and routing jobs', () => {
+  type Part = {
+    geometryPartType: string;
+    geometry: { coordinates: number[][] };
+    headlandDetail?: unknown;
+    sequence?: number;
+  };
+  const partsOf = (model: { zones: { geometryGroups: { isActive: boolean; geometryParts: Part[] }[] }[] }) =>
+    model.zones.flatMap((z) => z.geometryGroups.filter((g) => g.isActive).flatMap((g) => g.geometryParts));
+  const types = (parts: Part[]) => [...new Set(parts.map((p) => p.geometryPartType))].sort();
+
+  it('plans headlands only, then a path plan inside those headlands, then post-processes and routes it', async () => {
+    const a = await account();
+    const { boundaryId } = await addBoundary(a.companyId, 6, 13, 'Headland field');
+    // Headlands only: the passes and the workable area, no tracks, no route.
+    const hl = await a.c.post('/api/guidance/headlands', { boundaryId, request: REQUEST });
+    expectOk(hl, 202);
+    expect(hl.headers.get('location')).toBe(`/api/guidance/jobs/${hl.json.jobId}`);
+    const hlDone = await waitForJob(a.c, `/api/guidance/jobs/${hl.json.jobId}`);
+    expect(hlDone.json).toMatchObject({ kind: 'headlands', status: 'completed', progress: 1, errors: [] });
+    const headlandsId = hlDone.json.pathPlanIds[0];
+    const headlands = (await a.c.get(`/api/path-plans-normalized/${headlandsId}`)).json;
+    const hlParts = partsOf(headlands);
+    expect(types(hlParts)).toEqual(['ExteriorHeadlandPass']);
+    expect(hlParts).toHaveLength(2);
+    expect(headlands.numberOfTracks).toBe(0);
+    expect(headlands.zones[0].innerBoundaries.coordinates.length).toBeGreaterThan(0);
+    expect(headlands.area).toBeGreaterThan(50_000);
+
+    // A path plan from those headlands: a new plan whose headland passes are the same lines.
+    const pp = await a.c.post('/api/guidance/pathplan', {
+      pathPlanId: headlandsId,
+      routeOptions: { algorithm: 'boustrophedon' },
+    });
+    expectOk(pp, 202);
+    const ppDone = await waitForJob(a.c, `/api/guidance/jobs/${pp.json.jobId}`);
+    expect(ppDone.json).toMatchObject({ kind: 'pathplan', status: 'completed', errors: [] });
+    const planId = ppDone.json.pathPlanIds[0];
+    expect(planId).not.toBe(headlandsId);
+    const plan = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    const planParts = partsOf(plan);
+    expect(types(planParts)).toEqual(expect.arrayContaining(['GuidanceTrack', 'RouteTrack', 'Turn']));
+    expect(plan.numberOfTracks).toBeGreaterThan(5);
+    const passes = (ps: Part[]) =>
+      ps
+        .filter((p) => p.geometryPartType === 'ExteriorHeadlandPass' && p.sequence === undefined)
+        .map((p) => p.geometry.coordinates);
+    // The same lines, to well under 1 mm (the zones come back through 9-decimal WGS84).
+    const same = passes(planParts);
+    const given = passes(hlParts);
+    expect(same.map((l) => l.length)).toEqual(given.map((l) => l.length));
+    same.flat().forEach((p, i) => {
+      const q = given.flat()[i]!;
+      expect(Math.abs(p[0]! - q[0]!)).toBeLessThan(1e-8);
+      expect(Math.abs(p[1]! - q[1]!)).toBeLessThan(1e-8);
+    });
+    // The new plan belongs to the same field and boundary.
+    const ids = (await a.c.get(`/api/boundaries/${boundaryId}/path-plan-ids`)).json;
+    expect(JSON.stringify(ids)).toContain(planId);
+
+    // Post-processing routes the plan again in place under new route options.
+    const before = (await a.c.get(`/api/path-plans/${planId}/list-item`)).json;
+    const post = await a.c.post('/api/guidance/postprocess', {
+      pathPlanId: planId,
+      routeOptions: { algorithm: 'snake' },
+    });
+    expectOk(post, 202);
+    expect(post.headers.get('location')).toBe(`/api/guidance/post-processing-jobs/${post.json.jobId}`);
+    const postDone = await waitForJob(a.c, `/api/guidance/post-processing-jobs/${post.json.jobId}`);
+    expect(postDone.json).toMatchObject({ kind: 'postprocess', status: 'completed', pathPlanIds: [planId] });
+    const after = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    expect(after.numberOfTracks).toBe(plan.numberOfTracks);
+    expect(JSON.stringify(partsOf(after))).not.toBe(JSON.stringify(planParts));
+    expect(before).toBeTruthy();
+
+    // The deprecated POST /api/routes is the same as a job polled at /api/routes/jobs.
+    const rj = await a.c.post('/api/routes', { pathPlanId: planId });
+    expectOk(rj, 202);
+    const rjDone = await waitForJob(a.c, `/api/routes/jobs/${rj.json.jobId}`);
+    expect(rjDone.json).toMatchObject({ kind: 'route', status: 'completed', pathPlanIds: [planId] });
+    // Each poll answers only its own kind of job.
+    expectError(await a.c.get(`/api/routes/jobs/${post.json.jobId}`), 404, 'NOT_FOUND');
+    expectError(await a.c.get(`/api/guidance/post-processing-jobs/${rj.json.jobId}`), 404, 'NOT_FOUND');
+    // The alias path queues the same kind of job.
+    const alias = await a.c.post('/api/guidance-post-process', { pathPlanId: planId });
+    expectOk(alias, 202);
+    expect(
+      (await waitForJob(a.c, `/api/guidance/post-processing-jobs/${alias.json.jobId}`)).json.status,
+    ).toBe('completed');
+  });
+
+  it('refuses bad input before queueing, and records a plan that cannot be routed as the item’s error', async () => {
+    const a = await account();
+    const other = await account();
+    const { boundaryId } = await addBoundary(a.companyId, 4, 14, 'Checked field');
+    const bad = await a.c.post('/api/guidance/headlands', {
+      boundaryId,
+      request: { ...REQUEST, exteriorHeadlandPasses: -1 },
+    });
+    expectError(bad, 400, 'VALIDATION_ERROR');
+    expect(bad.text).toContain('exteriorHeadlandPasses');
+    expectError(
+      await a.c.post('/api/guidance/pathplan', { pathPlanId: 'not-a-uuid' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await a.c.post('/api/guidance/postprocess', { pathPlanId: uuidv7(), routeOptions: { skipCount: -1 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await a.c.post('/api/guidance/postprocess', { pathPlanId: uuidv7(), routeOptions: { algorithm: 'x' } }),
+      422,
+      'OPTION_NOT_SUPPORTED',
+    );
+    expectError(await a.c.post('/api/routes', { pathPlanId: uuidv7() }), 404, 'NOT_FOUND');
+    expectError(
+      await a.c.post('/api/guidance/pathplan', { pathPlanId: uuidv7(), junk: 1 }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    // Another company's boundary and plan are not found.
+    expectError(
+      await other.c.post('/api/guidance/headlands', { boundaryId, request: REQUEST }),
+      404,
+      'NOT_FOUND',
+    );
+    const hl = await a.c.post('/api/guidance/headlands', { boundaryId, request: REQUEST });
+    const done = await waitForJob(a.c, `/api/guidance/jobs/${hl.json.jobId}`);
+    const headlandsId = done.json.pathPlanIds[0];
+    expectError(await other.c.post('/api/guidance/pathplan', { pathPlanId: headlandsId }), 404, 'NOT_FOUND');
+    expectError(
+      await other.c.post('/api/guidance/postprocess', { pathPlanId: headlandsId }),
+      404,
+      'NOT_FOUND',
+    );
+    // A headlands plan has no tracks to route: the job completes with the item's error.
+    const rj = await a.c.post('/api/guidance/postprocess', { pathPlanId: headlandsId });
+    const rjDone = await waitForJob(a.c, `/api/guidance/post-processing-jobs/${rj.json.jobId}`);
+    expect(rjDone.json.status).toBe('completed');
+    expect(rjDone.json.pathPlanIds).toEqual([]);
+    expect(rjDone.json.errors).toEqual([
+      {
+        boundaryId: headlandsId,
+        errorCode: 'NOTHING_TO_ROUTE',
+        message: expect.stringContaining('pathplan'),
+      },
+    ]);
+    // The synchronous routing endpoints say the same.
+    const zoneId = (await a.c.get(`/api/path-plans-normalized/${headlandsId}`)).json.zones[0].zoneId;
+    expectError(
+      await a.c.post('/api/routes/normalized', [{ pathPlanZoneId: zoneId }]),
+      422,
+      'NOTHING_TO_ROUTE',
+    );
+  });
+});

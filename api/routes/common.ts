@@ -134,6 +134,10 @@ const responses: Record<number, unknown> = {
   ),
   413: commonErrors[413],
   415: commonErrors[415],
+  422: withHeaders(
+    ErrorResponse,
+    'The request is valid but asks for what the planner will not do (OPTION_NOT_SUPPORTED, PLAN_TOO_COMPLEX, ...); the message says why.',
+  ),
   429: commonErrors[429],
 };
 

@@ -1,6 +1,7 @@
 /**
- * Jobs: bulk guidance, guidance over a stored boundary, plan exports, their
- * polls and cancelling. Posting a job answers 202 `{ jobId, status }` before
+ * Jobs: bulk guidance, guidance over a stored boundary (the whole plan or
+ * its headlands only), a plan from stored headlands, post-processing and
+ * routing of a stored plan, plan exports, their polls and cancelling. Posting a job answers 202 `{ jobId, status }` before
  * any work is done; the work runs in pg-boss workers (in this process on the
  * embedded store, or in `tramline worker` processes on PostgreSQL). Poll
  * every 5 s (spec 4.5): open jobs answer `Retry-After: 5`.
@@ -12,11 +13,12 @@ import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS } from '../../formats/export/index
 import type { JobPlanRequest } from '../../jobs/plan-item.ts';
 import { type JobSystem, readExportBatch } from '../../jobs/runtime.ts';
 import type { Store } from '../../store/db.ts';
+import { createHierarchyRepository } from '../../store/repositories/hierarchy.ts';
 import { createJobsRepository, type JobKind, type JobView } from '../../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { ApiError, validationError } from '../errors.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
-import { DirectPlanRequest } from '../planning/schemas.ts';
+import { DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
 import { answers, iso, notFound, principalOf, Uuid } from './common.ts';
 
@@ -48,6 +50,31 @@ const GuidanceBody = Type.Object(
   { additionalProperties: false },
 );
 
+const PathPlanBody = Type.Object(
+  {
+    pathPlanId: Uuid('A stored plan whose headlands are kept (e.g. made by POST /api/guidance/headlands).'),
+    trackBearing: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 360,
+        description: 'Track bearing [deg clockwise from north]; default: the best angle for the field.',
+      }),
+    ),
+    extendTracks: Type.Optional(Type.Boolean({ description: 'Extend tracks to cover more area.' })),
+    operationType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    routeOptions: Type.Optional(RouteOptions),
+  },
+  { additionalProperties: false },
+);
+
+const RoutePlanBody = Type.Object(
+  {
+    pathPlanId: Uuid('The stored plan to route again.'),
+    routeOptions: Type.Optional(RouteOptions),
+  },
+  { additionalProperties: false },
+);
+
 const ExportBody = Type.Object(
   {
     pathPlanIds: Type.Array(Uuid('A stored plan.'), { minItems: 1, maxItems: MAX_EXPORT_PLANS }),
@@ -67,7 +94,9 @@ const Accepted = Type.Object({
 const JobStatus = Type.Object(
   {
     jobId: Type.String({ format: 'uuid' }),
-    kind: Type.String({ description: 'bulk-guidance, guidance or export.' }),
+    kind: Type.String({
+      description: 'bulk-guidance, guidance, headlands, pathplan, postprocess, route or export.',
+    }),
     status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
     progress: Type.Number({ minimum: 0, maximum: 1, description: 'Share of items with an outcome.' }),
     total: Type.Integer({ description: 'Items of the job (boundaries; 1 for an export).' }),
@@ -75,7 +104,13 @@ const JobStatus = Type.Object(
       description: 'Plans stored so far (an export: the plans exported).',
     }),
     errors: Type.Array(
-      Type.Object({ boundaryId: Type.String(), errorCode: Type.String(), message: Type.String() }),
+      Type.Object({
+        boundaryId: Type.String({
+          description: 'The item that failed: a boundary id; for jobs over a stored plan, the plan id.',
+        }),
+        errorCode: Type.String(),
+        message: Type.String(),
+      }),
       { description: 'One entry per item that failed; a failed field does not fail the job.' },
     ),
     batchId: Type.Optional(
@@ -143,6 +178,13 @@ export async function jobRoutes(
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const jobsRepo = createJobsRepository(opts.store.db);
   const plans = createPathPlansRepository(opts.store.db);
+  const hierarchy = createHierarchyRepository(opts.store.db);
+  /** The company of a boundary the user can access (404 otherwise). */
+  const boundaryCompany = async (userId: string, boundaryId: string) => {
+    const b = await hierarchy.getBoundary(userId, boundaryId);
+    if (!b) throw notFound('boundary', boundaryId);
+    return b.companyId;
+  };
 
   const sendJob = async (reply: FastifyReply, userId: string, jobId: string, kinds?: readonly JobKind[]) => {
     const v = await jobsRepo.view(userId, jobId, kinds);
@@ -197,7 +239,14 @@ export async function jobRoutes(
   for (const [path, summary, kinds, dep] of [
     ['/api/bulk-guidance/normalized/jobs/:jobId', 'A bulk guidance job', ['bulk-guidance'], false],
     ['/api/bulk-guidance/jobs/:jobId', 'A bulk guidance job (deprecated path)', ['bulk-guidance'], true],
-    ['/api/guidance/jobs/:jobId', 'A guidance job', ['guidance'], false],
+    [
+      '/api/guidance/jobs/:jobId',
+      'A guidance job (guidance, headlands or pathplan)',
+      ['guidance', 'headlands', 'pathplan'],
+      false,
+    ],
+    ['/api/guidance/post-processing-jobs/:jobId', 'A post-processing job', ['postprocess'], false],
+    ['/api/routes/jobs/:jobId', 'A routing job', ['route'], false],
     ['/api/path-plans-export/jobs/:jobId', 'A plan export job', ['export'], false],
   ] as const) {
     const o = poll(summary, kinds, dep);
@@ -211,9 +260,16 @@ export async function jobRoutes(
         tags: ['Jobs'],
         summary: 'Plan one stored boundary as a job',
         description:
-          'Plans the boundary with the request (a direct request without its boundary) in a worker and stores the plan. Answers 202 at once; poll GET /api/guidance/jobs/{jobId}.',
+          'Plans the boundary with the request (a direct request without its boundary) in a worker and stores the plan as one of the boundary’s company (1 credit). Answers 202 at once; poll GET /api/guidance/jobs/{jobId}. A boundary the caller cannot access answers 404.',
         body: GuidanceBody,
-        response: answers({ 202: { schema: Accepted, description: 'The job is queued.' } }, 400, 413, 415),
+        response: answers(
+          { 202: { schema: Accepted, description: 'The job is queued.' } },
+          400,
+          404,
+          413,
+          415,
+          422,
+        ),
       },
     },
     async (req, reply) => {
@@ -221,7 +277,7 @@ export async function jobRoutes(
       const body = req.body as { boundaryId: string; request: JobPlanRequest };
       checkJobRequest(body.request);
       const { jobId } = await opts.jobs.enqueuePlanning({
-        companyId: p.companyId,
+        companyId: await boundaryCompany(p.userId, body.boundaryId),
         userId: p.userId,
         kind: 'guidance',
         boundaryIds: [body.boundaryId],
@@ -231,6 +287,149 @@ export async function jobRoutes(
       return { jobId, status: 'queued' as const };
     },
   );
+
+  r.post(
+    '/api/guidance/headlands',
+    {
+      schema: {
+        tags: ['Jobs'],
+        summary: 'Plan the headlands of one stored boundary as a job',
+        description:
+          'Makes the headland passes only (exterior passes along the edge, interior passes around obstacles) and the workable area inside them, with the field statistics; no tracks, no route. The request is a direct request without its boundary (route options are checked, not used). The stored plan (1 credit) can be completed by POST /api/guidance/pathplan. Answers 202 at once; poll GET /api/guidance/jobs/{jobId}.',
+        body: GuidanceBody,
+        response: answers(
+          { 202: { schema: Accepted, description: 'The job is queued.' } },
+          400,
+          404,
+          413,
+          415,
+          422,
+        ),
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      const body = req.body as { boundaryId: string; request: JobPlanRequest };
+      checkJobRequest(body.request);
+      const { jobId } = await opts.jobs.enqueuePlanning({
+        companyId: await boundaryCompany(p.userId, body.boundaryId),
+        userId: p.userId,
+        kind: 'headlands',
+        boundaryIds: [body.boundaryId],
+        request: body.request,
+      });
+      reply.code(202).header('location', `/api/guidance/jobs/${jobId}`);
+      return { jobId, status: 'queued' as const };
+    },
+  );
+
+  /** The company of a plan the user can access (404 otherwise), and the route options checked. */
+  const planOf = async (
+    userId: string,
+    body: { pathPlanId: string; routeOptions?: unknown; trackBearing?: number; extendTracks?: boolean },
+  ) => {
+    const unsupported = unsupportedOptions({
+      routeOptions: body.routeOptions,
+      trackBearing: body.trackBearing,
+      extendTracks: body.extendTracks,
+    } as never);
+    if (unsupported.length) {
+      throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
+        details: { options: unsupported },
+      });
+    }
+    const row = await plans.row(userId, body.pathPlanId);
+    if (!row) throw notFound('plan', body.pathPlanId);
+    return row.companyId;
+  };
+
+  r.post(
+    '/api/guidance/pathplan',
+    {
+      schema: {
+        tags: ['Jobs'],
+        summary: 'Make a path plan inside the headlands of a stored plan, as a job',
+        description:
+          'Plans tracks and the route inside the headlands of the stored plan (its zones, equipment and headland pass counts; the passes are made again by the same generator, so they are the same), and stores the result as a new plan of the plan’s field (1 credit). Answers 202 at once; poll GET /api/guidance/jobs/{jobId}: pathPlanIds names the new plan.',
+        body: PathPlanBody,
+        response: answers(
+          { 202: { schema: Accepted, description: 'The job is queued.' } },
+          400,
+          404,
+          415,
+          422,
+        ),
+      },
+    },
+    async (req, reply) => {
+      const p = principalOf(req);
+      const companyId = await planOf(p.userId, req.body);
+      const { jobId } = await opts.jobs.enqueueStoredPlan({
+        companyId,
+        userId: p.userId,
+        kind: 'pathplan',
+        request: req.body as never,
+      });
+      reply.code(202).header('location', `/api/guidance/jobs/${jobId}`);
+      return { jobId, status: 'queued' as const };
+    },
+  );
+
+  const routeJob = (
+    kind: 'postprocess' | 'route',
+    summary: string,
+    description: string,
+    pollPath: string,
+    deprecated = false,
+  ) => ({
+    schema: {
+      tags: ['Jobs'],
+      summary,
+      description,
+      deprecated,
+      body: RoutePlanBody,
+      response: answers({ 202: { schema: Accepted, description: 'The job is queued.' } }, 400, 404, 415, 422),
+    },
+    handler: async (req: { body: { pathPlanId: string; routeOptions?: unknown } }, reply: FastifyReply) => {
+      const p = principalOf(req as never);
+      const companyId = await planOf(p.userId, req.body);
+      const { jobId } = await opts.jobs.enqueueStoredPlan({
+        companyId,
+        userId: p.userId,
+        kind,
+        request: req.body as never,
+      });
+      reply.code(202).header('location', `${pollPath}/${jobId}`);
+      return { jobId, status: 'queued' as const };
+    },
+  });
+  const postprocessText =
+    'Post-processes a stored plan: every zone’s active geometry group is routed again under routeOptions (its tracks, bearing and headland passes kept; turns, connectors, order and statistics made anew) and the plan is replaced in place (no credit). Answers 202 at once; poll GET /api/guidance/post-processing-jobs/{jobId}. A plan changed meanwhile gives the item PRECONDITION_FAILED.';
+  for (const [path, deprecated] of [
+    ['/api/guidance/postprocess', false],
+    ['/api/guidance-post-process', true],
+  ] as const) {
+    const o = routeJob(
+      'postprocess',
+      deprecated
+        ? 'Post-process a stored plan (alias of /api/guidance/postprocess)'
+        : 'Post-process a stored plan as a job',
+      postprocessText,
+      '/api/guidance/post-processing-jobs',
+      deprecated,
+    );
+    r.post(path, { schema: o.schema }, o.handler as never);
+  }
+  {
+    const o = routeJob(
+      'route',
+      'Route a stored plan again as a job (deprecated: use /api/routes/normalized)',
+      'Routes every zone’s active geometry group of the plan under routeOptions and replaces the plan (no credit). Answers 202 at once; poll GET /api/routes/jobs/{jobId}.',
+      '/api/routes/jobs',
+      true,
+    );
+    r.post('/api/routes', { schema: o.schema }, o.handler as never);
+  }
 
   r.post(
     '/api/job/:jobId/cancel',

@@ -13,13 +13,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { sumStats } from '../../core/metrics/compute-stats.ts';
-import {
-  type GeometryGroupModel,
-  type PathPlanNormalizedModel,
-  type PathPlanZoneModel,
-  roundStats,
+import type { DirectRequestBody } from '../../formats/direct-request.ts';
+import type {
+  GeometryGroupModel,
+  PathPlanNormalizedModel,
+  PathPlanZoneModel,
 } from '../../formats/plan-model.ts';
+import { mergeRoutedZone, whyNotRoutable, zoneRouteRequest } from '../../formats/reroute.ts';
 import type { Store } from '../../store/db.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { ApiError, fromPlanningError, validationError } from '../errors.ts';
@@ -60,14 +60,6 @@ const RoutedGroup = Type.Object({
   ),
 });
 
-function maxPass(g: GeometryGroupModel, type: string): number {
-  let n = 0;
-  for (const p of g.geometryParts) {
-    if (p.geometryPartType === type && p.headlandDetail) n = Math.max(n, p.headlandDetail.passNumber);
-  }
-  return n;
-}
-
 export interface RoutingDeps {
   pool: PlanPool;
   graceMs?: number;
@@ -82,23 +74,14 @@ export async function routeZone(
   routeOptions: Record<string, unknown> | undefined,
   pointer: string,
 ): Promise<GeometryGroupModel> {
-  const e = model.equipment;
-  const body = {
-    boundary: { type: 'Feature', properties: { name: model.pathPlanName }, geometry: zone.zoneBoundary },
-    operationType: model.operationType,
-    equipment: {
-      swathWidth: e.swathWidth,
-      minTurningRadius: e.minTurningRadius,
-      workingSpeed: e.workingSpeed,
-      turningSpeed: e.turningSpeed,
-      trackWidths: e.trackWidths,
-      tireWidths: e.tireWidths,
-    },
-    exteriorHeadlandPasses: maxPass(group, 'ExteriorHeadlandPass'),
-    interiorHeadlandPasses: maxPass(group, 'InteriorHeadlandPass'),
-    trackBearing: group.trackBearing,
-    ...(routeOptions ? { routeOptions } : {}),
-  } as DirectPlanRequest;
+  const why = whyNotRoutable(zone.zoneId, group);
+  if (why) throw new ApiError(422, 'NOTHING_TO_ROUTE', why);
+  const body = zoneRouteRequest(
+    model,
+    zone,
+    group,
+    routeOptions as DirectRequestBody['routeOptions'],
+  ) as DirectPlanRequest;
   const unsupported = unsupportedOptions(body);
   if (unsupported.length) {
     throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
@@ -152,32 +135,8 @@ export async function routeZone(
   }
   if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, pointer);
   const made = JSON.parse(out.body) as PathPlanNormalizedModel;
-  const newZone = made.zones[0];
-  const newGroup = newZone?.geometryGroups.find((g) => g.isActive) ?? newZone?.geometryGroups[0];
-  if (!newZone || !newGroup)
-    throw new ApiError(422, 'ROUTE_FAILED', `The zone ${zone.zoneId} could not be routed again.`);
-  const updated: GeometryGroupModel = {
-    ...newGroup,
-    geometryGroupId: group.geometryGroupId,
-    isActive: group.isActive,
-    geometryParts: newGroup.geometryParts.map((p, i) => ({
-      ...p,
-      geometryPartId: `${group.geometryGroupId}-p${i}`,
-    })),
-  };
-  zone.geometryGroups = zone.geometryGroups.map((g) =>
-    g.geometryGroupId === group.geometryGroupId ? updated : g,
-  );
-  if (group.isActive) {
-    zone.stats = updated.stats;
-    zone.routeFailures = newZone.routeFailures;
-    if (newZone.routeStartPoint) zone.routeStartPoint = newZone.routeStartPoint;
-    if (newZone.routeEndPoint) zone.routeEndPoint = newZone.routeEndPoint;
-    if (newZone.optimizer) zone.optimizer = newZone.optimizer;
-    else delete zone.optimizer;
-    model.stats = roundStats(sumStats(model.zones.map((z) => z.stats)));
-    model.numberOfTracks = model.stats.trackCount;
-  }
+  const updated = mergeRoutedZone(model, zone, group, made);
+  if (!updated) throw new ApiError(422, 'ROUTE_FAILED', `The zone ${zone.zoneId} could not be routed again.`);
   return updated;
 }
 

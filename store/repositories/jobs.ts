@@ -10,7 +10,19 @@ import { jobItems, jobs } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
 
-export type JobKind = 'bulk-guidance' | 'guidance' | 'route' | 'export';
+/**
+ * bulk-guidance and guidance plan stored boundaries, headlands plans their
+ * headland passes only; pathplan makes a plan from a stored plan's
+ * headlands; postprocess and route route a stored plan again.
+ */
+export type JobKind =
+  | 'bulk-guidance'
+  | 'guidance'
+  | 'headlands'
+  | 'pathplan'
+  | 'postprocess'
+  | 'route'
+  | 'export';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 

@@ -197,6 +197,27 @@ export function createPathPlansRepository(db: Database) {
       return rows.length === 1;
     },
 
+    /** As replaceModelIfVersion, for a plan of `companyId` (workers act for the company, not a user). */
+    async replaceCompanyModelIfVersion(
+      companyId: string,
+      id: string,
+      model: PathPlanNormalizedModel,
+      version: number,
+    ): Promise<boolean> {
+      const rows = await db
+        .update(pathPlans)
+        .set({
+          model: null,
+          modelZ: encodeModel(model),
+          ...figuresOf(model),
+          version: sql`${pathPlans.version} + 1`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(pathPlans.id, id), eq(pathPlans.version, version), eq(pathPlans.companyId, companyId)))
+        .returning({ id: pathPlans.id });
+      return rows.length === 1;
+    },
+
     async get(userId: string, id: string): Promise<StoredPlan | null> {
       const [row] = await db
         .select({ ...rowColumns, ...modelColumns })
