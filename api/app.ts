@@ -26,6 +26,7 @@ import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { fieldRoutes } from './routes/fields.ts';
+import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -279,6 +280,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userFileRoutes, { store: opts.store });
   await app.register(boundaryImportRoutes, { store: opts.store });
   await app.register(geometryOperationRoutes);
+  await app.register(geometryDecompositionRoutes);
   await app.register(settingRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 

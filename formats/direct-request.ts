@@ -64,6 +64,7 @@ export interface DirectRequestBody {
   trackBearing?: number;
   tracks?: { preferredDirectionDegrees?: number };
   extendTracks?: boolean;
+  useDecomposition?: boolean;
   routeOptions?: {
     algorithm?: string;
     skipCount?: number;
@@ -171,6 +172,7 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (ro?.refillStrategyType !== undefined) plan.route!.refillStrategyType = ro.refillStrategyType;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
   if (body.extendTracks === true) plan.extendTracks = true;
+  if (body.useDecomposition === false) plan.decomposition = false;
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;
   if (ro?.endPointNodeIndex !== undefined) plan.route!.endPointNodeIndex = ro.endPointNodeIndex;
   return {

@@ -131,6 +131,14 @@ export interface PathPlanZoneModel {
   routeEndPoint?: GeoJSONPoint;
   /** Route connections that could not be kept inside the field (0 on a valid plan). */
   routeFailures: number;
+  /** The field part (input polygon) the zone belongs to; the zones of a decomposed part share it. */
+  fieldPartIndex: number;
+  /** Set on the zones of a decomposed field part: the zone's role and the part planned as one zone. */
+  decomposition?: {
+    role: 'cell' | 'headland';
+    cells: number;
+    baseline: { turnCount: number; nonWorkingDistance: number; totalTime: number };
+  };
   /** What the route optimizer gained over the plain boustrophedon order (algorithm 'optimized' only). */
   optimizer?: OptimizerReport;
   /** Refill points in driving order (routeOptions.calculateRefillPoints only); volumeApplied [l] up to each. */
@@ -332,10 +340,23 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
     stats: roundStats(z.stats),
     activeGeometryGroupId: groupId(id, z.activeGroup),
     routeFailures: z.routeFailures ?? 0,
+    fieldPartIndex: z.fieldPart ?? z.index,
     geometryGroups: z.groups.map((g, gi) =>
       groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth),
     ),
   };
+  if (z.decomposition?.report) {
+    const b = z.decomposition.report.baseline;
+    zm.decomposition = {
+      role: z.decomposition.role,
+      cells: z.decomposition.report.cells,
+      baseline: {
+        turnCount: b.turnCount,
+        nonWorkingDistance: Math.round(b.nonWorkingDistance * 1000) / 1000,
+        totalTime: Math.round(b.totalTime * 1000) / 1000,
+      },
+    };
+  }
   if (z.optimizer) zm.optimizer = { ...z.optimizer };
   if (z.stagingLegs?.entry) zm.stagingEntry = lineString(frame, z.stagingLegs.entry);
   if (z.stagingLegs?.exit) zm.stagingExit = lineString(frame, z.stagingLegs.exit);

@@ -330,6 +330,40 @@ const PathPlanZoneModel = Type.Object(
       ...GeoJSONLineString,
       description: 'routeOptions.stagingArea only: from the route end back to the staging area.',
     }),
+    fieldPartIndex: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'The field part (input polygon) the zone belongs to. A decomposed part has several zones with the same fieldPartIndex, driven as one route. Absent in plans stored before zones carried it.',
+      }),
+    ),
+    decomposition: Type.Optional(
+      Type.Object(
+        {
+          role: Type.Union([Type.Literal('cell'), Type.Literal('headland')], {
+            description:
+              "'cell': a piece of the part's workable area with tracks in its own direction; 'headland': the headland band around the whole part.",
+          }),
+          cells: Type.Integer({ minimum: 2, description: 'Cells the part was split into.' }),
+          baseline: Type.Object(
+            {
+              turnCount: Type.Integer({ minimum: 0 }),
+              nonWorkingDistance: Type.Number({ description: '[m]' }),
+              totalTime: Type.Number({ description: '[s]' }),
+            },
+            {
+              additionalProperties: false,
+              description: 'The same part planned as one zone: what the decomposition is measured against.',
+            },
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Set on the zones of a decomposed field part (useDecomposition): the route through its zones saves at least 10 % non-working distance and 1 % time against the baseline.',
+        },
+      ),
+    ),
     geometryGroups: Type.Array(GeometryGroupModel, { minItems: 1 }),
   },
   { additionalProperties: false, title: 'PathPlanZoneModel' },

@@ -321,6 +321,13 @@ export const DirectPlanRequest = Type.Object(
     useCrossHatches: Type.Optional(
       Type.Boolean({ default: false, description: 'true is not supported yet (422). Default false.' }),
     ),
+    useDecomposition: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          'Default true: a non-convex field part is split into zones, each with straight tracks in its own best direction (cuts along the straight edges of its concave corners, as POST /api/geometry-operations/automatic-decomposition answers them), when the planned route confirms the saving against the part planned as one zone: at least 10 % less non-working distance (turns and connectors) and 1 % less time, with no more than 0.5 % of the field less covered. The cells are zones of their own and the headland band around the part is one more zone (zones[].decomposition says which); the route runs through them as one, from cell to cell inside the field. false: every field part is one zone. A trackBearing keeps every part in one zone too.',
+      }),
+    ),
     usePassable: Type.Optional(
       Type.Boolean({
         description:

@@ -299,8 +299,8 @@ export function evaluate(poly: Polygon, w: number, T: number, heading?: number):
   for (const c of headings) {
     const s = scanCount(edges, c.heading, w);
     const cost = s.count * T + 0.5 * s.ragged;
-    // Within a fraction of a turn, the direction of the longer edge (farmers drive along edges).
-    const tie = Math.abs(cost - best.cost) < 0.25 * T;
+    // Within one turn, the direction of the longer edge (farmers drive along edges).
+    const tie = Math.abs(cost - best.cost) < T;
     if (tie ? c.weight > best.weight || (c.weight === best.weight && cost < best.cost) : cost < best.cost)
       best = { heading: c.heading, count: s.count, cost, weight: c.weight };
   }
