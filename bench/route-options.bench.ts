@@ -48,6 +48,8 @@ const OPTIONS: Option[] = [
   { name: 'optimized', route: { algorithm: 'optimized' } },
   { name: 'optimized-time', route: { algorithm: 'optimized', objective: 'time' } },
   { name: 'extendTracks', route: { algorithm: 'auto' }, request: { extendTracks: true } },
+  { name: 'curved', route: { algorithm: 'auto' }, request: { trackType: 'Curved' } },
+  { name: 'spiral', route: { algorithm: 'auto' }, request: { trackType: 'Spiral' } },
 ];
 
 const cases = (

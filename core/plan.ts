@@ -18,6 +18,7 @@ import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
 import { generateTracks } from './tracks/generate-tracks.ts';
+import { patternTracks, resolveTrackType } from './tracks/track-pattern.ts';
 import {
   DEFAULT_MACHINE,
   type GeometryGroup,
@@ -59,6 +60,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   const end = nodeAt(options.route.endPointNodeIndex, 'endPointNodeIndex');
   const sa = options.route.stagingArea;
   const staging = sa ? frame.toMetric(sa[0], sa[1]) : undefined;
+  const reference = options.referenceLine?.map(([lon, lat]) => frame.toMetric(lon, lat));
   const zones: Zone[] = [];
   const refusals: PlanningError[] = [];
   field.parts.forEach((part, index) => {
@@ -66,7 +68,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const gate = staging ? nearestOnRing(staging, part.outer) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
-    const result = planZone(part, index, field.passable, options, zoneStart, zoneEnd, hooks);
+    const result = planZone(part, index, field.passable, options, zoneStart, zoneEnd, hooks, reference);
     if (staging && !(result instanceof PlanningError)) {
       // A decomposed part is one route: it enters at its first zone and leaves from its last.
       result.forEach((z, k) => {
@@ -234,11 +236,13 @@ export function resolveOptions(req: PlanRequest): PlanOptions {
   }
   return {
     machine,
+    ...resolveTrackType(req),
     exteriorHeadlandPasses: passes(req.exteriorHeadlandPasses, 'exteriorHeadlandPasses'),
     interiorHeadlandPasses: passes(req.interiorHeadlandPasses, 'interiorHeadlandPasses'),
     preferredBearingDeg: req.preferredBearingDeg,
     extendTracks: req.extendTracks === true,
     decomposition: req.decomposition !== false,
+    ...(req.useCrossHatches === true ? { useCrossHatches: true } : {}),
     route: {
       algorithm,
       startPointNodeIndex: req.route?.startPointNodeIndex,
@@ -291,6 +295,7 @@ function planZone(
   start: Point | undefined,
   end: Point | undefined,
   hooks: PlanHooks,
+  reference?: Point[],
 ): Zone[] | PlanningError {
   const m = options.machine;
   const w = m.swathWidth;
@@ -316,11 +321,19 @@ function planZone(
       { zoneIndex: index },
     );
   }
-  const cut = generateTracks(workable, {
-    swathWidth: w,
-    preferredBearingDeg: options.preferredBearingDeg,
-  });
-  const tracks = options.extendTracks ? extendTracks({ tracks: cut, workable, zone }) : cut;
+  // A spiral begins where the headland passes (driven first) end: near the start node, else
+  // near the first vertex of the outermost pass.
+  const entry = start ?? headlands.drivenExterior.find((h) => h.passNumber === 1)?.ring[0];
+  const pattern = patternTracks(workable, options, reference, entry);
+  const cut =
+    pattern.tracks ??
+    generateTracks(workable, {
+      swathWidth: w,
+      preferredBearingDeg: options.preferredBearingDeg,
+    });
+  const trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
+  const tracks =
+    options.extendTracks && trackType === 'Straight' ? extendTracks({ tracks: cut, workable, zone }) : cut;
   if (tracks.tracks.length === 0 && headlands.drivenExterior.length + headlands.drivenInterior.length === 0) {
     if (multiPolygonArea(workable) < 1e-3) {
       return new PlanningError(
@@ -350,7 +363,8 @@ function planZone(
       maxEvaluations: options.route.maxEvaluations,
       shouldStop: hooks.shouldStopOptimizer,
     },
-    headlandsFirst: options.route.headlandsFirst,
+    // A spiral works inwards: the headland passes, then the loops from the outermost in.
+    headlandsFirst: options.route.headlandsFirst || trackType === 'Spiral',
     forcedDirection: options.route.forcedDirection,
   });
   const parts: PathPart[] = [];
@@ -359,12 +373,28 @@ function planZone(
     if (skipped.has(i)) return;
     parts.push({
       type: 'GuidanceTrack',
-      points: [t.a, t.b],
+      points: t.path ? t.path.slice() : [t.a, t.b],
       working: false,
       trackIndex: i,
-      bearingDeg: tracks.bearingDeg,
+      ...(t.path ? {} : { bearingDeg: tracks.bearingDeg }),
     });
   });
+  if (options.useCrossHatches) {
+    // Crosshatch lines: one swath apart at right angles to the tracks, across the same workable area.
+    const cross = generateTracks(workable, {
+      swathWidth: w,
+      preferredBearingDeg: (tracks.bearingDeg + 90) % 180,
+    });
+    cross.tracks.forEach((t, i) => {
+      parts.push({
+        type: 'Crosshatch',
+        points: [t.a, t.b],
+        working: false,
+        trackIndex: i,
+        bearingDeg: cross.bearingDeg,
+      });
+    });
+  }
   // A reference pass is only given where the machine drives it: a pass too
   // narrow for a loop of the turning radius, or out of reach, is left out
   // (its area shows as missed).
@@ -396,9 +426,10 @@ function planZone(
   for (const p of route.parts) parts.push({ ...p, sequence: 0 });
   const stats = computeStats({ field: workField, fieldIndex, workable, parts, machine: m });
   const group: GeometryGroup = {
-    trackType: 'Straight',
+    trackType,
     bearingDeg: tracks.bearingDeg,
     abLine: tracks.abLine,
+    ...(pattern.reference ? { referenceLine: pattern.reference } : {}),
     parts,
     stats,
   };
@@ -413,9 +444,12 @@ function planZone(
     routeEnd: route.end,
     routeFailures: route.failures,
     skippedTracks: route.skippedTracks.length,
+    ...(pattern.warnings.length ? { warnings: pattern.warnings } : {}),
     ...(route.optimizer ? { optimizer: route.optimizer } : {}),
   };
-  if (!options.decomposition) return [single];
+  // Zones of their own are for straight tracks; curved and spiral tracks (and
+  // crosshatch lines across the whole area) keep the part whole.
+  if (!options.decomposition || trackType !== 'Straight' || options.useCrossHatches) return [single];
   const decomposed = planDecomposedPart({
     part: zone,
     headlands,

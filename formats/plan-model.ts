@@ -86,7 +86,7 @@ export interface GeometryPartTurnDetail {
 
 export interface GeometryPartModel {
   geometryPartId: string;
-  /** GuidanceTrack, ExteriorHeadlandPass, InteriorHeadlandPass, RouteTrack, Turn, HeadlandTurn, HeadlandConnector, Connector. */
+  /** GuidanceTrack, ExteriorHeadlandPass, InteriorHeadlandPass, RouteTrack, Turn, HeadlandTurn, HeadlandConnector, Connector, Crosshatch. */
   geometryPartType: GeometryPartType;
   /** Centre line; for driven parts in the direction of driving. */
   geometry: GeoJSONLineString;
@@ -106,7 +106,7 @@ export interface GeometryPartModel {
 export interface GeometryGroupModel {
   geometryGroupId: string;
   isActive: boolean;
-  trackType: 'Straight';
+  trackType: 'Straight' | 'Curved' | 'Spiral';
   /** Track bearing [deg clockwise from north, 0..180). */
   trackBearing: number;
   /** The AB line: the reference line the tracks are parallel to. */

@@ -222,6 +222,7 @@ const GeometryPartType = Type.Union(
     'HeadlandTurn',
     'HeadlandConnector',
     'Connector',
+    'Crosshatch',
   ].map((t) => Type.Literal(t)),
 );
 
@@ -277,7 +278,7 @@ const GeometryGroupModel = Type.Object(
   {
     geometryGroupId: Type.String(),
     isActive: Type.Boolean(),
-    trackType: Type.Literal('Straight'),
+    trackType: Type.Union([Type.Literal('Straight'), Type.Literal('Curved'), Type.Literal('Spiral')]),
     trackBearing: Type.Number({ description: '[deg clockwise from north, 0..180)' }),
     abLine: { ...GeoJSONLineString, description: 'The reference line the tracks are parallel to.' },
     stats: Stats,

@@ -19,6 +19,7 @@ import {
   type PlanResult,
   ROUTE_ALGORITHMS,
   type RouteAlgorithm,
+  type TrackType,
 } from '../../core/types/index.ts';
 import { type BoundaryFormat, readBoundary } from '../../formats/boundary-read.ts';
 import { ExportError, type ExportFormat, exportFiles, exportPlans } from '../../formats/export/index.ts';
@@ -95,6 +96,9 @@ Options:
   --forced-direction D     wind every headland pass CW or CCW (default: whichever joins best)
   --start-node N           start the route at boundary vertex N (from 0, in input order)
   --end-node N             end the route at boundary vertex N
+  --track-type T           straight (default), curved (along the longest smooth run of
+                           the boundary) or spiral (inwards, loops rounded to the turn radius)
+  --cross-hatch            also plan tracks across the main ones (a second pass at 90 degrees)
   --format F               geojson   GeoJSON FeatureCollection (default)
                            json      the v2.0.0 normalized path plan model
                            svg       a picture of the plan
@@ -120,6 +124,12 @@ Examples:
 
 class UsageError extends Error {}
 
+const TRACK_TYPE_NAMES: Record<string, TrackType> = {
+  straight: 'Straight',
+  curved: 'Curved',
+  spiral: 'Spiral',
+};
+
 const OPTIONS = {
   swath: { type: 'string' },
   headlands: { type: 'string' },
@@ -135,6 +145,8 @@ const OPTIONS = {
   'forced-direction': { type: 'string' },
   'start-node': { type: 'string' },
   'end-node': { type: 'string' },
+  'track-type': { type: 'string' },
+  'cross-hatch': { type: 'boolean' },
   format: { type: 'string' },
   name: { type: 'string' },
   client: { type: 'string' },
@@ -157,6 +169,8 @@ export interface PlanArgs {
   route: NonNullable<PlanRequest['route']>;
   /** Time cap of the optimized order [s]. */
   maxOptimizerTime: number;
+  trackType?: TrackType;
+  crossHatch?: boolean;
   format: PlanOutputFormat;
   name?: string;
   client?: string;
@@ -233,6 +247,11 @@ export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
         `--max-curvature-rate must be a number > 0 [1/m^2], got "${text('max-curvature-rate')}"`,
       );
   }
+  const typeName = v['track-type'];
+  const trackType = typeName === undefined ? undefined : TRACK_TYPE_NAMES[typeName.toLowerCase()];
+  if (typeName !== undefined && !trackType) {
+    throw new UsageError(`--track-type must be straight, curved or spiral, got "${typeName}"`);
+  }
   return {
     route,
     maxOptimizerTime,
@@ -244,6 +263,8 @@ export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
     exteriorHeadlandPasses: count('headlands', v.headlands, 2),
     interiorHeadlandPasses: count('interior-headlands', v['interior-headlands'], 1),
     ...(direction === undefined ? {} : { preferredBearingDeg: direction }),
+    ...(trackType === undefined ? {} : { trackType }),
+    ...(v['cross-hatch'] ? { crossHatch: true } : {}),
     format,
     ...(v.name === undefined ? {} : { name: v.name }),
     ...(v.client === undefined ? {} : { client: v.client }),
@@ -331,6 +352,8 @@ export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number | Pr
     ...(args.preferredBearingDeg === undefined ? {} : { preferredBearingDeg: args.preferredBearingDeg }),
     ...(args.extendTracks ? { extendTracks: true } : {}),
     ...(Object.keys(args.route ?? {}).length ? { route: args.route } : {}),
+    ...(args.trackType === undefined ? {} : { trackType: args.trackType }),
+    ...(args.crossHatch ? { useCrossHatches: true } : {}),
   };
   let result: PlanResult;
   try {

@@ -148,9 +148,11 @@ export function planRoute(input: RouteInput): RouteResult {
   let nextPose: Pose | null = null;
 
   const startPoseOf = (r: TrackRec, forward: boolean): Pose =>
-    forward
-      ? { x: r.track.a.x, y: r.track.a.y, heading }
-      : { x: r.track.b.x, y: r.track.b.y, heading: heading + Math.PI };
+    r.track.path
+      ? pathPose(r.track.path, forward, true)
+      : forward
+        ? { x: r.track.a.x, y: r.track.a.y, heading }
+        : { x: r.track.b.x, y: r.track.b.y, heading: heading + Math.PI };
 
   const pushConnection = (c: Connection, type: PathPart['type']) => {
     for (const piece of c.pieces) {
@@ -353,15 +355,20 @@ export function planRoute(input: RouteInput): RouteResult {
 
   const driveTrack = (r: TrackRec, forward: boolean) => {
     const t = r.track;
+    const line = t.path ?? [t.a, t.b];
     parts.push({
       type: 'RouteTrack',
-      points: forward ? [t.a, t.b] : [t.b, t.a],
+      points: forward ? line.slice() : line.slice().reverse(),
       working: true,
       trackIndex: r.index,
-      bearingDeg: input.tracks.bearingDeg,
+      ...(t.path ? {} : { bearingDeg: input.tracks.bearingDeg }),
     });
     r.done = true;
-    pose = forward ? { x: t.b.x, y: t.b.y, heading } : { x: t.a.x, y: t.a.y, heading: heading + Math.PI };
+    pose = t.path
+      ? pathPose(t.path, forward, false)
+      : forward
+        ? { x: t.b.x, y: t.b.y, heading }
+        : { x: t.a.x, y: t.a.y, heading: heading + Math.PI };
   };
 
   const driveHeadlands = input.driveHeadlands !== false;
@@ -492,9 +499,11 @@ export function planRoute(input: RouteInput): RouteResult {
   function driveOrdered(): OptimizerReport | undefined {
     const n = recs.length;
     const endPoseOf = (r: TrackRec, fwd: boolean): Pose =>
-      fwd
-        ? { x: r.track.b.x, y: r.track.b.y, heading }
-        : { x: r.track.a.x, y: r.track.a.y, heading: heading + Math.PI };
+      r.track.path
+        ? pathPose(r.track.path, fwd, false)
+        : fwd
+          ? { x: r.track.b.x, y: r.track.b.y, heading }
+          : { x: r.track.a.x, y: r.track.a.y, heading: heading + Math.PI };
     const objective = input.order?.objective ?? 'distance';
     const turnSpeed = input.machine.turningSpeed;
     const cache = new Map<number, number>();
@@ -893,6 +902,19 @@ export function planRoute(input: RouteInput): RouteResult {
   }
 }
 
+/**
+ * Pose where a curved track is entered (start) or left: at its first or last
+ * point, heading along the end chord in the direction of driving.
+ */
+function pathPose(path: readonly Point[], forward: boolean, start: boolean): Pose {
+  const n = path.length;
+  const atA = forward === start;
+  const [p, q] = atA ? [path[0], path[1]] : [path[n - 1], path[n - 2]];
+  // Driving away from a (forward start) or towards a (reverse end) follows the chord a -> a+1 or its opposite.
+  const h = Math.atan2(q.y - p.y, q.x - p.x);
+  return { x: p.x, y: p.y, heading: forward ? (atA ? h : h + Math.PI) : atA ? h + Math.PI : h };
+}
+
 /** Pose at the start of a polyline, heading along its first segment. */
 function startPose(pts: readonly Point[]): Pose {
   return { x: pts[0].x, y: pts[0].y, heading: Math.atan2(pts[1].y - pts[0].y, pts[1].x - pts[0].x) };
@@ -958,8 +980,11 @@ function buildBlocks(recs: TrackRec[], heading: number): TrackRec[][] {
   let prev: TrackRec[] = [];
   for (const line of lines) {
     const cur = byLine.get(line)!;
+    // Curved tracks overlap where their spans along the reference do.
+    const lo = (t: Track) => (t.along ? t.along[0] : u(t.a));
+    const hi = (t: Track) => (t.along ? t.along[1] : u(t.b));
     const overlaps = (a: TrackRec, b: TrackRec) =>
-      Math.min(u(a.track.b), u(b.track.b)) - Math.max(u(a.track.a), u(b.track.a)) > 0;
+      Math.min(hi(a.track), hi(b.track)) - Math.max(lo(a.track), lo(b.track)) > 0;
     for (const r of cur) {
       if (line === prevLine + 1) {
         const ov = prev.filter((p) => overlaps(p, r));

@@ -26,6 +26,10 @@ export interface Track {
   line: number;
   /** Position along the scan line order (0 = leftmost segment of its line). */
   seg: number;
+  /** Curved and spiral tracks: the centre line from a to b (straight tracks have none). */
+  path?: Point[];
+  /** Curved and spiral tracks: where a and b lie along the reference [m], for grouping neighbours. */
+  along?: [number, number];
 }
 
 export interface TrackSet {

@@ -144,8 +144,30 @@ export interface Field {
   nodes: Point[][];
 }
 
+/** The pattern of the tracks: parallel straight lines, curves along a reference line, or a spiral inwards. */
+export type TrackType = 'Straight' | 'Curved' | 'Spiral';
+
+export const TRACK_TYPES: readonly TrackType[] = ['Straight', 'Curved', 'Spiral'];
+
+/** How the reference curve of Curved tracks is smoothed. */
+export interface CurvedOptions {
+  /** Chaikin cut ratio in [0, 0.5]: how far along each edge a smoothed corner is cut (default 0.25; 0 = none). */
+  levelOfSmoothing?: number;
+  /** Passes of corner cutting, 0..10 (default 3). */
+  smoothingIterations?: number;
+  /** Reference vertices turning by less than this [deg] are kept as they are (default 5). */
+  minAngleToSmooth?: number;
+}
+
 export interface PlanOptions {
   machine: Machine;
+  /** Default 'Straight'. */
+  trackType?: TrackType;
+  curvedOptions?: CurvedOptions;
+  /** Reference line of Curved tracks, WGS84 [lon, lat]; default the longest smooth run of the boundary. */
+  referenceLine?: [number, number][];
+  /** Crosshatch lines at right angles to the tracks. */
+  useCrossHatches?: boolean;
   exteriorHeadlandPasses: number;
   interiorHeadlandPasses: number;
   /** Track bearing [deg clockwise from north]; undefined = the planner chooses. */
@@ -171,7 +193,9 @@ export type GeometryPartType =
   | 'Turn'
   | 'HeadlandTurn'
   | 'HeadlandConnector'
-  | 'Connector';
+  | 'Connector'
+  /** A guidance line across the tracks (useCrossHatches), for a second, crossing pass; not driven. */
+  | 'Crosshatch';
 
 /**
  * One geometry part: a centre line in the metric frame. Driven parts have
@@ -236,7 +260,9 @@ export interface PlanStats {
 }
 
 export interface GeometryGroup {
-  trackType: 'Straight';
+  trackType: TrackType;
+  /** Curved tracks: the reference curve they follow. */
+  referenceLine?: Point[];
   /** Bearing of the tracks [deg clockwise from north, 0..180). */
   bearingDeg: number;
   /** AB line: the reference line of the tracks. */
@@ -264,6 +290,8 @@ export interface Zone {
   optimizer?: OptimizerReport;
   /** Set when refill points were asked for. */
   refillPoints?: RefillPoint[];
+  /** What the planner could not do as asked and did instead (a track type it fell back from, say). */
+  warnings?: string[];
   /** With a staging area: from it to where the route starts, and from where it ends back to it. */
   stagingLegs?: { entry: [Point, Point] | null; exit: [Point, Point] | null };
   /** Index of the field part (input polygon) the zone belongs to. */
@@ -371,6 +399,13 @@ export interface PlanRequest {
   extendTracks?: boolean;
   /** Default true: decompose non-convex field parts where it saves (see PlanOptions). */
   decomposition?: boolean;
+  /** Default 'Straight'. */
+  trackType?: TrackType;
+  curvedOptions?: CurvedOptions;
+  /** Reference line of Curved tracks, WGS84 [lon, lat]. */
+  referenceLine?: [number, number][];
+  /** Add crosshatch lines: straight guidance lines at right angles to the tracks. Default false. */
+  useCrossHatches?: boolean;
   route?: Partial<RouteOptions>;
 }
 

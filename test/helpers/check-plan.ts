@@ -162,7 +162,9 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
   }
 
   // Adjacent straight tracks one swath apart (the last pair of a run may be closer).
-  const guides = parts.filter((p) => p.type === 'GuidanceTrack' && p.points.length === 2);
+  // Curved and spiral tracks follow a reference curve; the rule is for straight groups.
+  const straight = (g.trackType ?? 'Straight') === 'Straight';
+  const guides = straight ? parts.filter((p) => p.type === 'GuidanceTrack' && p.points.length === 2) : [];
   if (guides.length > 1) {
     const a = guides[0].points[0];
     const b = guides[0].points[1];

@@ -1,0 +1,54 @@
+/**
+ * Checks shared by the tests of curved and spiral tracks: a polyline is
+ * drivable (no three consecutive vertices bend tighter than the turning
+ * radius, at most 5 degrees and 1 m between vertices where it curves) and
+ * lies inside an area.
+ */
+import { expect } from 'vitest';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import type { Point, Polygon } from '../types/index.ts';
+
+export function curvature(a: Point, b: Point, c: Point): number {
+  const ab = Math.hypot(b.x - a.x, b.y - a.y);
+  const bc = Math.hypot(c.x - b.x, c.y - b.y);
+  const ca = Math.hypot(a.x - c.x, a.y - c.y);
+  if (ab < 1e-3 || bc < 1e-3 || ca < 1e-3) return 0;
+  return (2 * Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x))) / (ab * bc * ca);
+}
+
+export function expectDrivable(pts: readonly Point[], radius: number): void {
+  expect(pts.length).toBeGreaterThanOrEqual(2);
+  const kmax = (1 / radius) * 1.01;
+  for (let k = 2; k < pts.length; k++) {
+    const c = curvature(pts[k - 2], pts[k - 1], pts[k]);
+    if (c > kmax) expect.fail(`bends at radius ${(1 / c).toFixed(3)} m < ${radius} m at vertex ${k - 1}`);
+    const h1 = Math.atan2(pts[k - 1].y - pts[k - 2].y, pts[k - 1].x - pts[k - 2].x);
+    const h2 = Math.atan2(pts[k].y - pts[k - 1].y, pts[k].x - pts[k - 1].x);
+    let d = Math.abs(h2 - h1);
+    if (d > Math.PI) d = 2 * Math.PI - d;
+    if (d > (5 * Math.PI) / 180 + 1e-9)
+      expect.fail(`turns ${((d * 180) / Math.PI).toFixed(2)} deg at vertex ${k - 1}`);
+  }
+}
+
+export function expectInside(pts: readonly Point[], area: readonly Polygon[], tol = 0.05): void {
+  const index = new EdgeIndex(area.flatMap((p) => [p.outer, ...p.holes]));
+  for (const q of pts) {
+    if (!index.contains(q) && index.distance(q, 1) > tol)
+      expect.fail(`vertex (${q.x.toFixed(2)}, ${q.y.toFixed(2)}) lies outside the area`);
+  }
+}
+
+export function distToPolyline(p: Point, line: readonly Point[]): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < line.length; i++) {
+    const a = line[i - 1];
+    const b = line[i];
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const l2 = dx * dx + dy * dy;
+    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
+    best = Math.min(best, Math.hypot(a.x + t * dx - p.x, a.y + t * dy - p.y));
+  }
+  return best;
+}
