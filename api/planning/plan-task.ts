@@ -4,12 +4,24 @@
  * here, so the request thread only forwards a string. Planner refusals come
  * back as values (errors lose their class across threads).
  */
+import { getPriority, setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { planField } from '../../core/plan.ts';
 import { PlanningError, type PlanRequest } from '../../core/types/index.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
 import { toNormalizedModel } from '../../formats/plan-model.ts';
 
 export type PlanFormat = 'model' | 'geojson';
+
+// Lower this thread's priority (pid 0 = the calling thread on Linux), so the request thread comes first.
+const nice = Number((workerData as { niceIncrement?: number } | null)?.niceIncrement ?? 0);
+if (nice > 0) {
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + nice));
+  } catch {
+    // Not permitted here: plan at normal priority.
+  }
+}
 
 export interface PlanTaskInput {
   request: PlanRequest;

@@ -30,6 +30,12 @@ export interface PlanPoolOptions {
    * objects die young either way.
    */
   youngGenerationMb?: number;
+  /**
+   * Nice value added to the planning threads (default 5; Linux sets it per
+   * thread): when the CPUs are busy the request thread (admission, health
+   * checks, sending answers) runs first, and plans take what is left.
+   */
+  niceIncrement?: number;
 }
 
 export class PoolBusyError extends Error {
@@ -77,6 +83,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
     concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
     resourceLimits: { maxYoungGenerationSizeMb: opts.youngGenerationMb ?? 16 },
+    workerData: { niceIncrement: opts.niceIncrement ?? 5 },
   });
   let running = 0;
   let closed = false;
