@@ -22,7 +22,13 @@ import {
   tooComplex,
 } from './complexity.ts';
 import type { PlanFormat } from './plan-task.ts';
-import { PlanCancelledError, type PlanPool, PlanTimeoutError, PoolBusyError } from './pool.ts';
+import {
+  PlanCancelledError,
+  PlanOutOfMemoryError,
+  type PlanPool,
+  PlanTimeoutError,
+  PoolBusyError,
+} from './pool.ts';
 import { readDirectRequest } from './read-request.ts';
 import { type DirectPlanRequest, MAX_FIELD_VERTICES } from './schemas.ts';
 import { describeUnsupported, unsupportedOptions } from './supported-options.ts';
@@ -43,8 +49,8 @@ export interface PlanServiceOptions {
 }
 
 export interface PlanOutcome {
-  /** The serialised plan. */
-  body: string;
+  /** The serialised plan (UTF-8 JSON). */
+  body: string | Buffer;
   pathPlanId: string;
   ms: number;
 }
@@ -147,6 +153,7 @@ export function createPlanService(opts: PlanServiceOptions) {
               request: req.plan,
               format,
               optimizerTimeMs: req.maxOptimizerTime * 1000,
+              bodyAs: 'bytes',
               meta: {
                 pathPlanId,
                 pathPlanName: req.pathPlanName,
@@ -166,13 +173,24 @@ export function createPlanService(opts: PlanServiceOptions) {
               { details: { ...complexity, timeCapSeconds: req.maxOptimizerTime } },
             );
           }
+          if (e instanceof PlanOutOfMemoryError) {
+            throw new ApiError(
+              422,
+              'PLAN_TOO_COMPLEX',
+              'Planning this field needs more memory than the service allows for one plan. Use a wider swath or simplify the field.',
+              { details: { ...complexity } },
+            );
+          }
           if (e instanceof PlanCancelledError)
             throw new ApiError(499, 'CLIENT_CLOSED_REQUEST', 'The client went away.');
           throw e;
         }
         if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, req.boundaryPath);
         charged = true;
-        return { body: out.body, pathPlanId, ms: out.ms };
+        // Asked as bytes (PlanTaskBytesOutput); a stand-in task may still answer a string.
+        const raw = out.body as string | Uint8Array;
+        const body = typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+        return { body, pathPlanId, ms: out.ms };
       } finally {
         // Unlimited balances were not lowered: nothing to give back.
         if (!charged && !taken.balance.unlimited)

@@ -1,11 +1,16 @@
 /**
  * The worker-thread entry of the planning pool (piscina runs this .ts file
  * directly on Node 24). Plans, converts to the wire format and serialises
- * here, so the request thread only forwards a string. Planner refusals come
- * back as values (errors lose their class across threads).
+ * here, so the request thread only forwards the answer. With `bodyAs:
+ * 'bytes'` the answer comes back as UTF-8 bytes whose buffer is moved, not
+ * copied, to the request thread: no large string lands on its heap (a
+ * 100 ha plan is about 800 KB), and it sends the bytes as they are.
+ * Planner refusals come back as values (errors lose their class across
+ * threads).
  */
 import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { planField } from '../../core/plan.ts';
 import { PlanningError, type PlanRequest } from '../../core/types/index.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
@@ -29,11 +34,22 @@ export interface PlanTaskInput {
   /** The route optimizer's time cap from the start of this task [ms] (routeOptions.maxOptimizerTime). */
   optimizerTimeMs?: number;
   meta: { pathPlanId: string; pathPlanName: string; createdAt: string; operationType: string };
+  /**
+   * The answer's form (default 'string'). With 'bytes' the body of an ok
+   * answer arrives as a Uint8Array (see PlanTaskBytesOutput); callers that
+   * never ask keep the string type.
+   */
+  bodyAs?: 'string' | 'bytes';
 }
+
+/** An ok answer of a task run with `bodyAs: 'bytes'`. */
+export type PlanTaskBytesOutput = { ok: true; body: Uint8Array; ms: number };
 
 export type PlanTaskOutput =
   | { ok: true; body: string; ms: number }
   | { ok: false; code: string; message: string; details: Record<string, unknown> };
+
+const ENCODER = new TextEncoder();
 
 export default function planTask(input: PlanTaskInput): PlanTaskOutput {
   const t0 = performance.now();
@@ -45,7 +61,15 @@ export default function planTask(input: PlanTaskInput): PlanTaskOutput {
       input.format === 'geojson'
         ? toPlanGeoJSON(result, { pathPlanId: input.meta.pathPlanId, pathPlanName: input.meta.pathPlanName })
         : toNormalizedModel(result, input.meta);
-    return { ok: true, body: JSON.stringify(out), ms: performance.now() - t0 };
+    const json = JSON.stringify(out);
+    if (input.bodyAs !== 'bytes') return { ok: true, body: json, ms: performance.now() - t0 };
+    // Its own ArrayBuffer (Buffer.from may share a pooled one), moved to the request thread.
+    const body = ENCODER.encode(json);
+    const answer: PlanTaskBytesOutput = { ok: true, body, ms: performance.now() - t0 };
+    return Piscina.move({
+      [Piscina.transferableSymbol]: [body.buffer],
+      [Piscina.valueSymbol]: answer,
+    } as never) as never;
   } catch (e) {
     if (e instanceof PlanningError) {
       return { ok: false, code: e.code, message: e.message, details: { ...e.details } };

@@ -4,6 +4,14 @@
  * queue is refused at once (PoolBusyError -> 503); every task has a hard
  * time cap, after which piscina ends the worker thread running it
  * (PlanTimeoutError -> 422 PLAN_TOO_COMPLEX).
+ *
+ * Memory: the planning threads have a compact heap (default 64 MB of old
+ * generation, `heapMb`), which bounds what each holds between collections
+ * and so the server's resident memory. The rare plan that needs more runs
+ * again, within the same time cap, on one large-heap thread started on
+ * demand and ended after a few idle seconds (`largeHeapMb`, default: V8's
+ * own limit); only when that thread too runs out of memory is the plan
+ * refused (PlanOutOfMemoryError -> 422 PLAN_TOO_COMPLEX).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -36,6 +44,10 @@ export interface PlanPoolOptions {
    * checks, sending answers) runs first, and plans take what is left.
    */
   niceIncrement?: number;
+  /** Old generation of each planning thread's heap [MB] (default 64). */
+  heapMb?: number;
+  /** Old generation of the thread that retries plans that ran out of memory [MB] (default: V8's limit). */
+  largeHeapMb?: number;
 }
 
 export class PoolBusyError extends Error {
@@ -53,6 +65,15 @@ export class PlanTimeoutError extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+export class PlanOutOfMemoryError extends Error {
+  constructor() {
+    super('Planning needs more memory than a planning thread has.');
+    this.name = 'PlanOutOfMemoryError';
+  }
+}
+
+const outOfMemory = (e: unknown) => (e as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 
 export class PlanCancelledError extends Error {
   constructor() {
@@ -75,16 +96,35 @@ export interface PlanPool {
 export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
   const threads = Math.max(1, opts.threads ?? availableParallelism());
   const maxQueue = Math.max(0, opts.maxQueue ?? Math.max(8, 8 * threads));
-  const piscina = new Piscina({
+  const common = {
     filename: opts.filename ?? PLAN_TASK_FILE,
+    concurrentTasksPerWorker: 1,
+    workerData: { niceIncrement: opts.niceIncrement ?? 5 },
+  };
+  const young = opts.youngGenerationMb ?? 16;
+  const piscina = new Piscina({
+    ...common,
     minThreads: threads,
     maxThreads: threads,
     maxQueue,
-    concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
-    resourceLimits: { maxYoungGenerationSizeMb: opts.youngGenerationMb ?? 16 },
-    workerData: { niceIncrement: opts.niceIncrement ?? 5 },
+    resourceLimits: { maxYoungGenerationSizeMb: young, maxOldGenerationSizeMb: opts.heapMb ?? 64 },
   });
+  // Plans that ran out of memory on a compact thread: one at a time, on a thread that exists only while needed.
+  const large = new Piscina({
+    ...common,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 5_000,
+    resourceLimits: {
+      maxYoungGenerationSizeMb: young,
+      ...(opts.largeHeapMb ? { maxOldGenerationSizeMb: opts.largeHeapMb } : {}),
+    },
+  });
+  // A thread that dies with no task in hand (its tasks are rejected on their own) must not end the process.
+  const ignore = () => {};
+  piscina.on('error', ignore);
+  large.on('error', ignore);
   let running = 0;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -103,12 +143,17 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
       const timeout = AbortSignal.timeout(timeoutMs);
       const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
       running++;
-      const p = piscina.run(input, { signal: combined }) as Promise<PlanTaskOutput>;
+      const p = piscina
+        .run(input, { signal: combined })
+        .catch((e) =>
+          outOfMemory(e) && !combined.aborted ? large.run(input, { signal: combined }) : Promise.reject(e),
+        ) as Promise<PlanTaskOutput>;
       inFlight.add(p);
       try {
         return await p;
       } catch (e) {
         if (timeout.aborted) throw new PlanTimeoutError(timeoutMs);
+        if (outOfMemory(e)) throw new PlanOutOfMemoryError();
         if (signal?.aborted) throw new PlanCancelledError();
         if (e instanceof Error && /queue is at limit/i.test(e.message)) throw new PoolBusyError();
         throw e;
@@ -121,7 +166,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
       if (closed) return;
       closed = true;
       await Promise.allSettled([...inFlight]);
-      await piscina.destroy();
+      await Promise.all([piscina.destroy(), large.destroy()]);
     },
   };
 }
