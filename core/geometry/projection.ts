@@ -10,6 +10,10 @@ import type { MetricFrame, Point } from '../types/index.ts';
 export function createMetricFrame(lon0: number, lat0: number): MetricFrame {
   const definition = `+proj=tmerc +lat_0=${lat0} +lon_0=${lon0} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`;
   const converter = proj4('EPSG:4326', definition);
+  // The inverse runs once per output vertex: the projection's own inverse (radians) skips the
+  // generic transform around it (sanity, datum and axis checks that are all no-ops here),
+  // with bit-identical results.
+  const projection = new proj4.Proj(definition);
   return {
     definition,
     toMetric(lon: number, lat: number): Point {
@@ -18,11 +22,14 @@ export function createMetricFrame(lon0: number, lat0: number): MetricFrame {
       return { x, y };
     },
     toLonLat(p: Point): [number, number] {
-      const [lon, lat] = converter.inverse([p.x, p.y]);
-      return [wrapLon(lon), lat];
+      const q = projection.inverse({ x: p.x, y: p.y, z: 0 });
+      return [wrapLon(q.x * R2D), q.y * R2D];
     },
   };
 }
+
+/** Radians to degrees, as proj4 converts. */
+const R2D = 57.29577951308232;
 
 /** Longitude wrapped to [-180, 180). */
 export function wrapLon(lon: number): number {
