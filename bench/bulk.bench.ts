@@ -14,7 +14,7 @@
  * machine may be shared). Writes the same to bench/results/bulk-bench.json.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,6 +50,18 @@ function fields(): { name: string; geometry: BoundaryInput }[] {
       }));
   const limit = values.limit ? Number(values.limit) : list.length;
   return list.slice(0, limit);
+}
+
+/** User + system CPU of a child process so far [s] (Linux /proc; NaN elsewhere). */
+function cpuSecondsOf(p: ChildProcess): number {
+  try {
+    const stat = readFileSync(`/proc/${p.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 async function main(): Promise<void> {
@@ -111,6 +123,7 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const workerCpu = workers.map(cpuSecondsOf);
   const load1 = loadavg();
   const byCode: Record<string, number> = {};
   for (const e of status.errors) byCode[e.errorCode] = (byCode[e.errorCode] ?? 0) + 1;
@@ -129,6 +142,8 @@ async function main(): Promise<void> {
     fieldsPerSecond: Math.round((list.length / seconds) * 10) / 10,
     // CPU of this process, all threads (server, its job workers and planning threads on the embedded store).
     processCpuSeconds: Math.round(((cpu.user + cpu.system) / 1e6) * 10) / 10,
+    // CPU of each `tramline worker` process from its start (PostgreSQL mode).
+    workerCpuSeconds: workerCpu.map((s) => Math.round(s * 10) / 10),
     plans: status.pathPlanIds.length,
     errors: status.errors.length,
     errorsByCode: byCode,

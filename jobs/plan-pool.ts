@@ -9,7 +9,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { JobPlanTaskInput, JobPlanTaskOutput } from './plan-task.ts';
+import type {
+  JobPlanTaskInput,
+  JobPlanTaskOutput,
+  RouteDebugTaskInput,
+  RouteDebugTaskOutput,
+} from './plan-task.ts';
 
 export const JOB_PLAN_TASK_FILE = new URL('./plan-task.ts', import.meta.url).href;
 
@@ -25,6 +30,8 @@ export class PlanTimeoutError extends Error {
 export interface JobPlanPool {
   readonly threads: number;
   run(input: JobPlanTaskInput, opts: { timeoutMs: number }): Promise<JobPlanTaskOutput>;
+  /** Route debugging (core/route/route-debug.ts) for a caller waiting on it: ahead of queued job work. */
+  routeDebug(input: RouteDebugTaskInput, opts: { timeoutMs: number }): Promise<RouteDebugTaskOutput>;
   /** Waits for running tasks, then ends the threads. */
   close(): Promise<void>;
 }
@@ -44,38 +51,41 @@ export function createJobPlanPool(opts: { threads?: number; filename?: string } 
   const waiting: (() => void)[] = [];
   let running = 0;
   let closed = false;
-  const acquire = async () => {
+  const acquire = async (first = false) => {
     if (running < threads) {
       running++;
       return;
     }
-    // The slot is handed over by release(): running stays counted.
-    await new Promise<void>((r) => waiting.push(r));
+    // The slot is handed over by release(): running stays counted. Interactive work goes first.
+    await new Promise<void>((r) => (first ? waiting.unshift(r) : waiting.push(r)));
   };
   const release = () => {
     const next = waiting.shift();
     if (next) next();
     else running--;
   };
+  const runTask = async <T>(input: unknown, name: string, timeoutMs: number, first: boolean): Promise<T> => {
+    if (closed) throw new Error('The planning pool is closed.');
+    await acquire(first);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let p: Promise<T> | undefined;
+    try {
+      p = piscina.run(input, { signal: timeout, name }) as Promise<T>;
+      inFlight.add(p);
+      return await p;
+    } catch (e) {
+      if (timeout.aborted) throw new PlanTimeoutError(timeoutMs);
+      throw e;
+    } finally {
+      if (p) inFlight.delete(p);
+      release();
+    }
+  };
   return {
     threads,
-    async run(input, { timeoutMs }) {
-      if (closed) throw new Error('The planning pool is closed.');
-      await acquire();
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let p: Promise<JobPlanTaskOutput> | undefined;
-      try {
-        p = piscina.run(input, { signal: timeout }) as Promise<JobPlanTaskOutput>;
-        inFlight.add(p);
-        return await p;
-      } catch (e) {
-        if (timeout.aborted) throw new PlanTimeoutError(timeoutMs);
-        throw e;
-      } finally {
-        if (p) inFlight.delete(p);
-        release();
-      }
-    },
+    run: (input, { timeoutMs }) => runTask<JobPlanTaskOutput>(input, 'default', timeoutMs, false),
+    routeDebug: (input, { timeoutMs }) =>
+      runTask<RouteDebugTaskOutput>(input, 'routeDebugTask', timeoutMs, true),
     async close() {
       if (closed) return;
       closed = true;

@@ -9,6 +9,7 @@
  */
 import { planField } from '../core/plan.ts';
 import { planHeadlands } from '../core/plan-headlands.ts';
+import { routeDebug } from '../core/route/route-debug.ts';
 import { PlanningError, type PlanRequest } from '../core/types/index.ts';
 import { figuresOf, type PlanFigures } from '../formats/plan-figures.ts';
 import { type PlanMeta, toNormalizedModel } from '../formats/plan-model.ts';
@@ -48,6 +49,32 @@ export default function planJobField(input: JobPlanTaskInput): JobPlanTaskOutput
     };
   } catch (e) {
     if (e instanceof PlanningError) return { ok: false, code: e.code, message: e.message };
+    throw e;
+  }
+}
+
+export interface RouteDebugTaskInput {
+  request: PlanRequest;
+  /** The route optimizer's time cap from the start of this task [ms]. */
+  optimizerTimeMs: number;
+}
+
+export type RouteDebugTaskOutput =
+  | { ok: true; json: string }
+  | { ok: false; code: string; message: string; details: Record<string, unknown> };
+
+/** The route optimizer's input and statistics for a field (core/route/route-debug.ts), as JSON. */
+export function routeDebugTask(input: RouteDebugTaskInput): RouteDebugTaskOutput {
+  const t0 = performance.now();
+  try {
+    const result = routeDebug(input.request, {
+      clock: () => performance.now(),
+      shouldStopOptimizer: () => performance.now() >= t0 + input.optimizerTimeMs,
+    });
+    return { ok: true, json: JSON.stringify(result) };
+  } catch (e) {
+    if (e instanceof PlanningError)
+      return { ok: false, code: e.code, message: e.message, details: { ...e.details } };
     throw e;
   }
 }

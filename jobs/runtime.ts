@@ -66,6 +66,8 @@ export interface JobSystem {
     userId: string;
     request: ExportRequest;
   }): Promise<{ jobId: string }>;
+  /** The planning threads of this process (made on first use; the workers' own when they run here). */
+  planningPool(): JobPlanPool;
   /** Runs workers in this process until stop(). */
   startWorkers(opts: WorkerOptions): Promise<void>;
   /** Stops the workers (waiting for items in hand) and pg-boss. */
@@ -106,6 +108,11 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       return { jobId: job.id };
     },
 
+    planningPool() {
+      if (!ownPool) ownPool = createJobPlanPool();
+      return ownPool;
+    },
+
     async enqueueStoredPlan(input) {
       const job = await jobs.create({
         companyId: input.companyId,
@@ -140,7 +147,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       const log = w.log ?? (() => {});
       // Two items in hand keep the threads busy while the other item's outcomes are written.
       const concurrency = Math.max(1, w.concurrency ?? 2);
-      if (!w.pool) ownPool = createJobPlanPool({ threads: w.threads });
+      if (!w.pool && !ownPool) ownPool = createJobPlanPool({ threads: w.threads });
       const pool = w.pool ?? (ownPool as JobPlanPool);
       const deps = { store, pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
       await boss.work<PlanItem>(

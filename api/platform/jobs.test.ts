@@ -612,3 +612,70 @@ describe('guidance stages and routing jobs', () => {
     );
   });
 });
+
+describe('route debugging', () => {
+  it('answers the route nodes, their distance matrix, demands, the optimizer’s result and stage times', async () => {
+    const a = await account();
+    const body = {
+      boundary: rectangleField(3, 15, 55),
+      equipment: { swathWidth: 6, minTurningRadius: 6, applicationRate: 200 },
+      exteriorHeadlandPasses: 1,
+      routeOptions: { algorithm: 'optimized', maxOptimizerTime: 2 },
+    };
+    const ans = await a.c.post('/api/routes/debug', body);
+    expectOk(ans);
+    const { zones, statistics } = ans.json;
+    expect(zones).toHaveLength(1);
+    const z = zones[0];
+    const n = statistics.tracks;
+    expect(n).toBeGreaterThan(5);
+    expect(statistics.nodes).toBe(2 * n);
+    expect(z.nodes).toHaveLength(2 * n);
+    expect(z.distanceMatrix).toHaveLength(2 * n);
+    for (const [i, row] of z.distanceMatrix.entries()) {
+      expect(row).toHaveLength(2 * n);
+      // Two ends of one track are not connected; every other pair of a rectangle is.
+      expect(row[i]).toBeNull();
+      expect(row[i ^ 1]).toBeNull();
+      expect(row.filter((d: number | null) => d === null)).toHaveLength(2);
+    }
+    expect(z.unreachablePairs).toBe(0);
+    // A U-turn to the neighbouring track is at least a half circle of the turning radius.
+    expect(z.distanceMatrix[0][3]).toBeGreaterThanOrEqual(Math.PI * 6 - 0.01);
+    // Demands: track length x swath; volume at 200 l/ha.
+    const node = z.nodes[2];
+    expect(node).toMatchObject({ nodeIndex: 2, trackIndex: 1, end: 'a' });
+    expect(node.demandVolume).toBeCloseTo((node.demandArea * 200) / 10_000, 2);
+    expect(z.nodes[3].demandArea).toBe(node.demandArea);
+    // The optimizer's best order enters every track once and costs no more than the plain order.
+    expect(new Set(z.optimizer.order.map((v: number) => v >> 1)).size).toBe(n);
+    expect(z.optimizer.cost).toBeLessThanOrEqual(z.optimizer.constructions.boustrophedon + 1e-6);
+    expect(z.optimizer.evaluations).toBeGreaterThan(0);
+    expect(statistics.timesMs.total).toBeGreaterThan(0);
+    expect(statistics.timesMs.matrix).toBeGreaterThan(0);
+    expect(statistics.connectionsMeasured).toBe(2 * n * (2 * n - 2));
+  });
+
+  it('refuses bad input with the member named, and fields with too many tracks', async () => {
+    const a = await account();
+    const bad = await a.c.post('/api/routes/debug', {
+      boundary: rectangleField(3, 15, 55),
+      equipment: { swathWidth: -6 },
+    });
+    expectError(bad, 400, 'VALIDATION_ERROR');
+    expect(bad.text).toContain('/equipment/swathWidth');
+    expectError(
+      await a.c.post('/api/routes/debug', { equipment: { swathWidth: 6 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await a.c.post('/api/routes/debug', {
+        boundary: rectangleField(200, 15, 55),
+        equipment: { swathWidth: 3 },
+      }),
+      422,
+      'PLAN_TOO_COMPLEX',
+    );
+  });
+});

@@ -9,14 +9,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { ROUTE_DEBUG_MAX_TRACKS } from '../../core/route/route-debug.ts';
+import { MAX_FIELD_VERTICES } from '../../formats/direct-request.ts';
 import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS } from '../../formats/export/index.ts';
+import { measureBoundary } from '../../formats/field-complexity.ts';
 import type { JobPlanRequest } from '../../jobs/plan-item.ts';
+import { PlanTimeoutError } from '../../jobs/plan-pool.ts';
 import { type JobSystem, readExportBatch } from '../../jobs/runtime.ts';
 import type { Store } from '../../store/db.ts';
 import { createHierarchyRepository } from '../../store/repositories/hierarchy.ts';
 import { createJobsRepository, type JobKind, type JobView } from '../../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
-import { ApiError, validationError } from '../errors.ts';
+import { ApiError, fromPlanningError, validationError } from '../errors.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
 import { DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
@@ -84,6 +88,66 @@ const ExportBody = Type.Object(
     ),
   },
   { additionalProperties: false },
+);
+
+const Num = (description: string) => Type.Number({ description });
+const RouteDebugAnswer = Type.Object(
+  {
+    zones: Type.Array(
+      Type.Object({
+        zoneIndex: Type.Integer(),
+        trackBearing: Num('Track bearing [deg clockwise from north].'),
+        nodes: Type.Array(
+          Type.Object({
+            nodeIndex: Type.Integer({ description: '2t: end a of track t; 2t+1: end b.' }),
+            trackIndex: Type.Integer(),
+            end: Type.Union([Type.Literal('a'), Type.Literal('b')]),
+            position: Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[lon, lat]' }),
+            demandArea: Num('Area worked by driving the track entered at this node [m²].'),
+            demandVolume: Type.Optional(Num('Volume applied on it [l] (with equipment.applicationRate).')),
+          }),
+        ),
+        distanceMatrix: Type.Array(Type.Array(Type.Union([Type.Number(), Type.Null()])), {
+          description:
+            'matrix[i][j]: length [m] of the shortest drivable turn or connector inside the field from leaving the track at node i to entering the track at node j; null for two ends of one track and where none fits.',
+        }),
+        unreachablePairs: Type.Integer({
+          description: 'Pairs of nodes of different tracks with no connection.',
+        }),
+        optimizer: Type.Object({
+          constructions: Type.Record(Type.String(), Type.Number(), {
+            description: 'Starting orders and their cost [m].',
+          }),
+          order: Type.Array(Type.Integer(), {
+            description: 'The best order: the node each track is entered at.',
+          }),
+          cost: Num('Its cost [m].'),
+          evaluations: Type.Integer(),
+          improvements: Type.Integer(),
+          kicks: Type.Integer(),
+          converged: Type.Boolean(),
+        }),
+      }),
+    ),
+    statistics: Type.Object({
+      zones: Type.Integer(),
+      tracks: Type.Integer(),
+      nodes: Type.Integer(),
+      connectionsMeasured: Type.Integer(),
+      timesMs: Type.Object(
+        {
+          prepare: Type.Number(),
+          headlands: Type.Number(),
+          tracks: Type.Number(),
+          matrix: Type.Number(),
+          optimizer: Type.Number(),
+          total: Type.Number(),
+        },
+        { description: 'Time per stage [ms].' },
+      ),
+    }),
+  },
+  { title: 'RouteDebugResult' },
 );
 
 const Accepted = Type.Object({
@@ -430,6 +494,63 @@ export async function jobRoutes(
     );
     r.post('/api/routes', { schema: o.schema }, o.handler as never);
   }
+
+  r.post(
+    '/api/routes/debug',
+    {
+      schema: {
+        tags: ['Routes'],
+        summary: 'What the route optimizer works from: route nodes, distance matrix, demands, statistics',
+        description: `Body: a direct planning request (as POST /api/path-plans/direct). Per zone: the route nodes (both ends of every track), the matrix of drivable connection lengths between them, each node's demand (area, and volume with an application rate), the optimizer's result on that matrix (starting orders, best order, evaluations) and the time each stage took. At most ${ROUTE_DEBUG_MAX_TRACKS} tracks over all zones (else 422 PLAN_TOO_COMPLEX). Answers when done: at most routeOptions.maxOptimizerTime + 30 s. No credits are spent.`,
+        body: DirectPlanRequest,
+        response: answers(
+          { 200: { schema: RouteDebugAnswer, description: 'The optimizer’s input and statistics.' } },
+          400,
+          413,
+          415,
+          422,
+        ),
+      },
+    },
+    async (req, reply) => {
+      const read = readDirectRequest(req.body as never);
+      if (!read.ok) throw validationError(read.errors);
+      const unsupported = unsupportedOptions(req.body as never);
+      if (unsupported.length) {
+        throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
+          details: { options: unsupported },
+        });
+      }
+      const d = read.request;
+      const vertices = measureBoundary(d.boundary).vertices;
+      if (vertices > MAX_FIELD_VERTICES) {
+        throw new ApiError(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The boundary has ${vertices} vertices; at most ${MAX_FIELD_VERTICES}.`,
+        );
+      }
+      const optimizerTimeMs = d.maxOptimizerTime * 1000;
+      let out: Awaited<ReturnType<ReturnType<JobSystem['planningPool']>['routeDebug']>>;
+      try {
+        out = await opts.jobs
+          .planningPool()
+          .routeDebug({ request: d.plan, optimizerTimeMs }, { timeoutMs: optimizerTimeMs + 30_000 });
+      } catch (e) {
+        if (e instanceof PlanTimeoutError) {
+          throw new ApiError(
+            422,
+            'PLAN_TOO_COMPLEX',
+            `Route debugging of this field needs more than ${Math.round(e.timeoutMs / 1000)} s.`,
+          );
+        }
+        throw e;
+      }
+      if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, d.boundaryPath);
+      reply.header('content-type', 'application/json; charset=utf-8');
+      return reply.send(out.json);
+    },
+  );
 
   r.post(
     '/api/job/:jobId/cancel',
