@@ -96,22 +96,35 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     for (const g of z.groups) for (const p of g.parts) if (p.sequence !== undefined) p.sequence = seq++;
   if (options.route.calculateRefillPoints) {
     const m = options.machine;
-    for (const z of zones) {
-      const g = z.groups[z.activeGroup];
-      const driven = g.parts
-        .filter((p) => p.sequence !== undefined)
-        .sort((a, b) => (a.sequence as number) - (b.sequence as number));
-      const outer = g.parts.find(
-        (p) => p.type === 'ExteriorHeadlandPass' && p.sequence === undefined && p.passNumber === 1,
-      );
-      z.refillPoints = refillPoints({
+    // The zones of one field part are one route: the tank runs on from zone to zone.
+    const byPart = new Map<number, Zone[]>();
+    for (const z of zones)
+      byPart.set(z.fieldPart ?? z.index, [...(byPart.get(z.fieldPart ?? z.index) ?? []), z]);
+    for (const group of byPart.values()) {
+      const owner = new Map<number, Zone>();
+      const driven: PathPart[] = [];
+      let outer: PathPart | undefined;
+      for (const z of group) {
+        const g = z.groups[z.activeGroup];
+        for (const p of g.parts) {
+          if (p.sequence !== undefined) {
+            driven.push(p);
+            owner.set(p.sequence, z);
+          } else if (!outer && p.type === 'ExteriorHeadlandPass' && p.passNumber === 1) outer = p;
+        }
+        z.refillPoints = [];
+      }
+      driven.sort((a, b) => (a.sequence as number) - (b.sequence as number));
+      const edge = group[0].partBoundary ?? group[0].boundary;
+      const points = refillPoints({
         parts: driven,
         swathWidth: m.swathWidth,
         tankCapacity: m.tankCapacity as number,
         applicationRate: m.applicationRate as number,
         strategy: options.route.refillStrategyType ?? 'Exact',
-        outerRing: outer ? outer.points : [...z.boundary.outer, z.boundary.outer[0]],
+        outerRing: outer ? outer.points : [...edge.outer, edge.outer[0]],
       });
+      for (const r of points) (owner.get(r.partSequence) ?? group[0]).refillPoints?.push(r);
     }
   }
   const plan = { zones, stats: sumStats(zones.map((z) => z.stats)), machine: options.machine, options };

@@ -153,6 +153,27 @@ describe('decomposed plans', () => {
     );
   });
 
+  it('refill points run on from zone to zone: one tank over the whole part', () => {
+    const plan = planField(
+      request(lonLat(L), S1, {
+        machine: { swathWidth: 6, minTurningRadius: 6, tankCapacity: 1000, applicationRate: 200 / 10_000 },
+        route: { calculateRefillPoints: true },
+      }),
+    ).plan;
+    expect(cells(plan)).toHaveLength(2);
+    const points = plan.zones.flatMap((z) => z.refillPoints ?? []);
+    // 200 l/ha over about 6.6 ha worked, 1000 l a tank: six refills, counted across the zones.
+    const worked = plan.stats.coveredArea + plan.stats.overlapArea;
+    expect(points).toHaveLength(Math.floor((worked * 200) / 10_000 / 1000 + 1e-9));
+    const volumes = points.sort((a, b) => a.partSequence - b.partSequence).map((r) => r.volumeApplied);
+    volumes.forEach((v, k) => expect(v).toBeCloseTo(1000 * (k + 1), 0));
+    // Each point sits in the zone that drives its part.
+    for (const z of plan.zones) {
+      const seqs = new Set(z.groups[0].parts.map((p) => p.sequence));
+      for (const r of z.refillPoints ?? []) expect(seqs.has(r.partSequence)).toBe(true);
+    }
+  });
+
   it('every route algorithm keeps the invariants on a decomposed field', () => {
     for (const algorithm of ['boustrophedon', 'snake', 'optimized'] as const) {
       const plan = planField(

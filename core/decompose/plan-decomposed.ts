@@ -106,7 +106,23 @@ export function decomposedCandidate(input: DecomposedPartInput): Zone[] | null {
   if (options.preferredBearingDeg !== undefined) return null;
   const d = decompose(input.workable, { swathWidth: m.swathWidth, turningRadius: m.minTurningRadius });
   if (!d.decomposed) return null;
-  return planCells(input, orderCells(d.cells, input.start));
+  // The cells one after another from an end of the chain, and (without a
+  // start node) the same chain the other way round: where the route leaves
+  // the last cell decides the way to the headland passes. The shorter wins.
+  const order = orderCells(d.cells, input.start);
+  let best = planCells(input, order);
+  if (!input.start && order.length <= MAX_CELLS_REVERSED) {
+    const back = planCells(input, order.slice().reverse());
+    if (back && (!best || nonWorking(back) < nonWorking(best))) best = back;
+  }
+  return best;
+}
+
+/** Chains of at most this many cells are also tried in reverse. */
+const MAX_CELLS_REVERSED = 4;
+
+function nonWorking(zones: readonly Zone[]): number {
+  return zones.reduce((s, z) => s + z.stats.nonWorkingDistance, 0);
 }
 
 /** Cells in driving order: from an end of the part (or the start node), then nearest next. */
