@@ -166,7 +166,7 @@ describe('decomposed plans', () => {
     const worked = plan.stats.coveredArea + plan.stats.overlapArea;
     expect(points).toHaveLength(Math.floor((worked * 200) / 10_000 / 1000 + 1e-9));
     const volumes = points.sort((a, b) => a.partSequence - b.partSequence).map((r) => r.volumeApplied);
-    volumes.forEach((v, k) => expect(v).toBeCloseTo(1000 * (k + 1), 0));
+    for (const [k, v] of volumes.entries()) expect(v).toBeCloseTo(1000 * (k + 1), 0);
     // Each point sits in the zone that drives its part.
     for (const z of plan.zones) {
       const seqs = new Set(z.groups[0].parts.map((p) => p.sequence));
