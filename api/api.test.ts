@@ -493,10 +493,7 @@ describe('413, 415, 404', () => {
 
 describe('422', () => {
   const unsupported: Array<[string, Record<string, unknown>, string]> = [
-    ['Curved tracks', { trackType: 'Curved' }, '/trackType'],
-    ['curvedOptions', { curvedOptions: { levelOfSmoothing: 1 } }, '/curvedOptions'],
     ['slopes', { includeSlopes: true }, '/includeSlopes'],
-    ['cross-hatches', { useCrossHatches: true }, '/useCrossHatches'],
     ['no passable', { usePassable: false }, '/usePassable'],
     ['an unknown route order', { routeOptions: { algorithm: 'antColony' } }, '/routeOptions/algorithm'],
     [
@@ -518,6 +515,43 @@ describe('422', () => {
       expect(a.json.message).toContain(path.slice(1).replaceAll('/', '.'));
     });
   }
+
+  it('plans Curved and Spiral tracks and crosshatch lines', async () => {
+    for (const trackType of ['Curved', 'Spiral'] as const) {
+      const a = await call(srv.url, '/api/path-plans/direct', {
+        key,
+        body: {
+          ...S1(),
+          trackType,
+          ...(trackType === 'Curved'
+            ? { curvedOptions: { levelOfSmoothing: 0.3, smoothingIterations: 2, minAngleToSmooth: 10 } }
+            : {}),
+          useCrossHatches: true,
+        },
+      });
+      expect(a.status, a.text).toBe(200);
+      const g = a.json.zones[0].geometryGroups[0];
+      expect(g.trackType).toBe(trackType);
+      const types = new Set(g.geometryParts.map((p: { geometryPartType: string }) => p.geometryPartType));
+      for (const t of ['GuidanceTrack', 'RouteTrack', 'Crosshatch']) expect(types.has(t), t).toBe(true);
+      if (trackType === 'Curved') expect(g.referenceLine.coordinates.length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('refuses curvedOptions without Curved tracks, and out of range, naming the field', async () => {
+    const a = await call(srv.url, '/api/path-plans/direct', {
+      key,
+      body: { ...S1(), trackType: 'Spiral', curvedOptions: { smoothingIterations: 2 } },
+    });
+    expectError(a, 400, 'INVALID_OPTION');
+    expect(a.json.message).toContain('curvedOptions');
+    const b = await call(srv.url, '/api/path-plans/direct', {
+      key,
+      body: { ...S1(), trackType: 'Curved', curvedOptions: { levelOfSmoothing: 0.9 } },
+    });
+    expectError(b, 400, 'VALIDATION_ERROR');
+    expect(JSON.stringify(b.json.errors)).toContain('/curvedOptions/levelOfSmoothing');
+  });
 
   it('accepts the supported values of those options', async () => {
     const a = await call(srv.url, '/api/path-plans/direct', {

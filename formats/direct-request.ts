@@ -65,6 +65,10 @@ export interface DirectRequestBody {
   tracks?: { preferredDirectionDegrees?: number };
   extendTracks?: boolean;
   useDecomposition?: boolean;
+  useCrossHatches?: boolean;
+  trackType?: 'Straight' | 'Curved' | 'Spiral';
+  curvedOptions?: { levelOfSmoothing?: number; smoothingIterations?: number; minAngleToSmooth?: number };
+  referenceLine?: number[][];
   routeOptions?: {
     algorithm?: string;
     skipCount?: number;
@@ -173,6 +177,11 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
   if (body.extendTracks === true) plan.extendTracks = true;
   if (body.useDecomposition === false) plan.decomposition = false;
+  if (body.useCrossHatches === true) plan.useCrossHatches = true;
+  if (body.trackType !== undefined) plan.trackType = body.trackType;
+  if (body.curvedOptions !== undefined) plan.curvedOptions = { ...body.curvedOptions };
+  if (body.referenceLine !== undefined)
+    plan.referenceLine = body.referenceLine.map((p) => [p[0], p[1]] as [number, number]);
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;
   if (ro?.endPointNodeIndex !== undefined) plan.route!.endPointNodeIndex = ro.endPointNodeIndex;
   return {

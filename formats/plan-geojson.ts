@@ -164,6 +164,7 @@ export function toPlanGeoJSON(
       featureType: 'zoneStatistics',
       ...zone,
       routeFailures: z.routeFailures ?? 0,
+      ...(z.warnings?.length ? { warnings: [...z.warnings] } : {}),
       ...(z.optimizer ? { optimizer: { ...z.optimizer } } : {}),
       ...roundStats(z.stats),
     });

@@ -111,6 +111,8 @@ export interface GeometryGroupModel {
   trackBearing: number;
   /** The AB line: the reference line the tracks are parallel to. */
   abLine: GeoJSONLineString;
+  /** Curved tracks: the reference curve they follow. */
+  referenceLine?: GeoJSONLineString;
   stats: PlanStats;
   /** Reference geometry first (guidance tracks, headland passes), then the route parts. */
   geometryParts: GeometryPartModel[];
@@ -131,6 +133,8 @@ export interface PathPlanZoneModel {
   routeEndPoint?: GeoJSONPoint;
   /** Route connections that could not be kept inside the field (0 on a valid plan). */
   routeFailures: number;
+  /** What the planner could not do as asked and did instead (a track type it fell back from). */
+  warnings?: string[];
   /** The field part (input polygon) the zone belongs to; the zones of a decomposed part share it. */
   fieldPartIndex: number;
   /** Set on the zones of a decomposed field part: the zone's role and the part planned as one zone. */
@@ -325,6 +329,7 @@ function groupModel(
     trackType: g.trackType,
     trackBearing: round9(g.bearingDeg),
     abLine: lineString(frame, g.abLine),
+    ...(g.referenceLine ? { referenceLine: lineString(frame, g.referenceLine) } : {}),
     stats: roundStats(g.stats),
     geometryParts: g.parts.map((p, i) => partModel(frame, p, partId(id, i), swathWidth, g.bearingDeg)),
   };
@@ -340,6 +345,7 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
     stats: roundStats(z.stats),
     activeGeometryGroupId: groupId(id, z.activeGroup),
     routeFailures: z.routeFailures ?? 0,
+    ...(z.warnings?.length ? { warnings: [...z.warnings] } : {}),
     fieldPartIndex: z.fieldPart ?? z.index,
     geometryGroups: z.groups.map((g, gi) =>
       groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth),

@@ -100,6 +100,27 @@ const requests: [string, Json][] = [
     },
   ],
   [
+    'curved tracks with crosshatch lines',
+    {
+      boundary: withHole,
+      equipment: { swathWidth: 12, minTurningRadius: 8 },
+      exteriorHeadlandPasses: 1,
+      interiorHeadlandPasses: 1,
+      trackType: 'Curved',
+      curvedOptions: { levelOfSmoothing: 0.25 },
+      useCrossHatches: true,
+    },
+  ],
+  [
+    'spiral tracks',
+    {
+      boundary: rectangleField(8),
+      equipment: { swathWidth: 6, minTurningRadius: 6 },
+      exteriorHeadlandPasses: 2,
+      trackType: 'Spiral',
+    },
+  ],
+  [
     'quick-start outline',
     { field: rectangleField(5, 11, 52), machine: { widthMeters: 9 }, headland: { passes: 1 } },
   ],

@@ -281,6 +281,10 @@ const GeometryGroupModel = Type.Object(
     trackType: Type.Union([Type.Literal('Straight'), Type.Literal('Curved'), Type.Literal('Spiral')]),
     trackBearing: Type.Number({ description: '[deg clockwise from north, 0..180)' }),
     abLine: { ...GeoJSONLineString, description: 'The reference line the tracks are parallel to.' },
+    referenceLine: Type.Optional({
+      ...GeoJSONLineString,
+      description: 'Curved tracks: the (smoothed) reference curve they follow.',
+    }),
     stats: Stats,
     geometryParts: Type.Array(GeometryPartModel, {
       description: 'Reference geometry first (guidance tracks, headland passes), then the route parts.',
@@ -309,6 +313,12 @@ const PathPlanZoneModel = Type.Object(
       minimum: 0,
       description: 'Route connections that could not be kept inside the field (0 on a valid plan).',
     }),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'What the planner could not do as asked and did instead, in words (a zone where no Curved or Spiral track fits falls back to straight tracks).',
+      }),
+    ),
     optimizer: Type.Optional(OptimizerReport),
     refillPoints: Type.Optional(
       Type.Array(
@@ -517,6 +527,7 @@ export const PlanFeature = Type.Union(
       {
         ...zoneRef,
         routeFailures: Type.Integer({ minimum: 0 }),
+        warnings: Type.Optional(Type.Array(Type.String())),
         optimizer: Type.Optional(OptimizerReport),
         ...statProps,
       },

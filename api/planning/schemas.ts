@@ -319,7 +319,11 @@ export const DirectPlanRequest = Type.Object(
       }),
     ),
     useCrossHatches: Type.Optional(
-      Type.Boolean({ default: false, description: 'true is not supported yet (422). Default false.' }),
+      Type.Boolean({
+        default: false,
+        description:
+          'Default false. true: each geometry group also holds Crosshatch geometry parts, straight guidance lines one swath apart at right angles to the tracks across the same workable area, for a second, crossing pass; they are reference lines (not driven, no sequence). The field part is then planned as one zone (no decomposition).',
+      }),
     ),
     useDecomposition: Type.Optional(
       Type.Boolean({
@@ -336,18 +340,51 @@ export const DirectPlanRequest = Type.Object(
     ),
     trackType: Type.Optional(
       Type.Union([Type.Literal('Straight'), Type.Literal('Curved'), Type.Literal('Spiral')], {
-        description: 'Default Straight. Curved and Spiral are not supported yet (422).',
+        description:
+          'Default Straight. Curved: tracks at (k + 1/2) swaths from a reference curve (referenceLine, else the longest run of the boundary of the workable area without a corner sharper than 40 degrees), smoothed as curvedOptions ask and rounded wherever they would bend tighter than equipment.minTurningRadius. Spiral: loops of the workable area from its edge inwards, one swath apart, corners rounded to the turning radius, each passing into the next by a lane change; loops round obstacles are tracks of their own; the exterior headland passes are driven first. A zone where no such track fits falls back to straight tracks, and zones[].warnings says so. Curved and Spiral parts are not decomposed.',
       }),
     ),
     curvedOptions: Type.Optional(
       Type.Object(
         {
-          levelOfSmoothing: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
-          smoothingIterations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-          minAngleToSmooth: Type.Optional(Type.Number({ minimum: 0, maximum: 180 })),
+          levelOfSmoothing: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 0.5,
+              description:
+                'Share of each edge that corner cutting (Chaikin) takes off a smoothed corner of the reference, 0..0.5. Default 0.25; 0: the reference is not smoothed.',
+            }),
+          ),
+          smoothingIterations: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: 10,
+              description: 'Passes of corner cutting, 0..10. Default 3.',
+            }),
+          ),
+          minAngleToSmooth: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 180,
+              description:
+                'Reference vertices that turn by less than this [deg] are kept as they are. Default 5. Whatever the smoothing, no track bends tighter than the turning radius.',
+            }),
+          ),
         },
-        { ...strict, description: 'Options of Curved tracks; not supported yet (422 whenever present).' },
+        {
+          ...strict,
+          description:
+            'Smoothing of the reference curve of Curved tracks; with another trackType: 400 INVALID_OPTION.',
+        },
       ),
+    ),
+    referenceLine: Type.Optional(
+      Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), {
+        minItems: 2,
+        maxItems: 10000,
+        description:
+          'Extension of the v2.0.0 outline: the reference line of Curved tracks, [lon, lat] positions (WGS84), for instance a line answered by POST /api/reference-lines/default-lines. Default: the longest smooth run of the boundary. Only with trackType Curved.',
+      }),
     ),
     routeOptions: Type.Optional(RouteOptions),
     // Quick-start outline.

@@ -27,15 +27,7 @@ export const SUPPORTED_ROUTE_ALGORITHMS = ROUTE_ALGORITHMS;
 
 const RULES: Rule[] = [
   { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
-  { path: '/useCrossHatches', get: (r) => r.useCrossHatches, ok: (v) => v === false, supported: 'false' },
   { path: '/usePassable', get: (r) => r.usePassable, ok: (v) => v === true, supported: 'true' },
-  { path: '/trackType', get: (r) => r.trackType, ok: (v) => v === 'Straight', supported: "'Straight'" },
-  {
-    path: '/curvedOptions',
-    get: (r) => r.curvedOptions,
-    ok: () => false,
-    supported: 'absent (Curved tracks are not available)',
-  },
   {
     path: '/routeOptions/algorithm',
     get: (r) => r.routeOptions?.algorithm,
@@ -66,7 +58,7 @@ const RULES: Rule[] = [
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */
