@@ -87,6 +87,9 @@ Options:
   --turn-radius M          minimum turning radius [m] (default 6)
   --direction DEG          track bearing [deg clockwise from north] (default: the best found)
   --extend-tracks          run the tracks on into the headland (covers the wedges at their ends)
+  --no-decomposition       one zone per field part (default: non-convex parts are split into
+                           zones with their own track direction where that saves 10 % of the
+                           turn and connector distance)
   --max-curvature-rate K   how fast the machine can steer [1/m^2]: continuous-curvature (clothoid)
                            turns and headland corners (default: none, arcs start abruptly)
   --algorithm A            track order: auto (default), boustrophedon, snake, clusteredSpiral, optimized
@@ -137,6 +140,7 @@ const OPTIONS = {
   'turn-radius': { type: 'string' },
   direction: { type: 'string' },
   'extend-tracks': { type: 'boolean' },
+  'no-decomposition': { type: 'boolean' },
   'max-curvature-rate': { type: 'string' },
   algorithm: { type: 'string' },
   'skip-count': { type: 'string' },
@@ -164,6 +168,8 @@ export interface PlanArgs {
   minTurningRadius: number;
   preferredBearingDeg?: number;
   extendTracks?: boolean;
+  /** false: one zone per field part (--no-decomposition). */
+  decomposition?: false;
   maxCurvatureRate?: number;
   /** Route options (spec 2.3) given on the command line. */
   route: NonNullable<PlanRequest['route']>;
@@ -256,6 +262,7 @@ export function parsePlanArgs(argv: string[]): PlanArgs | 'help' {
     route,
     maxOptimizerTime,
     ...(flags['extend-tracks'] ? { extendTracks: true } : {}),
+    ...(flags['no-decomposition'] ? { decomposition: false as const } : {}),
     ...(maxCurvatureRate === undefined ? {} : { maxCurvatureRate }),
     field: parsed.positionals[0],
     swathWidth: positive('swath', v.swath, 6),
@@ -351,6 +358,7 @@ export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number | Pr
     interiorHeadlandPasses: args.interiorHeadlandPasses,
     ...(args.preferredBearingDeg === undefined ? {} : { preferredBearingDeg: args.preferredBearingDeg }),
     ...(args.extendTracks ? { extendTracks: true } : {}),
+    ...(args.decomposition === false ? { decomposition: false } : {}),
     ...(Object.keys(args.route ?? {}).length ? { route: args.route } : {}),
     ...(args.trackType === undefined ? {} : { trackType: args.trackType }),
     ...(args.crossHatch ? { useCrossHatches: true } : {}),
