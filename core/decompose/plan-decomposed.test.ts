@@ -122,6 +122,46 @@ describe('decomposed plans', () => {
     expect(plan.stats.nonWorkingDistance).toBeLessThan(0.9 * one.stats.nonWorkingDistance);
   });
 
+  it('a narrow corridor between two blocks gets passes along it, not stubs across it', () => {
+    // Two tall blocks joined by a corridor 34 m wide: 10 m inside the 12 m of headland on each side (< 2 swaths).
+    const dumbbell: [number, number][] = [
+      [0, 0],
+      [120, 0],
+      [120, 180],
+      [320, 180],
+      [320, 0],
+      [440, 0],
+      [440, 400],
+      [320, 400],
+      [320, 214],
+      [120, 214],
+      [120, 400],
+      [0, 400],
+    ];
+    const one = planField(request(lonLat(dumbbell), S1, { decomposition: false })).plan;
+    const plan = planField(request(lonLat(dumbbell), S1)).plan;
+    expectValid(plan);
+    expectZonesPartition(plan);
+    const cs = cells(plan);
+    expect(cs).toHaveLength(3);
+    // The corridor: the cell between the blocks (the metric frame is centred on the field), its tracks
+    // running east-west along it.
+    const midX = (z: (typeof cs)[0]) => {
+      const xs = z.boundary.outer.map((p) => p.x);
+      return Math.abs((Math.min(...xs) + Math.max(...xs)) / 2);
+    };
+    const corridor = cs.reduce((a, z) => (midX(z) < midX(a) ? z : a));
+    expect(corridor).toBeDefined();
+    const b = corridor?.groups[0].bearingDeg ?? 0;
+    expect(Math.abs(b - 90)).toBeLessThan(1);
+    for (const z of cs)
+      if (z !== corridor)
+        expect(Math.min(z.groups[0].bearingDeg, 180 - z.groups[0].bearingDeg)).toBeLessThan(1);
+    // As one zone, north-south tracks cross the corridor as dozens of short stubs.
+    expect(plan.stats.trackCount).toBeLessThan(0.6 * one.stats.trackCount);
+    expect(plan.stats.nonWorkingDistance).toBeLessThan(0.9 * one.stats.nonWorkingDistance);
+  });
+
   it('a short U stays one zone: splitting it would not pay for the connections', () => {
     const plan = planField(request(lonLat(U_SHORT), S1)).plan;
     expectValid(plan);
