@@ -264,6 +264,7 @@ export function resolveOptions(req: PlanRequest): PlanOptions {
       ...(objective !== undefined ? { objective } : {}),
       ...(req.route?.maxEvaluations !== undefined ? { maxEvaluations: req.route.maxEvaluations } : {}),
       ...(req.route?.headlandsFirst ? { headlandsFirst: true } : {}),
+      ...(req.route?.trackOrder ? { trackOrder: req.route.trackOrder } : {}),
       ...(forcedDirection ? { forcedDirection } : {}),
       ...(refill ? { calculateRefillPoints: true } : {}),
       ...(strategy ? { refillStrategyType: strategy } : {}),
@@ -375,6 +376,7 @@ function planZone(
       objective: options.route.objective,
       maxEvaluations: options.route.maxEvaluations,
       shouldStop: hooks.shouldStopOptimizer,
+      ...(options.route.trackOrder ? { fixed: options.route.trackOrder } : {}),
     },
     // A spiral works inwards: the headland passes, then the loops from the outermost in.
     headlandsFirst: options.route.headlandsFirst || trackType === 'Spiral',

@@ -29,7 +29,11 @@ export class PlanTimeoutError extends Error {
 
 export interface JobPlanPool {
   readonly threads: number;
-  run(input: JobPlanTaskInput, opts: { timeoutMs: number }): Promise<JobPlanTaskOutput>;
+  /** `interactive`: a caller waits on it; it goes ahead of queued job work. */
+  run(
+    input: JobPlanTaskInput,
+    opts: { timeoutMs: number; interactive?: boolean },
+  ): Promise<JobPlanTaskOutput>;
   /** Route debugging (core/route/route-debug.ts) for a caller waiting on it: ahead of queued job work. */
   routeDebug(input: RouteDebugTaskInput, opts: { timeoutMs: number }): Promise<RouteDebugTaskOutput>;
   /** Waits for running tasks, then ends the threads. */
@@ -83,7 +87,8 @@ export function createJobPlanPool(opts: { threads?: number; filename?: string } 
   };
   return {
     threads,
-    run: (input, { timeoutMs }) => runTask<JobPlanTaskOutput>(input, 'default', timeoutMs, false),
+    run: (input, { timeoutMs, interactive }) =>
+      runTask<JobPlanTaskOutput>(input, 'default', timeoutMs, interactive === true),
     routeDebug: (input, { timeoutMs }) =>
       runTask<RouteDebugTaskOutput>(input, 'routeDebugTask', timeoutMs, true),
     async close() {

@@ -679,3 +679,62 @@ describe('route debugging', () => {
     );
   });
 });
+
+describe('route construction', () => {
+  it('drives a stored zone’s tracks in the order given (track or debug node order), and refuses bad orders', async () => {
+    const a = await account();
+    const { boundaryId } = await addBoundary(a.companyId, 3, 16, 'Ordered field');
+    const post = await a.c.post('/api/guidance', { boundaryId, request: REQUEST });
+    const done = await waitForJob(a.c, `/api/guidance/jobs/${post.json.jobId}`);
+    const planId = done.json.pathPlanIds[0];
+    const model = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    const zone = model.zones[0];
+    const group = zone.geometryGroups.find((g: { isActive: boolean }) => g.isActive);
+    const tracks = group.geometryParts
+      .filter((p: { geometryPartType: string }) => p.geometryPartType === 'GuidanceTrack')
+      .map((p: { trackDetail: { trackIndex: number } }) => p.trackDetail.trackIndex);
+    expect(tracks.length).toBeGreaterThan(4);
+    // Reverse order, every track driven from its end b.
+    const order = [...tracks].reverse().map((t: number) => ({ trackIndex: t, forward: false }));
+    const ans = await a.c.post('/api/routes/construct', { pathPlanZoneId: zone.zoneId, trackOrder: order });
+    expectOk(ans);
+    const routeTracks = ans.json.geometryGroup.geometryParts
+      .filter((p: { geometryPartType: string }) => p.geometryPartType === 'RouteTrack')
+      .sort((x: { sequence: number }, y: { sequence: number }) => x.sequence - y.sequence);
+    expect(routeTracks.map((p: { trackDetail: { trackIndex: number } }) => p.trackDetail.trackIndex)).toEqual(
+      order.map((o: { trackIndex: number }) => o.trackIndex),
+    );
+    // The stored plan carries the new route.
+    const after = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
+    expect(JSON.stringify(after.zones[0].geometryGroups)).toContain(routeTracks[0].geometryPartId);
+
+    // The node order of POST /api/routes/debug for the same field: node 2t enters track t at end a.
+    const nodeOrder = tracks.map((t: number, i: number) => 2 * t + (i % 2));
+    const byNodes = await a.c.post('/api/routes/construct', { pathPlanZoneId: zone.zoneId, nodeOrder });
+    expectOk(byNodes);
+
+    // Bad orders: a track twice, a track missing, both forms, another company's zone.
+    const twice = await a.c.post('/api/routes/construct', {
+      pathPlanZoneId: zone.zoneId,
+      trackOrder: [...order.slice(1), order[1]],
+    });
+    expectError(twice, 400, 'VALIDATION_ERROR');
+    expect(twice.json.errors[0].path).toBe('/trackOrder');
+    expectError(
+      await a.c.post('/api/routes/construct', { pathPlanZoneId: zone.zoneId, nodeOrder: nodeOrder.slice(1) }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await a.c.post('/api/routes/construct', { pathPlanZoneId: zone.zoneId, nodeOrder, trackOrder: order }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const b = await account();
+    expectError(
+      await b.c.post('/api/routes/construct', { pathPlanZoneId: zone.zoneId, nodeOrder }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+});

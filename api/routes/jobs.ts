@@ -10,9 +10,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ROUTE_DEBUG_MAX_TRACKS } from '../../core/route/route-debug.ts';
-import { MAX_FIELD_VERTICES } from '../../formats/direct-request.ts';
+import { type DirectRequestBody, MAX_FIELD_VERTICES } from '../../formats/direct-request.ts';
 import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS } from '../../formats/export/index.ts';
 import { measureBoundary } from '../../formats/field-complexity.ts';
+import type { PathPlanNormalizedModel } from '../../formats/plan-model.ts';
+import { mergeRoutedZone, whyNotRoutable, zoneRouteRequest } from '../../formats/reroute.ts';
 import type { JobPlanRequest } from '../../jobs/plan-item.ts';
 import { PlanTimeoutError } from '../../jobs/plan-pool.ts';
 import { type JobSystem, readExportBatch } from '../../jobs/runtime.ts';
@@ -24,7 +26,7 @@ import { ApiError, fromPlanningError, validationError } from '../errors.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
 import { DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
-import { answers, iso, notFound, principalOf, Uuid } from './common.ts';
+import { answers, iso, notFound, preconditionFailed, principalOf, Uuid } from './common.ts';
 
 /** Boundaries one bulk job may name. */
 export const MAX_BULK_BOUNDARIES = 5000;
@@ -148,6 +150,46 @@ const RouteDebugAnswer = Type.Object(
     }),
   },
   { title: 'RouteDebugResult' },
+);
+
+const ConstructBody = Type.Object(
+  {
+    pathPlanZoneId: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'A zone of a stored plan (`{pathPlanId}-z{n}`).',
+    }),
+    geometryGroupId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 120, description: 'Default: the zone’s active group.' }),
+    ),
+    trackOrder: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            trackIndex: Type.Integer({
+              minimum: 0,
+              description: 'trackDetail.trackIndex of a guidance track.',
+            }),
+            forward: Type.Boolean({
+              description: 'true: driven in the direction of its coordinates (end a to b).',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 5000, description: 'Every track of the group once, in driving order.' },
+      ),
+    ),
+    nodeOrder: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 0 }), {
+        minItems: 1,
+        maxItems: 5000,
+        description:
+          'The same as route nodes of POST /api/routes/debug: node 2t enters track t at end a, 2t+1 at end b (e.g. its optimizer.order).',
+      }),
+    ),
+    routeOptions: Type.Optional(RouteOptions),
+  },
+  { additionalProperties: false, title: 'RouteConstructRequest' },
 );
 
 const Accepted = Type.Object({
@@ -549,6 +591,124 @@ export async function jobRoutes(
       if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, d.boundaryPath);
       reply.header('content-type', 'application/json; charset=utf-8');
       return reply.send(out.json);
+    },
+  );
+
+  r.post(
+    '/api/routes/construct',
+    {
+      schema: {
+        tags: ['Routes'],
+        summary: 'Construct the route of a stored zone from a given track order',
+        description:
+          'Drives the group’s tracks in the order given (trackOrder, or nodeOrder as POST /api/routes/debug numbers the route nodes): the planner makes the turns, connectors and headland passes between them, the group’s route parts are replaced (same group id) and the plan is stored; answers the updated group. Other routeOptions (headlandsFirst, forcedDirection, ...) apply; algorithm does not. Blocks until done: at most routeOptions.maxOptimizerTime + 5 s. No credits are spent.',
+        body: ConstructBody,
+        response: answers(
+          {
+            200: {
+              schema: Type.Object({
+                pathPlanId: Type.String({ format: 'uuid' }),
+                pathPlanZoneId: Type.String(),
+                geometryGroup: Type.Object(
+                  {},
+                  {
+                    additionalProperties: true,
+                    description: 'The GeometryGroupModel with its new route parts.',
+                  },
+                ),
+              }),
+              description: 'The updated group.',
+            },
+          },
+          400,
+          404,
+          412,
+          415,
+          422,
+        ),
+      },
+    },
+    async (req) => {
+      const userId = principalOf(req).userId;
+      const b = req.body;
+      if ((b.trackOrder === undefined) === (b.nodeOrder === undefined)) {
+        throw validationError([
+          { path: '/trackOrder', message: 'give either trackOrder or nodeOrder (one of them)' },
+        ]);
+      }
+      const order =
+        b.trackOrder?.map((t) => ({ track: t.trackIndex, forward: t.forward })) ??
+        (b.nodeOrder ?? []).map((n) => ({ track: n >> 1, forward: n % 2 === 0 }));
+      const planId = b.pathPlanZoneId.replace(/-z\d+$/, '');
+      const stored = planId === b.pathPlanZoneId ? null : await plans.get(userId, planId);
+      const zone = stored?.model.zones.find((z) => z.zoneId === b.pathPlanZoneId);
+      if (!stored || !zone) throw notFound('path plan zone', b.pathPlanZoneId);
+      const gid = b.geometryGroupId ?? zone.activeGeometryGroupId;
+      const group = zone.geometryGroups.find((g) => g.geometryGroupId === gid);
+      if (!group) throw notFound(`geometry group of zone ${zone.zoneId}:`, gid);
+      const why = whyNotRoutable(zone.zoneId, group);
+      if (why) throw new ApiError(422, 'NOTHING_TO_ROUTE', why);
+      const body = zoneRouteRequest(
+        stored.model,
+        zone,
+        group,
+        b.routeOptions as DirectRequestBody['routeOptions'],
+      );
+      const unsupported = unsupportedOptions(body as never);
+      if (unsupported.length) {
+        throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
+          details: { options: unsupported },
+        });
+      }
+      const read = readDirectRequest(body);
+      if (!read.ok)
+        throw validationError(
+          read.errors.map((e) => ({ path: `/routeOptions${e.path}`, message: e.message })),
+        );
+      const d = read.request;
+      d.plan.route = { ...d.plan.route, algorithm: d.plan.route?.algorithm ?? 'auto', trackOrder: order };
+      const optimizerTimeMs = d.maxOptimizerTime * 1000;
+      let out: Awaited<ReturnType<ReturnType<JobSystem['planningPool']>['run']>>;
+      try {
+        out = await opts.jobs.planningPool().run(
+          {
+            request: d.plan,
+            output: 'json',
+            optimizerTimeMs,
+            meta: {
+              pathPlanId: stored.id,
+              pathPlanName: stored.model.pathPlanName,
+              createdAt: stored.model.createdAt,
+              operationType: d.operationType,
+            },
+          },
+          { timeoutMs: optimizerTimeMs + 5000, interactive: true },
+        );
+      } catch (e) {
+        if (e instanceof PlanTimeoutError) {
+          throw new ApiError(
+            422,
+            'PLAN_TOO_COMPLEX',
+            `Constructing this route needs more than ${Math.round(e.timeoutMs / 1000)} s.`,
+          );
+        }
+        throw e;
+      }
+      if (!out.ok) {
+        if (out.code === 'INVALID_OPTION' && out.message.includes('trackOrder')) {
+          throw validationError([
+            { path: b.trackOrder ? '/trackOrder' : '/nodeOrder', message: out.message },
+          ]);
+        }
+        throw fromPlanningError(out.code, out.message, {}, '/routeOptions');
+      }
+      const made = JSON.parse(out.json ?? 'null') as PathPlanNormalizedModel;
+      const updated = mergeRoutedZone(stored.model, zone, group, made);
+      if (!updated) throw new ApiError(422, 'ROUTE_FAILED', `The zone ${zone.zoneId} could not be routed.`);
+      if (!(await plans.replaceModelIfVersion(userId, stored.id, stored.model, stored.version))) {
+        throw preconditionFailed('plan', stored.id);
+      }
+      return { pathPlanId: stored.id, pathPlanZoneId: zone.zoneId, geometryGroup: updated };
     },
   );
 

@@ -26,6 +26,7 @@ import type {
   Pose,
   RouteAlgorithm,
 } from '../types/index.ts';
+import { PlanningError } from '../types/index.ts';
 import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { FieldTravel } from './field-travel.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
@@ -52,6 +53,8 @@ export interface RouteOrderOptions {
   shouldStop?: () => boolean;
   /** Cap on the optimizer's move evaluations (the deadline of a caller without a clock). */
   maxEvaluations?: number;
+  /** Drive the tracks in exactly this order (every track once; overrides `algorithm`). */
+  fixed?: readonly Visit[];
 }
 
 /** Stop, shift and start again at a reversing cusp [s]. */
@@ -388,7 +391,7 @@ export function planRoute(input: RouteInput): RouteResult {
   let optimizer: OptimizerReport | undefined;
   // Where to begin: the requested start node, else the first end of the first line.
   let forward = true;
-  if (recs.length && algorithm !== 'auto') {
+  if (recs.length && (algorithm !== 'auto' || input.order?.fixed)) {
     optimizer = driveOrdered();
   } else if (recs.length) {
     let first = recs[0];
@@ -567,7 +570,9 @@ export function planRoute(input: RouteInput): RouteResult {
     const sequence = (pattern: (m: number) => number[]) => chainBlocks(pattern);
     let order: Visit[];
     let report: OptimizerReport | undefined;
-    if (algorithm === 'boustrophedon') order = sequence((m) => Array.from({ length: m }, (_, i) => i));
+    const fixed = input.order?.fixed;
+    if (fixed) order = checkedOrder(fixed, n);
+    else if (algorithm === 'boustrophedon') order = sequence((m) => Array.from({ length: m }, (_, i) => i));
     else if (algorithm === 'snake') order = sequence(snakePattern);
     else if (algorithm === 'clusteredSpiral') {
       const s = input.order?.skipCount ?? minSkip;
@@ -1001,4 +1006,27 @@ function buildBlocks(recs: TrackRec[], heading: number): TrackRec[][] {
     prev = cur;
   }
   return blocks;
+}
+
+/** A given driving order, checked: every track of 0..n-1 exactly once. */
+function checkedOrder(order: readonly Visit[], n: number): Visit[] {
+  const seen = new Set<number>();
+  for (const v of order) {
+    if (!Number.isInteger(v.track) || v.track < 0 || v.track >= n || seen.has(v.track)) {
+      throw new PlanningError(
+        'INVALID_OPTION',
+        `routeOptions.trackOrder names track ${v.track}${seen.has(v.track) ? ' twice' : ''}; the zone has ${n} tracks, numbered 0 to ${n - 1}, each to be named once.`,
+        { path: 'routeOptions.trackOrder' },
+      );
+    }
+    seen.add(v.track);
+  }
+  if (seen.size !== n) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `routeOptions.trackOrder names ${seen.size} of the zone's ${n} tracks; name every track once.`,
+      { path: 'routeOptions.trackOrder' },
+    );
+  }
+  return order.map((v) => ({ track: v.track, forward: v.forward }));
 }

@@ -116,6 +116,12 @@ export interface RouteOptions {
   maxEvaluations?: number;
   /** Drive the exterior headland passes first, outermost first, then the tracks (default false: tracks first). */
   headlandsFirst?: boolean;
+  /**
+   * Drive the tracks in exactly this order, each track (its index, 0 = the
+   * first line across the zone) once, forward = from its end a to end b;
+   * overrides `algorithm`. For one-zone fields.
+   */
+  trackOrder?: { track: number; forward: boolean }[];
   /** Winding of every headland pass, clockwise or counter-clockwise (default: whichever joins the route best). */
   forcedDirection?: 'CW' | 'CCW';
   /** Compute refill points from the machine's tankCapacity and applicationRate. */
