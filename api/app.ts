@@ -33,6 +33,7 @@ import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
+import { referenceLineRoutes } from './routes/reference-lines.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
 import { routingRoutes } from './routes/routing.ts';
 import { settingRoutes } from './routes/settings.ts';
@@ -250,6 +251,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Stateless conversions between WKT and GeoJSON and from WGS84 to UTM; nothing is stored.',
         },
+        {
+          name: 'Reference lines',
+          description:
+            'Candidate lines to lay tracks along (best bearing, straight edges, contours of the boundary), computed from a boundary; nothing is stored.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -281,6 +287,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(boundaryImportRoutes, { store: opts.store });
   await app.register(geometryOperationRoutes);
   await app.register(geometryDecompositionRoutes);
+  await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
   await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
 

@@ -160,6 +160,28 @@ describe('OpenAPI response schemas of the direct endpoints', () => {
     });
   }
 
+  it('the reference-line answers match their schemas, as JSON and as GeoJSON', async () => {
+    const body = {
+      boundary: withHole,
+      equipment: { swathWidth: 12, minTurningRadius: 8 },
+      exteriorHeadlandPasses: 1,
+    };
+    for (const kind of ['default-straight-edges', 'default-contours', 'default-lines']) {
+      const path = `/api/reference-lines/${kind}`;
+      const a = await post(path, body);
+      expect(a.status, JSON.stringify(a.json)).toBe(200);
+      expect(a.json.lines.length).toBeGreaterThan(0);
+      expectValid(responseSchema(path, 200, 'application/json'), a.json);
+      const g = await post(`${path}/geojson`, body);
+      expect(g.status).toBe(200);
+      expect(g.type).toMatch(/^application\/geo\+json/);
+      expectValid(responseSchema(`${path}/geojson`, 200, 'application/geo+json'), g.json);
+      const bad = await post(path, { ...body, maxLines: 'all' });
+      expect(bad.status).toBe(400);
+      expectValid(responseSchema(path, 400, 'application/json'), bad.json);
+    }
+  });
+
   it('the 2.2 subset endpoint answers the same model', async () => {
     const a = await post('/api/path-plan', {
       boundary: rectangleField(6),

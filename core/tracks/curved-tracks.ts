@@ -179,8 +179,12 @@ export function resolveCurvedOptions(o: CurvedOptions | undefined): Required<Cur
  * turn by at most RUN_BREAK, after simplification within RUN_TOLERANCE.
  */
 export function longestSmoothRun(area: readonly Polygon[]): Point[] {
-  let best: Point[] = [];
-  let bestLen = -1;
+  return smoothRuns(area)[0] ?? [];
+}
+
+/** The smooth runs of the area's outer boundaries, longest first. */
+export function smoothRuns(area: readonly Polygon[]): Point[][] {
+  const runs: { run: Point[]; len: number }[] = [];
   for (const poly of area) {
     const ring = dedupe(
       Clipper.simplifyPathD(poly.outer as Point[], RUN_TOLERANCE, true).map((p) => ({ x: p.x, y: p.y })),
@@ -202,14 +206,10 @@ export function longestSmoothRun(area: readonly Polygon[]): Point[] {
         i = (i + 1) % n;
         run.push(ring[i]);
       } while (i !== to);
-      const len = polyLength(run);
-      if (len > bestLen) {
-        bestLen = len;
-        best = run;
-      }
+      runs.push({ run, len: polyLength(run) });
     }
   }
-  return best;
+  return runs.sort((a, b) => b.len - a.len).map((r) => r.run);
 }
 
 /** Chaikin corner cutting of the interior vertices that turn by at least minAngleToSmooth. */
