@@ -32,7 +32,7 @@ export interface PlanPoolOptions {
   /** Worker entry (default plan-task.ts); tests inject slow fakes. */
   filename?: string;
   /**
-   * Young generation of each worker's heap [MB] (default 16). V8 sizes it
+   * Young generation of each worker's heap [MB] (default 8). V8 sizes it
    * from the machine's memory (up to 3 x 64 MB per thread on a large host),
    * which costs resident memory and buys little: a plan's short-lived
    * objects die young either way.
@@ -101,7 +101,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
     concurrentTasksPerWorker: 1,
     workerData: { niceIncrement: opts.niceIncrement ?? 5 },
   };
-  const young = opts.youngGenerationMb ?? 16;
+  const young = opts.youngGenerationMb ?? 8;
   const piscina = new Piscina({
     ...common,
     minThreads: threads,
