@@ -74,6 +74,34 @@ describe('headland corners', () => {
   });
 });
 
+describe('narrow fields', () => {
+  it('works a 20 m strip with tracks where the second headland pass cannot go round', () => {
+    // Pass 1 goes round 3 m inside; pass 2 (9 m inside) is 2 m wide and cannot
+    // turn at radius 6, and two passes leave no workable area: the 8 m band
+    // between pass 1's swaths is worked by a track instead of refusing the field.
+    const p = plan(
+      metres([
+        [
+          [0, 0],
+          [300, 0],
+          [300, 20],
+          [0, 20],
+        ],
+      ]),
+    );
+    expect(p.stats.coveredPercent).toBeGreaterThan(95);
+    expect(p.stats.trackCount).toBeGreaterThan(0);
+  });
+
+  it('works the narrow arm of fiboa-be_vlg:768663766 that its second pass cannot reach', () => {
+    if (!hasCorpus()) return;
+    const f = loadBenchmarkSelection().find((s) => s.id === 'fiboa-be_vlg:768663766');
+    const p = plan(f?.feature);
+    // 49 % with the arm left out.
+    expect(p.stats.coveredPercent).toBeGreaterThan(93);
+  });
+});
+
 describe.skipIf(!hasCorpus())('real fields that lost area', () => {
   const fields = hasCorpus() ? loadBenchmarkSelection() : [];
   const feature = (id: string) => {

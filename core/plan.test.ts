@@ -78,7 +78,8 @@ describe('planField on a rectangle', () => {
     expect(r.plan.stats.coveredPercent).toBeGreaterThan(98.5);
     expect(r.plan.stats.overlapPercent).toBeLessThan(3);
     const passes = g.parts.filter((p) => p.type === 'ExteriorHeadlandPass' && p.sequence !== undefined);
-    expect(passes.map((p) => p.passNumber).sort()).toEqual([1, 2]);
+    // Each pass is driven (in pieces where its corners are driven square).
+    expect([...new Set(passes.map((p) => p.passNumber))].sort()).toEqual([1, 2]);
   });
 
   it('honours a preferred direction', () => {

@@ -7,12 +7,13 @@
  *
  * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
  */
+import { Clipper } from 'clipper2-ts';
 import { planDecomposedPart } from './decompose/plan-decomposed.ts';
 import { prepareField } from './field/prepare-field.ts';
-import { difference, intersection } from './geometry/clip.ts';
+import { bufferRings, difference, intersection, offset, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
-import { multiPolygonArea } from './geometry/polygon.ts';
-import { generateHeadlands } from './headland/generate-headlands.ts';
+import { multiPolygonArea, polygonArea } from './geometry/polygon.ts';
+import { generateHeadlands, type HeadlandResult } from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
@@ -321,7 +322,8 @@ function planZone(
     ...(m.maxCurvatureRate !== undefined ? { curvatureRate: m.maxCurvatureRate } : {}),
   });
   const zonePassable = passable.length ? intersection(passable, [zone]) : [];
-  const workable = zonePassable.length ? difference(headlands.workable, zonePassable) : headlands.workable;
+  const inner = withUnworkedBand(headlands, zone, w);
+  const workable = zonePassable.length ? difference(inner, zonePassable) : inner;
   const workField = zonePassable.length ? difference([zone], zonePassable) : [zone];
   const region = new EdgeIndex([zone.outer, ...zone.holes]);
   const fieldIndex = zonePassable.length
@@ -329,6 +331,15 @@ function planZone(
     : region;
   const haName = (a: number) => `${(a / 10000).toFixed(2)} ha`;
   if (multiPolygonArea(workable) < 1e-3) {
+    // Nothing for tracks: either the passes that go round take the whole
+    // field, or the field is too narrow for a pass to go round and for a track.
+    if (headlands.drivenExterior.length + headlands.drivenInterior.length === 0) {
+      return new PlanningError(
+        'SWATH_WIDER_THAN_FIELD',
+        `Field part ${index} (${haName(multiPolygonArea([zone]))}) is too narrow for a ${w} m swath: no headland pass can turn round it at radius ${m.minTurningRadius} m and no track fits half a swath inside its edge. Use a narrower swath.`,
+        { zoneIndex: index },
+      );
+    }
     return new PlanningError(
       'HEADLAND_EXHAUSTS_FIELD',
       `The headlands use up field part ${index} (${haName(multiPolygonArea([zone]))}): ${options.exteriorHeadlandPasses} exterior pass(es) of ${w} m leave no workable area. Use fewer headland passes or a narrower swath.`,
@@ -478,6 +489,32 @@ function planZone(
     single,
   });
   return decomposed ?? [single];
+}
+
+/**
+ * The workable area, and where the field is too narrow for a headland pass
+ * to go round, the band that pass would have worked: a narrow strip or
+ * neck of the field that no driven pass reaches is worked by tracks instead
+ * of being left out. Tracks there keep half a swath off the field edge and
+ * obstacles; slivers (narrower than 3 m or a
+ * half swath, under 4 w^2 beside a workable area, under w^2 and 100 m^2
+ * where there is none) are left.
+ */
+export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: number): Polygon[] {
+  const workable = headlands.workable;
+  // Centre lines simplified within 5 cm: buffering dense arcs is what costs here.
+  const rings = [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) =>
+    Clipper.simplifyPathD(r.ring, 0.05, true),
+  );
+  const band = difference(offset([zone], -w / 2, 'round', 0.05), [...workable, ...bufferRings(rings, w / 2)]);
+  if (band.length === 0) return workable;
+  // Small pieces beside a workable area are mostly corners outside a rounded
+  // pass, which the route drives square: only larger ones get tracks there.
+  const minArea = workable.length ? 4 * w * w : Math.max(100, w * w);
+  const r = Math.min(w / 4, 1.5);
+  const opened = offset(offset(band, -r), r).filter((p) => polygonArea(p) >= minArea);
+  if (opened.length === 0) return workable;
+  return workable.length ? union(workable, opened) : opened;
 }
 
 function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], machine: Machine): Zone {

@@ -46,8 +46,8 @@ const ARC_GAP = 1.05;
 
 /**
  * The rounded convex corners of a counter-clockwise ring that can be driven
- * square inside the region: turn between MIN_TURN and MAX_TURN, and an
- * area gained outside the rounding of at least a quarter of a swath squared.
+ * square inside the region: turn between MIN_TURN and MAX_TURN, where
+ * squaring works clearly more of the field than it adds in overlap.
  */
 export function squareCorners(
   path: RingPath,
@@ -106,12 +106,18 @@ export function squareCorners(
     const legIn = (apex.x - t1.x) * Math.cos(hIn) + (apex.y - t1.y) * Math.sin(hIn);
     const legOut = (t2.x - apex.x) * Math.cos(hOut) + (t2.y - apex.y) * Math.sin(hOut);
     if (legIn <= 0.05 || legOut <= 0.05) continue;
-    // The rounding's radius, and the corner area outside its swath that squaring gains.
+    // Rounded, the swath misses the corner outside the arc of radius r + w/2;
+    // square, it misses the kite beyond the apex and the two legs' swaths
+    // overlap on the kite inside it (both h^2 tan(phi / 2), h = w / 2).
+    // Square only where that works clearly more, at no more than twice the
+    // area in overlap.
     const tanHalf = Math.tan(total / 2);
     const r = (legIn + legOut) / (2 * tanHalf);
-    const rho = r + swath / 2;
-    const gain = rho * rho * (tanHalf - total / 2);
-    if (gain < (swath * swath) / 4) continue;
+    const h = swath / 2;
+    const rho = r + h;
+    const kite = h * h * tanHalf;
+    const gain = rho * rho * (tanHalf - total / 2) - kite;
+    if (gain < (swath * swath) / 8 || kite > 2 * gain) continue;
     if (!region.contains(apex) || region.segmentCrosses(t1, apex) || region.segmentCrosses(apex, t2))
       continue;
     if (!cornerTurn({ ...apex, heading: hIn }, hOut, radius, region)) continue;
