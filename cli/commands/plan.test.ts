@@ -1,5 +1,6 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { planField } from '../../core/plan.ts';
 import { PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
 import { samplePlanResult } from '../../formats/plan-sample.ts';
 import { formatOfPath, type PlanIO, parsePlanArgs, planIdFor, runPlan } from './plan.ts';
@@ -309,6 +310,25 @@ describe('plan argument helpers', () => {
       maxCurvatureRate: 0.05,
       maxOptimizerTime: 1.5,
     });
+  });
+
+  it('plans curved and spiral tracks and crosshatch lines', () => {
+    for (const [flag, type] of [
+      ['curved', 'Curved'],
+      ['Spiral', 'Spiral'],
+      ['straight', 'Straight'],
+    ] as const) {
+      const io = fakeIO(undefined, planField);
+      const code = runPlan(['field.geojson', '--track-type', flag, '--cross-hatch'], io);
+      expect(code, io.err).toBe(0);
+      expect(io.requests[0]).toMatchObject({ trackType: type, useCrossHatches: true });
+      const parts = JSON.parse(io.out).features.map(
+        (f: { properties: { geometryPartType?: string } }) => f.properties.geometryPartType,
+      );
+      expect(parts).toContain('Crosshatch');
+      expect(parts).toContain('RouteTrack');
+    }
+    expect(() => parsePlanArgs(['f.geojson', '--track-type', 'zigzag'])).toThrow('--track-type');
   });
 
   it('refuses route options it cannot honour, naming the flag', () => {

@@ -97,6 +97,11 @@ export function patternTracks(
     warnings.push(`extendTracks applies to straight tracks; the ${type} tracks end at the workable area.`);
   }
   if (type === 'Straight') return { warnings };
+  if (options.preferredBearingDeg !== undefined) {
+    warnings.push(
+      `The track direction applies to straight tracks; the ${type} tracks follow ${type === 'Curved' ? 'their reference line' : 'the outline of the workable area'}.`,
+    );
+  }
   const m = options.machine;
   let set: TrackSet & { reference?: Point[] };
   if (type === 'Curved') {

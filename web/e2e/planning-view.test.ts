@@ -212,6 +212,19 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
       expect(await page.locator('#status').getAttribute('data-kind')).not.toBe('error');
     }
 
+    // Track types: curved and spiral plans; the direction is for straight tracks only.
+    for (const trackType of ['Curved', 'Spiral', 'Straight']) {
+      const before = await page.locator('#map').getAttribute('data-plan-version');
+      await page.getByLabel('Track type').selectOption(trackType);
+      await page.waitForFunction((x) => document.getElementById('map')?.dataset.planVersion !== x, before, {
+        timeout: 30_000,
+      });
+      expect(await page.locator('#status').getAttribute('data-kind')).not.toBe('error');
+      expect(await page.getByLabel(/Direction/).isDisabled()).toBe(trackType !== 'Straight');
+      expect(await stat(page, 'trackCount')).toBeGreaterThan(0);
+      if (trackType === 'Spiral') await page.screenshot({ path: join(SHOTS, '03a-spiral.png') });
+    }
+
     // Route playback.
     await page.getByRole('button', { name: 'Play the route' }).click();
     await page.waitForFunction(

@@ -165,6 +165,10 @@ function applyTuning(t: Partial<Tuning>): void {
 function syncRows(): void {
   $('skipCount-row').hidden = algorithmSelect.value !== 'clusteredSpiral';
   $('objective-row').hidden = algorithmSelect.value !== 'optimized';
+  // A direction is for straight tracks: curved ones follow the field edge, a spiral its outline.
+  const straight = $<HTMLSelectElement>('trackType').value === 'Straight';
+  $<HTMLInputElement>('bearing').disabled = !straight;
+  $<HTMLButtonElement>('bearing-auto').disabled = !straight;
 }
 
 $('swathWidth').addEventListener('input', () => {
@@ -261,9 +265,12 @@ worker.onmessage = (ev: MessageEvent<WorkerAnswer>) => {
       embed.post('tramline:plan-changed', { tuning: current?.tuning, stats: planStats(a.geojson) });
     mapEl.dataset.planVersion = String(a.id);
   });
-  setStatus(
-    a.repairs.length ? `Plan ready (${a.repairs.join('; ')})` : `Plan ready in ${Math.round(a.ms)} ms.`,
-  );
+  // What the planner did instead of what was asked (a track type it fell back from) comes first.
+  const warnings = (a.geojson.features as { properties?: { featureType?: string; warnings?: string[] } }[])
+    .filter((f) => f.properties?.featureType === 'zoneStatistics')
+    .flatMap((f) => f.properties?.warnings ?? []);
+  const notes = [...new Set(warnings)].concat(a.repairs);
+  setStatus(notes.length ? `Plan ready (${notes.join('; ')})` : `Plan ready in ${Math.round(a.ms)} ms.`);
   stored.onPreview();
   showFigures(
     planStats(a.geojson),

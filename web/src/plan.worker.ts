@@ -24,7 +24,9 @@ export function planRequestOf(job: PlanJob): PlanRequest {
     machine: { swathWidth: t.swathWidth, minTurningRadius: t.minTurningRadius },
     exteriorHeadlandPasses: t.exteriorHeadlandPasses,
     interiorHeadlandPasses: t.interiorHeadlandPasses,
-    preferredBearingDeg: t.bearingDeg ?? undefined,
+    ...(t.trackType === 'Straight'
+      ? { preferredBearingDeg: t.bearingDeg ?? undefined }
+      : { trackType: t.trackType }),
     route: {
       algorithm: t.algorithm as RouteAlgorithm,
       ...(t.algorithm === 'clusteredSpiral' && t.skipCount !== null ? { skipCount: t.skipCount } : {}),
@@ -36,14 +38,6 @@ export function planRequestOf(job: PlanJob): PlanRequest {
 }
 
 function run(job: PlanJob): WorkerAnswer {
-  if (job.tuning.trackType !== 'Straight') {
-    return {
-      id: job.id,
-      ok: false,
-      code: 'OPTION_NOT_SUPPORTED',
-      message: `${job.tuning.trackType} tracks are not available yet; the planner draws Straight tracks.`,
-    };
-  }
   const t0 = performance.now();
   try {
     // The optimizer stops after 400 ms of its own and keeps the best order found, so previews stay quick.
