@@ -99,6 +99,24 @@ export function decompose(workable: readonly Polygon[], opts: DecomposeOptions):
   return { cells, decomposed, cost, baselineCost };
 }
 
+/**
+ * Whether any polygon of the area is worth searching: large enough (16
+ * swath squares) and clearly non-convex (its hull 5 % larger). Cheap; the
+ * planner asks this first, so near-convex fields pay nothing more.
+ */
+export function worthDecomposing(workable: readonly Polygon[], swathWidth: number): boolean {
+  return workable.some((p) => searchable(p, swathWidth) !== null);
+}
+
+/** The simplified polygon when it is worth searching, else null. */
+function searchable(poly: Polygon, w: number): Polygon | null {
+  const area = polygonArea(poly);
+  if (area < 16 * w * w) return null;
+  const simple = simplifyPolygon(poly);
+  if (!simple || hullArea(simple.outer) * CONVEXITY_SKIP <= area) return null;
+  return simple;
+}
+
 /** Length of one turn at a track end, as the route pays it [m]. */
 export function turnCost(w: number, R: number): number {
   // A U-turn when 2R <= w; otherwise a skip-row U-turn or a bulb: about pi R plus the lateral travel.
@@ -119,17 +137,21 @@ function decomposePolygon(poly: Polygon, opts: DecomposeOptions): Decomposition 
     cost: whole.cost,
     baselineCost: whole.cost,
   };
-  const area = polygonArea(poly);
-  if (area < 16 * w * w) return single;
-  const simple = simplifyPolygon(poly);
-  if (!simple || hullArea(simple.outer) * CONVEXITY_SKIP <= area) return single;
+  if (!searchable(poly, w)) return single;
   // Greedy splitting: the best improving cut over all cells, until none improves.
   let cells: Cell[] = [whole];
+  const cuts = new Map<Cell, { parts: Cell[]; gain: number } | null>();
   for (;;) {
     if (cells.length >= maxCells) break;
     let best: { index: number; parts: Cell[]; gain: number } | null = null;
     for (const [index, cell] of cells.entries()) {
-      const found = bestCut(cell, w, R, T, link, maxCells - cells.length + 1);
+      // A cell's best cut does not change while other cells are split (only the part cap may).
+      const maxParts = maxCells - cells.length + 1;
+      let found = cuts.get(cell);
+      if (found === undefined || (found && found.parts.length > maxParts)) {
+        found = bestCut(cell, w, R, T, link, maxParts);
+        cuts.set(cell, found);
+      }
       if (found && (!best || found.gain > best.gain)) best = { index, ...found };
     }
     if (!best || best.gain <= T) break;

@@ -40,7 +40,7 @@ import type {
   Pose,
   Zone,
 } from '../types/index.ts';
-import { type Cell, decompose } from './decompose.ts';
+import { type Cell, decompose, worthDecomposing } from './decompose.ts';
 
 export interface DecomposedPartInput {
   /** The field part (holes are obstacles). */
@@ -104,6 +104,7 @@ export function decomposedCandidate(input: DecomposedPartInput): Zone[] | null {
   const { options } = input;
   const m = options.machine;
   if (options.preferredBearingDeg !== undefined) return null;
+  if (!worthDecomposing(input.workable, m.swathWidth)) return null;
   const d = decompose(input.workable, { swathWidth: m.swathWidth, turningRadius: m.minTurningRadius });
   if (!d.decomposed) return null;
   // The cells one after another from an end of the chain, and (without a
