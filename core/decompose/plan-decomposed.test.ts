@@ -162,6 +162,37 @@ describe('decomposed plans', () => {
     expect(plan.stats.nonWorkingDistance).toBeLessThan(0.9 * one.stats.nonWorkingDistance);
   });
 
+  it('a comb: its back across, each tooth along its length', () => {
+    // Three teeth 60 m wide and 200 m long, 150 m apart, on a back 72 m deep.
+    const comb: [number, number][] = [
+      [0, 0],
+      [480, 0],
+      [480, 272],
+      [420, 272],
+      [420, 72],
+      [270, 72],
+      [270, 272],
+      [210, 272],
+      [210, 72],
+      [60, 72],
+      [60, 272],
+      [0, 272],
+    ];
+    const one = planField(request(lonLat(comb), S1, { decomposition: false })).plan;
+    const plan = planField(request(lonLat(comb), S1)).plan;
+    expectValid(plan);
+    expectZonesPartition(plan);
+    const cs = cells(plan);
+    expect(cs).toHaveLength(4);
+    // Along within 3 degrees: the rounded corners at the foot of a tooth may tilt its best direction a little.
+    const across = (z: (typeof cs)[0]) => Math.abs(z.groups[0].bearingDeg - 90) < 3;
+    const along = (z: (typeof cs)[0]) => Math.min(z.groups[0].bearingDeg, 180 - z.groups[0].bearingDeg) < 3;
+    expect(cs.filter(across)).toHaveLength(1);
+    expect(cs.filter(along)).toHaveLength(3);
+    expect(plan.stats.turnCount).toBeLessThan(0.5 * one.stats.turnCount);
+    expect(plan.stats.nonWorkingDistance).toBeLessThan(0.9 * one.stats.nonWorkingDistance);
+  });
+
   it('a short U stays one zone: splitting it would not pay for the connections', () => {
     const plan = planField(request(lonLat(U_SHORT), S1)).plan;
     expectValid(plan);
