@@ -5,7 +5,9 @@
  * headland pass, algorithm boustrophedon), through the HTTP interface, from
  * POST to the completed job.
  *
- *   npm run bench:bulk                          # embedded store, workers in the server process
+ *   npm run bench:bulk                          # embedded store (a fresh data directory on disk, as
+ *                                               # npm start uses ./data), workers in the server process
+ *   npm run bench:bulk -- --memory              # embedded store in memory
  *   npm run bench:bulk -- --postgres --workers 2  # PostgreSQL, two `tramline worker` processes
  *   npm run bench:bulk -- --limit 100
  *
@@ -14,9 +16,9 @@
  * machine may be shared). Writes the same to bench/results/bulk-bench.json.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../api/app.ts';
 import type { BoundaryInput } from '../formats/direct-request.ts';
@@ -30,6 +32,7 @@ const { values } = parseArgs({
   options: {
     limit: { type: 'string' },
     postgres: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
     workers: { type: 'string', default: '2' },
   },
 });
@@ -70,13 +73,17 @@ async function main(): Promise<void> {
   let store: Store;
   let dropDb: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
+  let dataDir: string | undefined;
   if (values.postgres) {
     const db = await createTempDatabase();
     databaseUrl = db.url;
     dropDb = db.drop;
     store = await openStore({ databaseUrl, poolSize: 4 });
-  } else {
+  } else if (values.memory) {
     store = await openStore({ dataDir: 'memory://' });
+  } else {
+    dataDir = mkdtempSync(join(tmpdir(), 'tramline-bulk-'));
+    store = await openStore({ dataDir });
   }
   const key = await createKeyForNewAccount(store, {
     email: `bench-${Date.now()}@example.org`,
@@ -134,7 +141,7 @@ async function main(): Promise<void> {
   const result = {
     mode: values.postgres
       ? `postgres, ${workers.length} worker processes (1 planning thread each)`
-      : 'embedded PGlite, workers in the server process',
+      : `embedded PGlite (${values.memory ? 'in memory' : 'data directory on disk'}), workers in the server process`,
     cpus: availableParallelism(),
     fields: list.length,
     status: status.status,
@@ -165,6 +172,7 @@ async function main(): Promise<void> {
   await app.close();
   await store.close();
   if (dropDb) await dropDb();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 await main();
