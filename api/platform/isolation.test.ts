@@ -186,6 +186,17 @@ const WALK: Walk[] = [
   { method: 'POST', route: '/api/guidance/postprocess', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
   { method: 'POST', route: '/api/guidance-post-process', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
   { method: 'POST', route: '/api/routes', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
+  {
+    method: 'POST',
+    route: '/api/routes/normalized',
+    body: (ids) => [{ pathPlanZoneId: ids.pathPlanZoneId }],
+  },
+  { method: 'POST', route: '/api/routes/create', body: (ids) => ({ pathPlanId: ids.pathPlanId }) },
+  {
+    method: 'POST',
+    route: '/api/routes/construct',
+    body: (ids) => ({ pathPlanZoneId: ids.pathPlanZoneId, nodeOrder: [0] }),
+  },
   { method: 'GET', route: '/api/bulk-guidance/jobs/:jobId' },
   { method: 'GET', route: '/api/bulk-guidance/normalized/jobs/:jobId' },
   { method: 'POST', route: '/api/job/:jobId/cancel' },
