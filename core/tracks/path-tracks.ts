@@ -121,7 +121,9 @@ function locate(path: readonly Point[], cum: readonly number[], q: Point): numbe
  * shorter than the chord before it and turns against it (see the header).
  */
 export function tidyEnds(piece: readonly Point[]): Point[] {
-  let p = dropDuplicates(piece.slice());
+  // Vertices a few millimetres apart (where the clipper split an edge at the
+  // area's boundary and joined it again) make three-point curvature meaningless.
+  let p = dropNear(dropDuplicates(piece.slice()), NEAR);
   const bad = (a: Point, b: Point, c: Point) => {
     const ab = dist(a, b);
     const bc = dist(b, c);
@@ -132,6 +134,20 @@ export function tidyEnds(piece: readonly Point[]): Point[] {
   while (p.length >= 3 && bad(p[p.length - 3], p[p.length - 2], p[p.length - 1])) p = p.slice(0, -1);
   while (p.length >= 3 && bad(p[2], p[1], p[0])) p = p.slice(1);
   return p;
+}
+
+/** Interior vertices closer than this to the previous one are dropped [m]. */
+const NEAR = 0.01;
+
+/** Without the vertices closer than eps to the one kept before them; the ends stay. */
+function dropNear(pts: Point[], eps: number): Point[] {
+  if (pts.length < 3) return pts;
+  const out: Point[] = [pts[0]];
+  for (let i = 1; i < pts.length - 1; i++) if (dist(out[out.length - 1], pts[i]) >= eps) out.push(pts[i]);
+  const last = pts[pts.length - 1];
+  if (out.length > 1 && dist(out[out.length - 1], last) < eps) out.pop();
+  out.push(last);
+  return out;
 }
 
 export function dropDuplicates(pts: Point[]): Point[] {

@@ -56,7 +56,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   const tracks: Track[] = [];
   const lineOffsets: number[] = [];
   let chains: Chain[] = [];
-  const finished: Point[][] = [];
+  const chainTracks: Point[][] = [];
   const extras: Point[][] = [];
   // Length along a loop for the S-bend to the next loop, one swath in.
   const alpha = Math.acos(Math.max(-1, 1 - w / (2 * RF)));
@@ -92,36 +92,48 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
         for (const c of chains) {
           if (c.level !== k - 1 || joined) continue;
           const from = c.loop[c.entry];
-          const [into, to] = vertexNear(loop, from);
-          if (dist(into[to], from) > 1.5 * w + 0.5) continue;
+          const near = straightNear(loop, from, 3 * RF + 2 * w);
+          if (!near) continue;
+          const [into, to] = near;
+          if (dist(into[to], from) > 3 * RF + 2 * w) continue;
           const bend = laneChange(c, into, to, tries, RF, inside);
           if (!bend) continue;
-          loop = into;
-          // Each loop is a track of its own, from where it is entered to the next loop;
-          // the next track starts where this one ends, with the same heading.
-          finished.push([...c.done, ...bend.before, ...bend.bend, loop[to]]);
+          // Each loop is a track of its own, from where it is entered to the next loop.
+          // It ends halfway along the next loop's first edge and the next track starts
+          // there: one straight line through the junction, so both meet with the same heading.
+          const n1 = into.length;
+          const q = into[(to + 1) % n1];
+          // Half a metre along the straight the bend lands on.
+          const f = 0.5 / dist(into[to], q);
+          const mid = { x: into[to].x + (q.x - into[to].x) * f, y: into[to].y + (q.y - into[to].y) * f };
+          loop = [...into.slice(0, to + 1), mid, ...into.slice(to + 1)];
+          chainTracks.push([...c.done, ...bend.before, ...bend.bend, loop[to], mid]);
           c.done = [];
           c.loop = loop;
-          c.entry = to;
+          c.entry = to + 1;
           c.level = k;
           next.push(c);
           chains = chains.filter((x) => x !== c);
           joined = true;
         }
         if (!joined) {
-          const at = opts.start ? nearestVertex(loop, opts.start) : 0;
-          next.push({ done: [], loop, entry: at, level: k });
+          // A chain begins on a straight stretch (at a sharp corner the next loop is far off).
+          const [opened, at] = straightEntry(loop, opts.start, 2 * lane + 2 * w);
+          next.push({ done: [], loop: opened, entry: at, level: k });
         }
       }
     }
     // Chains no loop carried on end with a whole loop.
-    for (const c of chains) finished.push(closeChain(c));
+    for (const c of chains) chainTracks.push(closeChain(c));
     chains = next;
   }
-  for (const c of chains) finished.push(closeChain(c));
+  for (const c of chains) chainTracks.push(closeChain(c));
   let line = 0;
-  for (const raw of [...finished, ...extras]) {
-    const p = tidyEnds(dropDuplicates(raw));
+  // Loops and lane changes are exact arcs and lines: kept as they are. Pieces cut
+  // to the area get their clipped ends tidied.
+  const all = [...chainTracks.map((t) => ({ t, cut: false })), ...extras.map((t) => ({ t, cut: true }))];
+  for (const { t: raw, cut } of all) {
+    const p = cut ? tidyEnds(dropDuplicates(raw)) : dropDuplicates(raw);
     if (p.length < 2 || polyLength(p) < minLen) continue;
     tracks.push({ a: p[0], b: p[p.length - 1], line, seg: 0, path: p, along: [0, 0] });
     line += 2;
@@ -214,14 +226,48 @@ function laneChange(
   return null;
 }
 
+/**
+ * Where a chain enters a loop: the middle of the straight stretch at least
+ * `long` metres long nearest to `near` (else of the longest one), inserted
+ * as a vertex.
+ */
+function straightEntry(loop: Point[], near: Point | undefined, long: number): [Point[], number] {
+  const n = loop.length;
+  let best = -1;
+  let bestScore = Number.POSITIVE_INFINITY;
+  let longest = 0;
+  for (let i = 0; i < n; i++) {
+    const a = loop[i];
+    const b = loop[(i + 1) % n];
+    const l = dist(a, b);
+    if (l > dist(loop[longest], loop[(longest + 1) % n])) longest = i;
+    if (l < long) continue;
+    const m = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    const score = near ? dist(m, near) : -l;
+    if (score < bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  const i = best >= 0 ? best : longest;
+  const a = loop[i];
+  const b = loop[(i + 1) % n];
+  if (dist(a, b) <= STRAIGHT) return [loop, i];
+  const m = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  return [[...loop.slice(0, i + 1), m, ...loop.slice(i + 1)], i + 1];
+}
+
 /** Segments longer than this [m] are straight stretches (arcs are sampled at most 1 m apart). */
 const STRAIGHT = 1.5;
 
 /**
- * The vertex of a loop nearest to q; on a straight stretch, the point of it
- * nearest to q, inserted as a vertex. Returns the loop and the index.
+ * Where the lane change from the previous loop lands: the point of this loop
+ * nearest to q when that lies on a straight stretch, else the start of the
+ * next straight stretch ahead (within maxWalk metres), so the junction with
+ * the next track lies on a straight line; inserted as a vertex. Null when no
+ * straight stretch is near.
  */
-function vertexNear(loop: Point[], q: Point): [Point[], number] {
+function straightNear(loop: Point[], q: Point, maxWalk: number): [Point[], number] | null {
   const n = loop.length;
   let bi = 0;
   let bt = 0;
@@ -240,14 +286,24 @@ function vertexNear(loop: Point[], q: Point): [Point[], number] {
       bt = t;
     }
   }
-  const a = loop[bi];
-  const b = loop[(bi + 1) % n];
-  const seg = dist(a, b);
-  if (seg > STRAIGHT && bt * seg > 0.5 && (1 - bt) * seg > 0.5) {
-    const p = { x: a.x + (b.x - a.x) * bt, y: a.y + (b.y - a.y) * bt };
-    return [[...loop.slice(0, bi + 1), p, ...loop.slice(bi + 1)], bi + 1];
+  let i = bi;
+  let walked = 0;
+  for (let k = 0; k < n; k++) {
+    const a = loop[i];
+    const b = loop[(i + 1) % n];
+    const seg = dist(a, b);
+    // A straight with room for the junction (a point half a metre along it, and more after).
+    const at = k === 0 ? bt * seg : 0;
+    if (seg > STRAIGHT && seg - at > 1.5) {
+      if (at < 1e-6) return [loop, i];
+      const p = { x: a.x + (b.x - a.x) * bt, y: a.y + (b.y - a.y) * bt };
+      return [[...loop.slice(0, i + 1), p, ...loop.slice(i + 1)], i + 1];
+    }
+    walked += seg - at;
+    if (walked > maxWalk) return null;
+    i = (i + 1) % n;
   }
-  return [loop, bt < 0.5 ? bi : (bi + 1) % n];
+  return null;
 }
 
 function ringLen(ring: readonly Point[]): number {
