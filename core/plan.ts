@@ -64,12 +64,21 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   const reference = options.referenceLine?.map(([lon, lat]) => frame.toMetric(lon, lat));
   const zones: Zone[] = [];
   const refusals: PlanningError[] = [];
-  field.parts.forEach((part, index) => {
+  // usePassable false: passable obstacles are obstacles like any other; a
+  // part they cut in two becomes two parts (nothing may cross between them).
+  const parts =
+    req.usePassable === false && field.passable.length
+      ? field.parts.flatMap((p) =>
+          difference([p], field.passable).filter((q) => multiPolygonArea([q]) > 1e-3),
+        )
+      : field.parts;
+  const passable = req.usePassable === false ? [] : field.passable;
+  parts.forEach((part, index) => {
     // With a staging area, the route enters and leaves at the nearest point of the zone's edge.
     const gate = staging ? nearestOnRing(staging, part.outer) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
-    const result = planZone(part, index, field.passable, options, zoneStart, zoneEnd, hooks, reference);
+    const result = planZone(part, index, passable, options, zoneStart, zoneEnd, hooks, reference);
     if (staging && !(result instanceof PlanningError)) {
       // A decomposed part is one route: it enters at its first zone and leaves from its last.
       result.forEach((z, k) => {
@@ -81,7 +90,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     }
     if (result instanceof PlanningError) refusals.push(result);
     const partZones =
-      result instanceof PlanningError ? [emptyZone(part, index, field.passable, options.machine)] : result;
+      result instanceof PlanningError ? [emptyZone(part, index, passable, options.machine)] : result;
     for (const z of partZones) {
       z.index = zones.length;
       z.fieldPart = index;
@@ -298,7 +307,8 @@ function nearestOnRing(p: Point, ring: readonly Point[]): Point {
 /** A route node belongs to the zone whose boundary is nearest. */
 function pickFor(part: Polygon, p: Point | undefined): Point | undefined {
   if (!p) return undefined;
-  for (const q of part.outer) if (Math.hypot(q.x - p.x, q.y - p.y) < 1e-6) return p;
+  // (1 mm: outlines cut by the clipper keep their vertices to its precision.)
+  for (const q of part.outer) if (Math.hypot(q.x - p.x, q.y - p.y) < 1e-3) return p;
   return undefined;
 }
 

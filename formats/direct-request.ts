@@ -69,6 +69,7 @@ export interface DirectRequestBody {
   trackType?: 'Straight' | 'Curved' | 'Spiral';
   curvedOptions?: { levelOfSmoothing?: number; smoothingIterations?: number; minAngleToSmooth?: number };
   referenceLine?: number[][];
+  usePassable?: boolean;
   routeOptions?: {
     algorithm?: string;
     skipCount?: number;
@@ -182,6 +183,7 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (body.curvedOptions !== undefined) plan.curvedOptions = { ...body.curvedOptions };
   if (body.referenceLine !== undefined)
     plan.referenceLine = body.referenceLine.map((p) => [p[0], p[1]] as [number, number]);
+  if (body.usePassable === false) plan.usePassable = false;
   if (ro?.startPointNodeIndex !== undefined) plan.route!.startPointNodeIndex = ro.startPointNodeIndex;
   if (ro?.endPointNodeIndex !== undefined) plan.route!.endPointNodeIndex = ro.endPointNodeIndex;
   return {

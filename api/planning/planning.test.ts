@@ -134,7 +134,7 @@ describe('unsupportedOptions', () => {
         forcedDirection: 'CCW',
       },
     });
-    expect(list.map((u) => u.path)).toEqual(['/usePassable', '/routeOptions/refillStrategyType']);
+    expect(list.map((u) => u.path)).toEqual(['/routeOptions/refillStrategyType']);
     expect(
       unsupportedOptions({
         routeOptions: { calculateRefillPoints: true, refillStrategyType: 'StartOfTrack' },

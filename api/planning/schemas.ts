@@ -335,7 +335,7 @@ export const DirectPlanRequest = Type.Object(
     usePassable: Type.Optional(
       Type.Boolean({
         description:
-          'Default true: features with properties.passable = true are passable obstacles (not worked; the machine may cross them). false is not supported yet (422).',
+          'Default true: features with properties.passable = true are passable obstacles (not worked; the machine may cross them). false: they are non-passable obstacles like the holes of the boundary (interior headland passes go round them, tracks stop at them, no turn or connector crosses them; a field part they cut through becomes separate zones).',
       }),
     ),
     trackType: Type.Optional(

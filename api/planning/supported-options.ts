@@ -27,7 +27,6 @@ export const SUPPORTED_ROUTE_ALGORITHMS = ROUTE_ALGORITHMS;
 
 const RULES: Rule[] = [
   { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
-  { path: '/usePassable', get: (r) => r.usePassable, ok: (v) => v === true, supported: 'true' },
   {
     path: '/routeOptions/algorithm',
     get: (r) => r.routeOptions?.algorithm,
@@ -58,7 +57,7 @@ const RULES: Rule[] = [
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */

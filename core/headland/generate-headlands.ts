@@ -66,7 +66,8 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   const boundaryIndex = new EdgeIndex([zone.outer, ...zone.holes]);
 
   // Interior headland area around the obstacles.
-  const keepOut = M > 0 ? offset(holes, M * w) : holes;
+  // Without interior passes the tracks still keep half the machine's width off each obstacle.
+  const keepOut = M > 0 ? offset(holes, M * w) : holes.length ? offset(holes, w / 2) : holes;
   const workable = difference(N > 0 ? offset(outer, -N * w) : outer, keepOut).filter(
     (p) => polygonArea(p) > 1e-4,
   );
@@ -163,7 +164,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
             if (containsAll(opened, holes)) region = opened;
           }
           if (!containsAll(region, holes)) continue;
-          r = drivableRings(region, RF, boundaryIndex);
+          r = drivableRings(region, RF, boundaryIndex, opts.curvatureRate);
           if (r.length) break;
         }
         if (r.length > together.length) together = r;
@@ -288,7 +289,10 @@ function ringLength(ring: readonly Point[]): number {
 
 function ringInside(ring: readonly Point[], index: EdgeIndex): boolean {
   if (!index.contains(ring[0])) return false;
-  for (let i = 0; i < ring.length; i++)
+  for (let i = 0; i < ring.length; i++) {
     if (index.segmentCrosses(ring[i], ring[(i + 1) % ring.length])) return false;
+    // A ring can pass through an edge at a vertex lying on it (the crossing test counts that as touching).
+    if (!index.contains(ring[i]) && index.distance(ring[i], 2e-3) >= 1e-3) return false;
+  }
   return true;
 }

@@ -198,10 +198,12 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
     }
     p = end;
   }
+  const pieces = samplePath(from, path, radius);
+  if (slipsThrough(region, pieces)) return null;
   const reverse = path.segments.some((s) => s.reverse);
   const arcs = path.segments.filter((s) => s.type !== 'S' && s.length >= 1e-9).length;
   return {
-    pieces: samplePath(from, path, radius),
+    pieces,
     length: path.length,
     kind: classify(from, segmentsEnd(from, path, radius), reverse, arcs),
   };
@@ -235,11 +237,24 @@ function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | 
     if (side !== 0 && side !== lastSide) turns++;
     lastSide = side;
   }
-  return {
-    pieces: sampleCurvePath(from, path),
-    length: path.length,
-    kind: classify(from, p, reverse, turns),
-  };
+  const pieces = sampleCurvePath(from, path);
+  if (slipsThrough(region, pieces)) return null;
+  return { pieces, length: path.length, kind: classify(from, p, reverse, turns) };
+}
+
+/** Samples this close to an edge [m] count as touching it in the crossing test. */
+const TOUCH = 1e-3;
+
+/**
+ * True when a sample of the path lies outside the region (outside the field
+ * or in an obstacle) by more than the 1 mm the crossing test counts as
+ * touching. The crossing test alone misses a path that leaves through a
+ * sample lying on an edge, or that starts on the edge heading out.
+ */
+function slipsThrough(region: EdgeIndex, pieces: SampledPiece[]): boolean {
+  for (const pc of pieces)
+    for (const q of pc.points) if (!region.contains(q) && region.distance(q, 2 * TOUCH) >= TOUCH) return true;
+  return false;
 }
 
 /** The turn's shape from its ends and its make-up. */

@@ -12,7 +12,8 @@
  * pass. The headland passes are driven last, inner to outer, so the route
  * ends on the outermost pass, near the field edge.
  */
-import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { offset } from '../geometry/clip.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandResult, HeadlandRing } from '../headland/generate-headlands.ts';
 import type { Track, TrackSet } from '../tracks/generate-tracks.ts';
 import { dubinsShortest } from '../turn/dubins.ts';
@@ -111,9 +112,26 @@ interface TrackRec {
 export function planRoute(input: RouteInput): RouteResult {
   const R = input.machine.minTurningRadius;
   const sigma = input.machine.maxCurvatureRate;
+  // Turns and connectors keep half the machine's width off obstacles (less
+  // 5 cm: the first interior headland pass runs at exactly half a swath).
+  const clearance = input.tracks.swathWidth / 2 - 0.05;
+  const holes = input.zone.holes.map((h) => ({
+    outer: ringArea(h) < 0 ? h.slice().reverse() : h,
+    holes: [],
+  }));
+  const buffered =
+    holes.length && clearance > 0
+      ? new EdgeIndex([input.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
+      : input.region;
   // Every connection follows the machine's turn model (continuous curvature with a rate limit).
   const connectPoses = (from: Pose, to: Pose, r: number, region: EdgeIndex, opts: ConnectOptions = {}) =>
-    connectWith(from, to, r, region, sigma === undefined ? opts : { ...opts, curvatureRate: sigma });
+    connectWith(
+      from,
+      to,
+      r,
+      region === input.region ? buffered : region,
+      sigma === undefined ? opts : { ...opts, curvatureRate: sigma },
+    );
   const w = input.tracks.swathWidth;
   const heading = input.tracks.heading;
   const recs: TrackRec[] = input.tracks.tracks.map((track, index) => ({
@@ -952,6 +970,13 @@ function pickShorter<T extends { length: number }, U extends { length: number }>
   if (!a) return b;
   if (!b) return a;
   return b.length < a.length ? b : a;
+}
+
+/** Signed area of a ring [m^2] (positive: counter-clockwise). */
+function ringArea(r: readonly Point[]): number {
+  let a = 0;
+  for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += r[j].x * r[i].y - r[i].x * r[j].y;
+  return a / 2;
 }
 
 function polyLen(pts: readonly Point[]): number {

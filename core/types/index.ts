@@ -412,6 +412,12 @@ export interface PlanRequest {
   referenceLine?: [number, number][];
   /** Add crosshatch lines: straight guidance lines at right angles to the tracks. Default false. */
   useCrossHatches?: boolean;
+  /**
+   * Default true: passable obstacles (features with properties.passable true)
+   * are driven over, only their area is left unworked. False: they are
+   * obstacles like the field's holes (gone round, never crossed).
+   */
+  usePassable?: boolean;
   route?: Partial<RouteOptions>;
 }
 

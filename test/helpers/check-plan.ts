@@ -218,7 +218,9 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
       });
     } else {
       for (let k = 1; k < pts.length; k++) {
-        if (field.segmentCrosses(pts[k - 1], pts[k]) && field.distance(pts[k], 1) > TOLERANCES.field) {
+        // A crossing, or a vertex outside (a path can pass through an edge at a vertex lying on it).
+        const leaves = field.segmentCrosses(pts[k - 1], pts[k]) || !field.contains(pts[k]);
+        if (leaves && field.distance(pts[k], 1) > TOLERANCES.field) {
           out.push({
             rule: 'inside-field',
             zone: z,
