@@ -12,6 +12,7 @@
  *   npm run bench:options                       # first 100 fields of the selection
  *   npm run bench:options -- --limit 0          # the whole selection
  *   npm run bench:options -- --time 1 --option optimized --option boustrophedon
+ *   npm run bench:options -- --limit 0 --every 4 --option cc-auto   # a spread quarter
  *
  * The optimizer's time cap (maxOptimizerTime, default 1 s) is measured from
  * the start of each plan, as the direct interface does.
@@ -28,6 +29,9 @@ import { hasCorpus, loadBenchmarkSelection, loadFixtureFields, repoRoot } from '
 const { values } = parseArgs({
   options: {
     limit: { type: 'string', default: '100' },
+    /** Every n-th field only (a spread sample of the selection). */
+    every: { type: 'string', default: '1' },
+    out: { type: 'string', default: 'route-options-bench.json' },
     time: { type: 'string', default: '1' },
     option: { type: 'string', multiple: true },
     quiet: { type: 'boolean', default: false },
@@ -38,6 +42,8 @@ interface Option {
   name: string;
   route: Partial<RouteOptions>;
   request?: Partial<PlanRequest>;
+  /** Machine settings beyond S1 (the turn model). */
+  machine?: Partial<PlanRequest['machine']>;
 }
 
 const OPTIONS: Option[] = [
@@ -50,13 +56,21 @@ const OPTIONS: Option[] = [
   { name: 'extendTracks', route: { algorithm: 'auto' }, request: { extendTracks: true } },
   { name: 'curved', route: { algorithm: 'auto' }, request: { trackType: 'Curved' } },
   { name: 'spiral', route: { algorithm: 'auto' }, request: { trackType: 'Spiral' } },
+  { name: 'headlandsFirst', route: { algorithm: 'auto', headlandsFirst: true } },
+  { name: 'forcedDirection-CW', route: { algorithm: 'auto', forcedDirection: 'CW' } },
+  { name: 'usePassable-false', route: { algorithm: 'auto' }, request: { usePassable: false } },
+  // Turn models: continuous-curvature turns with a curvature-rate limit [1/m^2].
+  { name: 'cc-auto', route: { algorithm: 'auto' }, machine: { maxCurvatureRate: 0.05 } },
+  { name: 'cc-optimized', route: { algorithm: 'optimized' }, machine: { maxCurvatureRate: 0.05 } },
 ];
 
 const cases = (
   hasCorpus()
     ? loadBenchmarkSelection().map((s) => ({ id: s.id, feature: s.feature as unknown }))
     : loadFixtureFields().map((f, i) => ({ id: `fixture-${i}`, feature: f as unknown }))
-).slice(0, Number(values.limit) > 0 ? Number(values.limit) : undefined);
+)
+  .slice(0, Number(values.limit) > 0 ? Number(values.limit) : undefined)
+  .filter((_, i) => i % Math.max(1, Number(values.every)) === 0);
 const capMs = Number(values.time) * 1000;
 const chosen = values.option?.length ? OPTIONS.filter((o) => values.option!.includes(o.name)) : OPTIONS;
 
@@ -74,6 +88,8 @@ interface Row {
   missed: number;
   overlap: number;
   violations: number;
+  /** Turns by kind (U, bulb, fishtail, K, ...). */
+  kinds: Record<string, number>;
   gain?: number;
   converged?: boolean;
 }
@@ -86,7 +102,7 @@ for (const o of chosen) {
   for (const c of cases) {
     const req: PlanRequest = {
       boundary: c.feature,
-      machine: { swathWidth: 6, minTurningRadius: 6 },
+      machine: { swathWidth: 6, minTurningRadius: 6, ...o.machine },
       exteriorHeadlandPasses: 2,
       interiorHeadlandPasses: 1,
       route: o.route,
@@ -99,6 +115,10 @@ for (const o of chosen) {
       const ms = performance.now() - t0;
       const v = checkPlan(r.plan);
       const reps = r.plan.zones.flatMap((z) => (z.optimizer ? [z.optimizer] : []));
+      const kinds: Record<string, number> = {};
+      for (const z of r.plan.zones)
+        for (const p of z.groups[z.activeGroup].parts)
+          if (p.type === 'Turn' && p.turnKind) kinds[p.turnKind] = (kinds[p.turnKind] ?? 0) + 1;
       const base = reps.reduce((a, x) => a + x.baselineCost, 0);
       const cost = reps.reduce((a, x) => a + x.cost, 0);
       rows.push({
@@ -109,6 +129,7 @@ for (const o of chosen) {
         missed: r.plan.stats.fieldArea > 0 ? (100 * r.plan.stats.missedArea) / r.plan.stats.fieldArea : 0,
         overlap: r.plan.stats.overlapPercent,
         violations: v.length,
+        kinds,
         ...(reps.length
           ? { gain: base > 0 ? 100 * (1 - cost / base) : 0, converged: reps.every((x) => x.converged) }
           : {}),
@@ -151,6 +172,30 @@ for (const o of chosen) {
       ),
       2,
     )} %`,
+    `  missed         median ${f(
+      quantile(
+        col((r) => r.missed),
+        0.5,
+      ),
+      3,
+    )} % of field area   overlap median ${f(
+      quantile(
+        col((r) => r.overlap),
+        0.5,
+      ),
+      2,
+    )} %`,
+    `  turns          ${Object.entries(
+      rows.reduce(
+        (acc, r) => {
+          for (const [k, n] of Object.entries(r.kinds)) acc[k] = (acc[k] ?? 0) + n;
+          return acc;
+        },
+        {} as Record<string, number>,
+      ),
+    )
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
     `  violations     ${rows.filter((r) => r.violations > 0).length} field(s)`,
   ];
   const gains = rows.filter((r) => r.gain !== undefined);
@@ -186,5 +231,5 @@ if (results.optimized && results.boustrophedon) {
 }
 const out = resolve(repoRoot, 'bench/results');
 mkdirSync(out, { recursive: true });
-writeFileSync(resolve(out, 'route-options-bench.json'), JSON.stringify({ summary, results }, null, 1));
-console.log(`results: ${resolve(out, 'route-options-bench.json')}`);
+writeFileSync(resolve(out, values.out), JSON.stringify({ summary, results }, null, 1));
+console.log(`results: ${resolve(out, values.out)}`);

@@ -38,8 +38,17 @@ export function filletRing(ring: readonly Point[], radius: number, opts: FilletO
   const maxAngle = opts.maxAngle ?? (1.8 * Math.PI) / 180;
   const sigma = opts.curvatureRate;
   /** Distance from a corner turning by th [rad] to where its rounding leaves the edge [m]. */
-  const tangent = (th: number) =>
-    sigma === undefined ? radius * Math.tan(Math.abs(th) / 2) : ccCorner(radius, sigma, th).tangent;
+  const memo = new Map<number, number>();
+  const tangent = (th: number) => {
+    if (sigma === undefined) return radius * Math.tan(Math.abs(th) / 2);
+    // Merging corners asks for the same corners again and again.
+    let t = memo.get(th);
+    if (t === undefined) {
+      t = ccCorner(radius, sigma, th).tangent;
+      memo.set(th, t);
+    }
+    return t;
+  };
   let v: Point[] = Clipper.simplifyPathD(ring as Point[], tol, true).map((p) => ({ x: p.x, y: p.y }));
   v = dropDuplicates(v);
   if (v.length < 3) return null;
