@@ -18,8 +18,14 @@
  * reversing manoeuvre), 'straight'.
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
-import { ccDubinsPaths } from '../turn/cc-dubins.ts';
-import { type CurvePath, type CurvePiece, pieceEnd, sampleCurvePath } from '../turn/clothoid.ts';
+import { ccDubinsPaths, ccTurn, ccTurnGeometry } from '../turn/cc-dubins.ts';
+import {
+  type CurvePath,
+  type CurvePiece,
+  curveEndPose,
+  pieceEnd,
+  sampleCurvePath,
+} from '../turn/clothoid.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { type SampledPiece, type Segment, samplePath, segmentEnd, type TurnPath } from '../turn/path.ts';
 import { reedsSheppPaths } from '../turn/reeds-shepp.ts';
@@ -135,6 +141,13 @@ const BACKS = [0.5, 1, 2, 3, 5];
 /** Distances behind the target reached in reverse [radii]. */
 const ENDS = [1, 2, 3];
 
+/** Heading changes of the forward turns of a fishtail [rad]. */
+const FISHTAIL_TURNS = [Math.PI / 4, Math.PI / 2, (3 * Math.PI) / 4];
+
+function curveEndPoseOf(from: Pose, pieces: CurvePiece[]): Pose {
+  return curveEndPose(from, { pieces, length: 0, word: '' });
+}
+
 function behind(p: Pose, back: number): Pose {
   return { x: p.x - back * Math.cos(p.heading), y: p.y - back * Math.sin(p.heading), heading: p.heading };
 }
@@ -172,6 +185,33 @@ function reversingCurve(
         length: p.length + back,
         word: `${p.word}-S+`,
       });
+    }
+  }
+  // Fishtails (three-point turns): a forward CC turn, a reversing CC path,
+  // a forward CC turn into the goal; cusps at curvature 0.
+  const g = ccTurnGeometry(radius, sigma);
+  const O: Pose = { x: 0, y: 0, heading: 0 };
+  for (const s1 of [1, -1] as const) {
+    for (const d1 of FISHTAIL_TURNS) {
+      const t1 = ccTurn(g, d1, s1);
+      const mid = curveEndPoseOf(from, t1);
+      for (const s3 of [1, -1] as const) {
+        for (const d3 of FISHTAIL_TURNS) {
+          const t3 = ccTurn(g, d3, s3);
+          const e = curveEndPoseOf(O, t3);
+          const h = to.heading - s3 * d3;
+          const pre: Pose = {
+            x: to.x - (Math.cos(h) * e.x - Math.sin(h) * e.y),
+            y: to.y - (Math.sin(h) * e.x + Math.cos(h) * e.y),
+            heading: h,
+          };
+          const back = ccDubinsPaths(flip(mid), flip(pre), radius, sigma)[0];
+          if (!back) continue;
+          const pieces = [...t1, ...back.pieces.map((pc) => ({ ...pc, reverse: true })), ...t3];
+          const length = pieces.reduce((a, pc) => a + pc.length, 0);
+          candidates.push({ pieces, length, word: `C+${back.word}-C+` });
+        }
+      }
     }
   }
   candidates.sort((a, b) => a.length - b.length);

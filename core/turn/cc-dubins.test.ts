@@ -212,10 +212,23 @@ describe('turn choice (connectPoses)', () => {
       expect(connectPoses(end, next(6), 6, strip(9, -3, 9), { ...opts, allowReverse: false })).toBeNull();
     });
   }
-  it('Dubins: a fishtail (reversing) where the headland is too shallow for a bulb', () => {
-    const c = connectPoses(end, next(6), 6, strip(9, -3, 9))!;
-    expect(c.kind).toBe('fishtail');
-    expect(c.pieces.some((p) => p.reverse)).toBe(true);
-    inside(c, 9, -3, 9);
-  });
+  for (const rate of [undefined, 0.05]) {
+    it(`${rate === undefined ? 'Dubins' : 'continuous curvature'}: a fishtail (reversing) where the headland is too shallow for a bulb`, () => {
+      const c = connectPoses(
+        end,
+        next(6),
+        6,
+        strip(9, -3, 9),
+        rate === undefined ? {} : { curvatureRate: rate },
+      )!;
+      expect(c.kind).toBe('fishtail');
+      expect(c.pieces.some((p) => p.reverse)).toBe(true);
+      inside(c, 9, -3, 9);
+      if (rate !== undefined)
+        for (const p of c.pieces) expect(curvatureRateViolation(p.points, rate)).toBeNull();
+      // Pieces meet end to start.
+      for (let i = 1; i < c.pieces.length; i++)
+        expect(c.pieces[i].points[0]).toEqual(c.pieces[i - 1].points[c.pieces[i - 1].points.length - 1]);
+    });
+  }
 });
