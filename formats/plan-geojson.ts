@@ -4,7 +4,7 @@
  * decimals; lengths [m], areas [m^2], times [s], bearings [deg clockwise from
  * north]. Every feature has an `id` and `properties.featureType`:
  *
- *   zonesBoundary       MultiPolygon of all zones (the whole field); zoneCount
+ *   zonesBoundary       MultiPolygon of the field's parts (the whole field); zoneCount
  *   zoneBoundary        Polygon, one per zone (holes are obstacles); zoneId, zoneIndex
  *   abLine              LineString, the reference line of the zone's tracks; geometryGroupId, trackBearing
  *                       (left out for a zone without tracks)
@@ -29,6 +29,7 @@
  */
 import type { PathPart, PlanResult, Point, Polygon } from '../core/types/index.ts';
 import {
+  fieldParts,
   type GeoJSONLineString,
   type GeoJSONMultiPolygon,
   type GeoJSONPoint,
@@ -83,14 +84,11 @@ export function toPlanGeoJSON(
   const add = (id: string, geometry: PlanGeometry | null, properties: PlanFeature['properties']) =>
     features.push({ type: 'Feature', id, geometry, properties });
 
-  add(
-    `${meta.pathPlanId}-field`,
-    multiPolygonGeometry(
-      frame,
-      plan.zones.map((z) => z.boundary),
-    ),
-    { featureType: 'zonesBoundary', pathPlanId: meta.pathPlanId, zoneCount: plan.zones.length },
-  );
+  add(`${meta.pathPlanId}-field`, multiPolygonGeometry(frame, fieldParts(plan.zones)), {
+    featureType: 'zonesBoundary',
+    pathPlanId: meta.pathPlanId,
+    zoneCount: plan.zones.length,
+  });
 
   // Route parts of the active groups, renumbered 0..n-1 in driving order.
   const driven: PathPart[] = [];

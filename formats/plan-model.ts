@@ -335,6 +335,19 @@ function groupModel(
   };
 }
 
+/**
+ * The field's parts in order of their index: a zone's own boundary, or for
+ * the zones a part was decomposed into, the part's boundary once.
+ */
+export function fieldParts(zones: Zone[]): Polygon[] {
+  const parts = new Map<number, Polygon>();
+  for (const z of zones) {
+    const k = z.fieldPart ?? z.index;
+    if (!parts.has(k)) parts.set(k, z.partBoundary ?? z.boundary);
+  }
+  return [...parts.entries()].sort((a, b) => a[0] - b[0]).map(([, poly]) => poly);
+}
+
 function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: number): PathPlanZoneModel {
   const id = zoneId(pathPlanId, z.index);
   const zm: PathPlanZoneModel = {
@@ -398,10 +411,7 @@ export function toNormalizedModel(result: PlanResult, meta: PlanMeta): PathPlanN
     name: meta.pathPlanName,
     createdAt: meta.createdAt,
     operationType: meta.operationType ?? DEFAULT_OPERATION_TYPE,
-    boundary: multiPolygonGeometry(
-      frame,
-      plan.zones.map((z) => z.boundary),
-    ),
+    boundary: multiPolygonGeometry(frame, fieldParts(plan.zones)),
     area,
     totalArea: area,
     areaHa: Math.round(plan.stats.fieldArea) / 10000,

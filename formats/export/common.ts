@@ -32,6 +32,41 @@ export function resolveNames(p: ExportPlan): ResolvedNames {
 }
 
 /** The active geometry group of a zone (the first one when none is marked). */
+/** A part of the field as exports write its boundary: its rings and the zones it was planned in. */
+export interface FieldPartOut {
+  /** 0-based, as zones' fieldPartIndex. */
+  index: number;
+  /** Exterior first, then holes (obstacles), closed rings of [lon, lat]. */
+  rings: Position[][];
+  /** Field area of the part [m^2]: the sum of its zones' field areas. */
+  area: number;
+  zones: PathPlanZoneModel[];
+}
+
+/**
+ * The field's parts: a zone each, or several zones (the cells and the
+ * headland of a decomposed part) sharing one part boundary, which is the
+ * plan's boundary polygon of that index. Exports write the part as the
+ * field boundary, never the cells.
+ */
+export function fieldPartsOf(plan: PathPlanNormalizedModel): FieldPartOut[] {
+  const byPart = new Map<number, PathPlanZoneModel[]>();
+  for (const z of plan.zones) {
+    const k = z.fieldPartIndex ?? z.zoneIndex;
+    const list = byPart.get(k);
+    if (list) list.push(z);
+    else byPart.set(k, [z]);
+  }
+  const keys = [...byPart.keys()].sort((a, b) => a - b);
+  const polygons = plan.boundary?.type === 'MultiPolygon' ? plan.boundary.coordinates : [];
+  const fromBoundary = polygons.length === keys.length && keys.every((k, i) => k === i);
+  return keys.map((k) => {
+    const zones = byPart.get(k) as PathPlanZoneModel[];
+    const rings = fromBoundary ? polygons[k] : zones[0].zoneBoundary.coordinates;
+    return { index: k, rings, area: zones.reduce((a, z) => a + z.stats.fieldArea, 0), zones };
+  });
+}
+
 export function activeGroup(z: PathPlanZoneModel): GeometryGroupModel | undefined {
   return (
     z.geometryGroups.find((g) => g.geometryGroupId === z.activeGeometryGroupId) ??

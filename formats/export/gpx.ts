@@ -6,12 +6,21 @@
  *        <type>working</type> | <type>non-working</type>
  *        <trkseg><trkpt lat lon/>...</trkseg></trk>
  *
- * Waypoints `Start` and `End` (and `Start part 2`, ... for plans with several
- * zones) mark where each zone's route starts and ends. Metadata: the plan's
+ * Waypoints `Start` and `End` (and `Start part 2`, ... for fields of several
+ * parts) mark where each part's route starts and ends. Metadata: the plan's
  * name, createdAt as time, the bounds. One file per plan (`<field>.gpx`).
  */
 import { create } from 'xmlbuilder2';
-import { decimal9, resolveNames, routeParts, safeFileName, uniqueNamer } from './common.ts';
+import type { PathPlanZoneModel } from '../plan-model.ts';
+import {
+  activeGroup,
+  decimal9,
+  fieldPartsOf,
+  resolveNames,
+  routeParts,
+  safeFileName,
+  uniqueNamer,
+} from './common.ts';
 import { EXPORT_SOFTWARE, EXPORT_SOFTWARE_VERSION } from './software.ts';
 import { ExportError, type ExportFile, type ExportPlan } from './types.ts';
 
@@ -57,12 +66,22 @@ export function planToGpx(p: ExportPlan): string {
     }).up();
   }
   md.up();
-  const several = p.plan.zones.length > 1;
-  for (const z of p.plan.zones) {
-    const suffix = several ? ` part ${z.zoneIndex + 1}` : '';
+  // A route per field part: it starts in the part's first zone and ends in its last (a
+  // decomposed part drives its cells and headland as one route).
+  const parts = fieldPartsOf(p.plan);
+  const several = parts.length > 1;
+  for (const part of parts) {
+    const suffix = several ? ` part ${part.index + 1}` : '';
+    const ordered = part.zones
+      .map((zone) => ({ zone, seq: firstSequence(zone) }))
+      .filter((e) => e.seq !== undefined)
+      .sort((a, b) => (a.seq as number) - (b.seq as number))
+      .map((e) => e.zone);
+    const first = ordered[0] ?? part.zones[0];
+    const last = ordered[ordered.length - 1] ?? part.zones[part.zones.length - 1];
     for (const [pt, label] of [
-      [z.routeStartPoint, 'Start'],
-      [z.routeEndPoint, 'End'],
+      [first.routeStartPoint, 'Start'],
+      [last.routeEndPoint, 'End'],
     ] as const) {
       if (!pt) continue;
       gpx
@@ -121,4 +140,13 @@ export function gpxFiles(plans: readonly ExportPlan[]): ExportFile[] {
     path: `${unique(safeFileName(resolveNames(p).field, 48, 'field'))}.gpx`,
     data: planToGpx(p),
   }));
+}
+
+/** The lowest route sequence number of a zone's active group (undefined: nothing driven). */
+function firstSequence(zone: PathPlanZoneModel): number | undefined {
+  let min: number | undefined;
+  for (const part of activeGroup(zone)?.geometryParts ?? []) {
+    if (part.sequence !== undefined && (min === undefined || part.sequence < min)) min = part.sequence;
+  }
+  return min;
 }

@@ -40,6 +40,7 @@ import {
   activeGroup,
   closeRing,
   exportDate,
+  fieldPartsOf,
   hasLength,
   openRing,
   resolveNames,
@@ -151,8 +152,8 @@ export interface IsoxmlStyle {
   ): string;
   /** Names of boundary rings (undefined: unnamed). */
   ringName?(kind: 'outer' | 'inner', n: number, date: Date): string;
-  /** Name of an obstacle polygon. */
-  obstacleName(n: number, zone: number, zoneCount: number): string;
+  /** Name of an obstacle polygon; `part` is the 1-based field part. */
+  obstacleName(n: number, part: number, partCount: number): string;
 }
 
 export const STANDARD_STYLE: IsoxmlStyle = {
@@ -241,39 +242,41 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
   const pfd = root.ele('PFD', attrs);
   const swath = plan.equipment?.swathWidth ?? 0;
   const zoneCount = plan.zones.length;
+  const parts = fieldPartsOf(plan);
   // Boundaries first (schema order: PLN, LSG, PNT, GGP).
   if (ctx.version === 3) {
     // Version 3 allows one polygon per partfield: every part's exterior and every hole as rings of it.
     const b = pfd.ele('PLN', { A: '1', B: designator(names.field), C: attrs.D });
-    for (const z of plan.zones) {
-      const [outer, ...holes] = z.zoneBoundary.coordinates;
+    for (const part of parts) {
+      const [outer, ...holes] = part.rings;
       ring(b, ctx, outer, 1);
       for (const h of holes) ring(b, ctx, h, 2);
     }
     b.up();
   }
-  for (const z of ctx.version === 4 ? plan.zones : []) {
-    const label = zoneLabel(names.field, z, zoneCount);
+  // Version 4: a boundary polygon per field part (a decomposed part once, not its cells).
+  for (const part of ctx.version === 4 ? parts : []) {
+    const label = parts.length > 1 ? `${names.field} ${part.index + 1}` : names.field;
     const pln: Record<string, string> = {
       A: '1',
       B: designator(label),
-      C: String(Math.max(0, Math.round(z.stats.fieldArea))),
+      C: String(Math.max(0, Math.round(part.area))),
       E: ctx.ids.next('PLN'),
     };
-    ctx.links.push({ ref: pln.E, value: z.zoneId, name: 'zone' });
+    if (part.zones.length === 1) ctx.links.push({ ref: pln.E, value: part.zones[0].zoneId, name: 'zone' });
     const b = pfd.ele('PLN', pln);
-    const [outer, ...holes] = z.zoneBoundary.coordinates;
+    const [outer, ...holes] = part.rings;
     ring(b, ctx, outer, 1, ctx.style.ringName?.('outer', 1, ctx.date));
     holes.forEach((h, k) => {
       ring(b, ctx, h, 2, ctx.style.ringName?.('inner', k + 1, ctx.date));
     });
     b.up();
   }
-  for (const z of ctx.version === 4 ? plan.zones : []) {
-    z.zoneBoundary.coordinates.slice(1).forEach((h, i) => {
+  for (const part of ctx.version === 4 ? parts : []) {
+    part.rings.slice(1).forEach((h, i) => {
       const o = pfd.ele('PLN', {
         A: '6',
-        B: designator(ctx.style.obstacleName(i + 1, z.zoneIndex + 1, zoneCount)),
+        B: designator(ctx.style.obstacleName(i + 1, part.index + 1, parts.length)),
         C: String(Math.round(ringAreaM2(openRing(h)))),
         E: ctx.ids.next('PLN'),
       });
@@ -286,7 +289,10 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
       const g = activeGroup(z);
       if (!g) continue;
       // The partfield names the field; the line names say what the line is (and which part, if several).
-      const prefix = zoneCount > 1 ? `Part ${z.zoneIndex + 1} ` : '';
+      const part = parts.find((fp) => fp.zones.includes(z));
+      const prefix =
+        (parts.length > 1 ? `Part ${(part?.index ?? 0) + 1} ` : '') +
+        ((part?.zones.length ?? 1) > 1 ? `Zone ${z.zoneIndex + 1} ` : '');
       const ab = g.abLine.coordinates;
       if (hasLength(ab)) {
         guidanceLine(

@@ -18,7 +18,15 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { Position } from '../plan-model.ts';
-import { activeGroup, decimal9, orientRing, resolveNames, routeParts, safeFileName } from './common.ts';
+import {
+  activeGroup,
+  decimal9,
+  fieldPartsOf,
+  orientRing,
+  resolveNames,
+  routeParts,
+  safeFileName,
+} from './common.ts';
 import { guidanceLines } from './shapefile.ts';
 import { EXPORT_SOFTWARE, EXPORT_SOFTWARE_VERSION } from './software.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
@@ -105,20 +113,21 @@ export function kmlDocument(plans: readonly ExportPlan[], title: string): string
     const swath = p.plan.equipment?.swathWidth ?? 0;
     const b = f.ele('Folder');
     b.ele('name').txt('Boundary').up();
-    for (const z of p.plan.zones) {
+    const parts = fieldPartsOf(p.plan);
+    for (const part of parts) {
       const pm = b.ele('Placemark');
       pm.ele('name')
-        .txt(p.plan.zones.length > 1 ? `${names.field} (part ${z.zoneIndex + 1})` : names.field)
+        .txt(parts.length > 1 ? `${names.field} (part ${part.index + 1})` : names.field)
         .up();
       pm.ele('styleUrl').txt('#boundary').up();
       extended(pm, {
         kind: 'boundary',
-        zoneIndex: z.zoneIndex,
-        areaM2: z.stats.fieldArea,
-        holes: z.zoneBoundary.coordinates.length - 1,
+        partIndex: part.index,
+        areaM2: part.area,
+        holes: part.rings.length - 1,
       });
       const poly = pm.ele('Polygon');
-      const [outer, ...holes] = z.zoneBoundary.coordinates;
+      const [outer, ...holes] = part.rings;
       poly
         .ele('outerBoundaryIs')
         .ele('LinearRing')

@@ -17,7 +17,7 @@ import GpxParser from 'gpxparser';
 import { read as readShapefile } from 'shapefile';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Position } from '../plan-model.ts';
-import { activeGroup, orientRing, routeParts } from './common.ts';
+import { activeGroup, fieldPartsOf, orientRing, routeParts } from './common.ts';
 import { exportPlans } from './index.ts';
 import { guidanceLines } from './shapefile.ts';
 import { fixturePlans, maxDeviation, ogrFeatures, text, unzip } from './testing.ts';
@@ -49,9 +49,8 @@ describe('GDAL in CI', () => {
 
 const xml = (s: string) => new DOMParser().parseFromString(s, 'text/xml') as unknown as Document;
 
-/** Zone rings, all guidance lines and the route of the fixture plans, in export order. */
+/** All guidance lines and the route of the fixture plans, in export order. */
 const expected = plans.map((p) => ({
-  rings: p.plan.zones.map((z) => z.zoneBoundary.coordinates),
   lines: p.plan.zones.flatMap((z) => guidanceLines(activeGroup(z)!, p.plan.equipment.swathWidth)),
   route: routeParts(p.plan).map((r) => r.part),
 }));
@@ -80,23 +79,23 @@ describe('shapefile export', async () => {
 
   it('is read back by the shapefile package within 1 cm, with the attributes displays look for', async () => {
     const b = await readShapefile(files['boundary.shp'], files['boundary.dbf'], { encoding: 'windows-1252' });
-    const zones = plans.flatMap((p) => p.plan.zones.map((z) => ({ p, z })));
-    expect(b.features).toHaveLength(zones.length);
+    const parts = plans.flatMap((p) => fieldPartsOf(p.plan).map((part) => ({ p, part })));
+    expect(b.features).toHaveLength(parts.length);
     b.features.forEach((f, i) => {
-      const { p, z } = zones[i];
+      const { p, part } = parts[i];
       expect(f.properties).toMatchObject({
         CLIENT: p.customerName!.replace('ů', 'u'),
         FARM: p.farmName,
         FIELD: p.fieldName,
-        ZONE: z.zoneIndex + 1,
+        ZONE: part.index + 1,
         PLAN_ID: p.plan.pathPlanId,
       });
-      expect(f.properties.AREA_M2 as number).toBeCloseTo(z.stats.fieldArea, 1);
+      expect(f.properties.AREA_M2 as number).toBeCloseTo(part.area, 1);
       expect(f.geometry.type).toBe('Polygon');
       const rings = f.geometry.coordinates as Position[][];
-      expect(rings).toHaveLength(z.zoneBoundary.coordinates.length);
+      expect(rings).toHaveLength(part.rings.length);
       rings.forEach((r, ri) => {
-        expect(maxDeviation(asModel(r, ri === 0), z.zoneBoundary.coordinates[ri])).toBeLessThan(0.01);
+        expect(maxDeviation(asModel(r, ri === 0), part.rings[ri])).toBeLessThan(0.01);
       });
     });
     const g = await readShapefile(files['guidance_lines.shp'], files['guidance_lines.dbf'], {
@@ -118,13 +117,13 @@ describe('shapefile export', async () => {
   it.skipIf(!hasOgrinfo)('is read back by GDAL ogrinfo from the zip within 1 cm', () => {
     const src = `/vsizip/${zipPath}`;
     const b = ogrFeatures(ogrinfo, `${src}/boundary.shp`, 'boundary');
-    const zones = plans.flatMap((p) => p.plan.zones);
-    expect(b).toHaveLength(zones.length);
+    const parts = plans.flatMap((p) => fieldPartsOf(p.plan));
+    expect(b).toHaveLength(parts.length);
     b.forEach((f, i) => {
       expect(f.type).toBe('POLYGON');
       const rings = f.coordinates as Position[][];
       rings.forEach((r, ri) => {
-        expect(maxDeviation(asModel(r, ri === 0), zones[i].zoneBoundary.coordinates[ri])).toBeLessThan(0.01);
+        expect(maxDeviation(asModel(r, ri === 0), parts[i].rings[ri])).toBeLessThan(0.01);
       });
     });
     expect(b[0].attributes.FARM).toBe(plans[0].farmName);
@@ -159,12 +158,12 @@ describe('kml export', async () => {
   it('is read back by @tmcw/togeojson within 1 cm: boundaries with holes, guidance lines, route', () => {
     const fc = kmlToGeoJSON(xml(kmlText)) as Any;
     const polys = fc.features.filter((f: Any) => f.geometry?.type === 'Polygon');
-    const zones = plans.flatMap((p) => p.plan.zones);
-    expect(polys).toHaveLength(zones.length);
+    const fieldParts = plans.flatMap((p) => fieldPartsOf(p.plan));
+    expect(polys).toHaveLength(fieldParts.length);
     polys.forEach((f: Any, i: number) => {
       expect(f.properties.kind).toBe('boundary');
       f.geometry.coordinates.forEach((r: Position[], ri: number) => {
-        expect(maxDeviation(r, zones[i].zoneBoundary.coordinates[ri])).toBeLessThan(0.01);
+        expect(maxDeviation(r, fieldParts[i].rings[ri])).toBeLessThan(0.01);
       });
     });
     const guidance = fc.features.filter(
@@ -187,15 +186,13 @@ describe('kml export', async () => {
 
   it.skipIf(!hasOgrinfo)('is read back by GDAL ogrinfo within 1 cm', () => {
     const b = ogrFeatures(ogrinfo, kmlPath, 'Boundary');
-    expect(b).toHaveLength(plans[0].plan.zones.length);
+    expect(b).toHaveLength(fieldPartsOf(plans[0].plan).length);
     expect(b[0].attributes.Name).toBe(plans[0].fieldName);
     (b[0].coordinates as Position[][]).forEach((r, ri) => {
-      expect(maxDeviation(r, plans[0].plan.zones[0].zoneBoundary.coordinates[ri])).toBeLessThan(0.01);
+      expect(maxDeviation(r, fieldPartsOf(plans[0].plan)[0].rings[ri])).toBeLessThan(0.01);
     });
     const holes = ogrFeatures(ogrinfo, kmlPath, 'Boundary (#4)');
-    expect((holes[0].coordinates as Position[][]).length).toBe(
-      plans[3].plan.zones[0].zoneBoundary.coordinates.length,
-    );
+    expect((holes[0].coordinates as Position[][]).length).toBe(fieldPartsOf(plans[3].plan)[0].rings.length);
     const g = ogrFeatures(ogrinfo, kmlPath, 'Guidance');
     expect(g).toHaveLength(expected[0].lines.length);
     g.forEach((f, i) => {

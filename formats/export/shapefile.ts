@@ -17,7 +17,7 @@
  * importers look for to place a boundary in the client-farm-field tree.
  */
 import type { GeometryGroupModel, PathPlanZoneModel } from '../plan-model.ts';
-import { activeGroup, exportDate, hasLength, lineLength, resolveNames } from './common.ts';
+import { activeGroup, exportDate, fieldPartsOf, hasLength, lineLength, resolveNames } from './common.ts';
 import { type DbfField, type ShpLayer, type ShpRecord, shpLayerFiles } from './shp-layer.ts';
 import type { ExportFile, ExportPlan } from './types.ts';
 
@@ -127,6 +127,24 @@ export function zoneEntries(plans: readonly ExportPlan[]): ZoneEntry[] {
 export function shapefileLayers(plans: readonly ExportPlan[]): ShpLayer[] {
   const boundary: ShpRecord[] = [];
   const guidance: ShpRecord[] = [];
+  // A boundary record per field part (a decomposed part once, not its cells); ZONE numbers the part.
+  for (const p of plans) {
+    const n = resolveNames(p);
+    for (const part of fieldPartsOf(p.plan)) {
+      boundary.push({
+        parts: part.rings,
+        attributes: {
+          CLIENT: n.customer,
+          FARM: n.farm,
+          FIELD: n.field,
+          ZONE: part.index + 1,
+          PLAN_ID: p.plan.pathPlanId,
+          AREA_HA: part.area / 10000,
+          AREA_M2: part.area,
+        },
+      });
+    }
+  }
   for (const e of zoneEntries(plans)) {
     const base = {
       CLIENT: e.names.customer,
@@ -135,10 +153,6 @@ export function shapefileLayers(plans: readonly ExportPlan[]): ShpLayer[] {
       ZONE: e.zone.zoneIndex + 1,
       PLAN_ID: e.p.plan.pathPlanId,
     };
-    boundary.push({
-      parts: e.zone.zoneBoundary.coordinates,
-      attributes: { ...base, AREA_HA: e.zone.stats.fieldArea / 10000, AREA_M2: e.zone.stats.fieldArea },
-    });
     if (!e.group) continue;
     for (const l of guidanceLines(e.group, e.swath)) {
       guidance.push({

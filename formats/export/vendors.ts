@@ -27,6 +27,7 @@
 import {
   asciiFold,
   exportDate,
+  fieldPartsOf,
   hasLength,
   lineLength,
   resolveNames,
@@ -76,20 +77,18 @@ export function vendorAFiles(plans: readonly ExportPlan[]): ExportFile[] {
   for (const p of plans) {
     const n = resolveNames(p);
     const name = unique(safeFileName(`${n.customer}_${n.farm}_${n.field}`, 60, 'field'));
-    const records: ShpRecord[] = entries
-      .filter((e) => e.p === p)
-      .map((e) => ({
-        parts: e.zone.zoneBoundary.coordinates,
-        attributes: {
-          CLIENT: n.customer,
-          FARM: n.farm,
-          FIELD: n.field,
-          ZONE: e.zone.zoneIndex + 1,
-          AREA_HA: e.zone.stats.fieldArea / 10000,
-          AREA_M2: e.zone.stats.fieldArea,
-          PLAN_ID: p.plan.pathPlanId,
-        },
-      }));
+    const records: ShpRecord[] = fieldPartsOf(p.plan).map((part) => ({
+      parts: part.rings,
+      attributes: {
+        CLIENT: n.customer,
+        FARM: n.farm,
+        FIELD: n.field,
+        ZONE: part.index + 1,
+        AREA_HA: part.area / 10000,
+        AREA_M2: part.area,
+        PLAN_ID: p.plan.pathPlanId,
+      },
+    }));
     files.push(
       ...shpLayerFiles({ name, shapeType: 'POLYGON', fields: BOUNDARY_FIELDS, records }, 'Boundaries', date),
     );
@@ -141,8 +140,8 @@ export function vendorCFiles(plans: readonly ExportPlan[]): ExportFile[] {
     const parts: [number, number][][] = [];
     const exterior: boolean[] = [];
     let perimeter = 0;
-    for (const z of p.plan.zones) {
-      z.zoneBoundary.coordinates.forEach((r, i) => {
+    for (const part of fieldPartsOf(p.plan)) {
+      part.rings.forEach((r, i) => {
         parts.push(r);
         exterior.push(i === 0);
         perimeter += lineLength(r);
