@@ -394,11 +394,12 @@ describe('402: credits', () => {
     expectCommonHeaders(a);
 
     const one = await testKey({ credits: 1 });
+    // About 4 m^2: no headland pass turns round it and no 6 m track fits inside.
     const refused = await call(srv.url, '/api/path-plans/direct', {
       key: one.key,
-      body: { ...S1(rectangleField(0.05)), exteriorHeadlandPasses: 10 },
+      body: S1(rectangleField(0.0004)),
     });
-    expectError(refused, 422, 'HEADLAND_EXHAUSTS_FIELD');
+    expectError(refused, 422, 'SWATH_WIDER_THAN_FIELD');
     expect((await (await testStore()).credits.get(one.companyId)).credits).toBe(1);
   });
 
@@ -494,7 +495,6 @@ describe('413, 415, 404', () => {
 describe('422', () => {
   const unsupported: Array<[string, Record<string, unknown>, string]> = [
     ['slopes', { includeSlopes: true }, '/includeSlopes'],
-    ['no passable', { usePassable: false }, '/usePassable'],
     ['an unknown route order', { routeOptions: { algorithm: 'antColony' } }, '/routeOptions/algorithm'],
     [
       'skipCount without clusteredSpiral',
