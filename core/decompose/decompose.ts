@@ -77,8 +77,16 @@ const SIMPLIFY = 0.5;
 const MIN_REFLEX_TURN = (20 * Math.PI) / 180;
 /** Concave corners tried per cell (the most pronounced first). */
 const MAX_CORNERS = 8;
-/** Skip areas whose hull is at most this much larger (near-convex areas gain nothing). */
-const CONVEXITY_SKIP = 0.95;
+/** Skip areas whose hull is less than 1 / this larger (near-convex areas gain nothing). */
+const CONVEXITY_SKIP = 0.9;
+/**
+ * Work per polygon at most, in vertices clipped or scanned (a split or a
+ * merge costs the vertices it clips, a direction search those it scans): the
+ * search stays bounded on the largest, most ragged outlines.
+ */
+const MAX_WORK = 60_000;
+/** Hull edges and long edges whose directions are tried, the longest of each. */
+const MAX_EDGE_HEADINGS = 12;
 
 /**
  * Decompose the workable area. Polygons are decomposed independently; a
@@ -141,6 +149,7 @@ function decomposePolygon(poly: Polygon, opts: DecomposeOptions): Decomposition 
   // Greedy splitting: the best improving cut over all cells, until none improves.
   let cells: Cell[] = [whole];
   const cuts = new Map<Cell, { parts: Cell[]; gain: number } | null>();
+  const budget = { left: MAX_WORK };
   for (;;) {
     if (cells.length >= maxCells) break;
     let best: { index: number; parts: Cell[]; gain: number } | null = null;
@@ -149,7 +158,7 @@ function decomposePolygon(poly: Polygon, opts: DecomposeOptions): Decomposition 
       const maxParts = maxCells - cells.length + 1;
       let found = cuts.get(cell);
       if (found === undefined || (found && found.parts.length > maxParts)) {
-        found = bestCut(cell, w, R, T, link, maxParts);
+        found = bestCut(cell, w, R, T, link, maxParts, budget);
         cuts.set(cell, found);
       }
       if (found && (!best || found.gain > best.gain)) best = { index, ...found };
@@ -158,7 +167,7 @@ function decomposePolygon(poly: Polygon, opts: DecomposeOptions): Decomposition 
     cells = [...cells.slice(0, best.index), ...best.parts, ...cells.slice(best.index + 1)];
   }
   if (cells.length === 1) return single;
-  cells = mergeCells(cells, w, T, link);
+  cells = mergeCells(cells, w, T, link, budget);
   const cost = cells.reduce((s, c) => s + c.cost, 0) + (cells.length - 1) * link;
   const saving = whole.cost - cost;
   if (cells.length === 1 || saving < Math.max(2 * T, minFraction * whole.cost)) return single;
@@ -173,17 +182,22 @@ function bestCut(
   T: number,
   link: number,
   maxParts: number,
+  budget: { left: number },
 ): { parts: Cell[]; gain: number } | null {
   const simple = simplifyPolygon(cell.polygon);
   if (!simple) return null;
   const lines = cutLines(simple, w, R);
   let best: { parts: Cell[]; gain: number } | null = null;
   const area = polygonArea(cell.polygon);
+  const size = vertexCount(cell.polygon);
   for (const line of lines) {
+    if (budget.left < 2 * size) break;
+    budget.left -= size;
     const pieces = splitByLine(cell.polygon, line.p, line.d);
     if (pieces.length < 2 || pieces.length > maxParts) continue;
     // A sliver gains nothing and leaves a strip no track covers well.
     if (pieces.some((p) => polygonArea(p) < Math.max(4 * w * w, 0.002 * area))) continue;
+    budget.left -= size;
     const parts = pieces.map((p) => evaluate(p, w, T));
     const cost = parts.reduce((s, c) => s + c.cost, 0) + (parts.length - 1) * link;
     const gain = cell.cost - cost;
@@ -193,13 +207,16 @@ function bestCut(
 }
 
 /** Merge adjacent cells whose union costs no more than the two apart (they agree on a direction). */
-function mergeCells(cells: Cell[], w: number, T: number, link: number): Cell[] {
+function mergeCells(cells: Cell[], w: number, T: number, link: number, budget: { left: number }): Cell[] {
   let out = cells.slice();
   for (let changed = true; changed && out.length > 1; ) {
     changed = false;
     let best: { i: number; j: number; cell: Cell; gain: number } | null = null;
     for (let i = 0; i < out.length; i++) {
       for (let j = i + 1; j < out.length; j++) {
+        const size = vertexCount(out[i].polygon) + vertexCount(out[j].polygon);
+        if (budget.left < 2 * size) return out;
+        budget.left -= 2 * size;
         const u = union([out[i].polygon, out[j].polygon]);
         if (u.length !== 1) continue;
         const merged = evaluate(u[0], w, T);
@@ -314,7 +331,7 @@ export function splitByLine(poly: Polygon, p: Point, d: Point): Polygon[] {
 
 /** A cell with its best direction and cost. */
 export function evaluate(poly: Polygon, w: number, T: number, heading?: number): Cell {
-  const simple = simplifyPolygon(poly) ?? poly;
+  const simple = simplifyPolygon(poly, Math.max(SIMPLIFY, w / 4)) ?? poly;
   const edges = flatten([simple.outer, ...simple.holes]);
   let best = { heading: 0, count: Number.POSITIVE_INFINITY, cost: Number.POSITIVE_INFINITY, weight: 0 };
   const headings = heading === undefined ? candidateHeadings(simple, w) : [{ heading, weight: 0 }];
@@ -335,13 +352,17 @@ export function evaluate(poly: Polygon, w: number, T: number, heading?: number):
   };
 }
 
-function simplifyPolygon(poly: Polygon): Polygon | null {
-  const outer = poly.outer.length > 8 ? Clipper.simplifyPathD(poly.outer, SIMPLIFY, true) : poly.outer;
+function simplifyPolygon(poly: Polygon, tolerance = SIMPLIFY): Polygon | null {
+  const outer = poly.outer.length > 8 ? Clipper.simplifyPathD(poly.outer, tolerance, true) : poly.outer;
   if (outer.length < 3) return null;
   const holes = poly.holes
-    .map((h) => (h.length > 8 ? Clipper.simplifyPathD(h, SIMPLIFY, true) : h))
+    .map((h) => (h.length > 8 ? Clipper.simplifyPathD(h, tolerance, true) : h))
     .filter((h) => h.length >= 3);
   return { outer, holes };
+}
+
+function vertexCount(p: Polygon): number {
+  return p.holes.reduce((n, h) => n + h.length, p.outer.length);
 }
 
 function normalizeHeading(h: number): number {
@@ -351,31 +372,33 @@ function normalizeHeading(h: number): number {
   return r;
 }
 
-/** Hull edge directions, long edges (weighted by their length [m]) and a 5-degree sweep. */
+/**
+ * The longest hull edges' directions, the longest edges' (weighted by their
+ * length [m]) and a 10-degree sweep: a bounded set, ragged outlines have
+ * hundreds of edges.
+ */
 function candidateHeadings(poly: Polygon, w: number): { heading: number; weight: number }[] {
-  const hs: { heading: number; weight: number }[] = [];
-  const hull = convexHull(poly.outer);
-  for (let i = 0; i < hull.length; i++) {
-    const a = hull[i];
-    const b = hull[(i + 1) % hull.length];
-    hs.push({ heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), weight: 0 });
-  }
-  for (const r of [poly.outer, ...poly.holes]) {
-    for (let i = 0; i < r.length; i++) {
-      const a = r[i];
+  const edgesOf = (r: readonly Point[]) =>
+    r.map((a, i) => {
       const b = r[(i + 1) % r.length];
-      const l = Math.hypot(b.x - a.x, b.y - a.y);
-      if (l >= Math.max(2 * w, 10))
-        hs.push({ heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), weight: l });
-    }
-  }
-  for (let d = 0; d < 180; d += 5) hs.push({ heading: (d * Math.PI) / 180, weight: 0 });
+      return {
+        heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)),
+        l: Math.hypot(b.x - a.x, b.y - a.y),
+      };
+    });
+  const longest = <T extends { l: number }>(xs: T[]) =>
+    xs.sort((a, b) => b.l - a.l).slice(0, MAX_EDGE_HEADINGS);
+  const hs: { heading: number; weight: number }[] = [];
+  for (const e of longest(edgesOf(convexHull(poly.outer)))) hs.push({ heading: e.heading, weight: 0 });
+  const long = [poly.outer, ...poly.holes].flatMap(edgesOf).filter((e) => e.l >= Math.max(2 * w, 10));
+  for (const e of longest(long)) hs.push({ heading: e.heading, weight: e.l });
+  for (let d = 0; d < 180; d += 10) hs.push({ heading: (d * Math.PI) / 180, weight: 0 });
   hs.sort((a, b) => a.heading - b.heading);
   const out: { heading: number; weight: number }[] = [];
   for (const h of hs) {
     const last = out[out.length - 1];
-    if (last && h.heading - last.heading <= 0.2 * (Math.PI / 180))
-      last.weight = Math.max(last.weight, h.weight);
+    // Headings within a degree are one candidate (the estimate needs no finer; ragged outlines have hundreds).
+    if (last && h.heading - last.heading <= Math.PI / 180) last.weight = Math.max(last.weight, h.weight);
     else out.push({ ...h });
   }
   return out;
