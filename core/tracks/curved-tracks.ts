@@ -24,20 +24,12 @@
  * beyond the area, so every level set crosses the area from side to side.
  */
 import { Clipper } from 'clipper2-ts';
-import { difference } from '../geometry/clip.ts';
+import { difference, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { headingToBearingDeg } from '../geometry/vec.ts';
 import { type CurvedOptions, PlanningError, type Point, type Polygon } from '../types/index.ts';
 import type { Track, TrackSet } from './generate-tracks.ts';
-import {
-  arcParam,
-  clipPolyline,
-  dist,
-  filletOpen,
-  levelSetRings,
-  polyLength,
-  tidyEnds,
-} from './path-tracks.ts';
+import { arcParam, bufferLine, clipPolyline, dist, filletOpen, polyLength, tidyEnds } from './path-tracks.ts';
 
 export interface CurvedTrackOptions {
   swathWidth: number;
@@ -100,9 +92,15 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
   const tracks: Track[] = [];
   const lineOffsets: number[] = [];
   const maxLevels = Math.ceil((2 * diag) / w) + 2;
+  // The buffer at (k + 1/2) w, grown by one swath per level: the buffer of a
+  // buffer is the buffer at the summed distance (Minkowski sums add), and
+  // growing the last one by w costs far less than buffering the line anew
+  // (simplified within 1 cm first, so arcs do not pile up vertices).
+  let buffer: Polygon[] = [];
   for (let k = 0; k < maxLevels; k++) {
     const d = (k + 0.5) * w;
-    const rings = levelSetRings(extended, d);
+    buffer = k === 0 ? bufferLine(extended, d) : offset(simplifyPolygons(buffer, 0.01), w, 'round', 0.02);
+    const rings = buffer.flatMap((p) => [p.outer, ...p.holes]);
     const found: Track[] = [];
     // Each level set is cut to a window round the area first (its far ends
     // may be narrower than a turn), then made drivable, then cut to the area.
@@ -125,8 +123,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
     lineOffsets.push(d);
     if (found.length === 0) {
       // Nothing at this distance: done when the buffer covers the whole area.
-      const cover = rings.map((r) => ({ outer: r, holes: [] as Point[][] }));
-      if (multiPolygonArea(difference(workable, cover)) < 0.5) break;
+      if (multiPolygonArea(difference(workable, buffer)) < 0.5) break;
       continue;
     }
     found.sort((a, b) => (a.along as [number, number])[0] - (b.along as [number, number])[0]);

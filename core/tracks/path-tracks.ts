@@ -21,6 +21,8 @@ import {
   JoinType,
   type Path64,
   type Paths64,
+  type PolyPath64,
+  PolyTree64,
 } from 'clipper2-ts';
 import type { Point, Polygon } from '../types/index.ts';
 
@@ -45,6 +47,33 @@ export function levelSetRings(line: readonly Point[], d: number, arcTolerance = 
   const out: Paths64 = [];
   co.execute(d * SCALE, out);
   return out.map(fromPath).filter((r) => r.length >= 3);
+}
+
+/**
+ * The set of points within d of an open polyline (its round-jointed,
+ * flat-ended buffer) as polygons; their rings are the level set at d.
+ */
+export function bufferLine(line: readonly Point[], d: number, arcTolerance = 0.02): Polygon[] {
+  const co = new ClipperOffset(2, arcTolerance * SCALE);
+  co.addPath(toPath(line), JoinType.Round, EndType.Butt);
+  const tree = new PolyTree64();
+  co.execute(d * SCALE, tree);
+  const out: Polygon[] = [];
+  const walk = (node: PolyPath64) => {
+    for (let i = 0; i < node.count; i++) {
+      const outer = node.child(i);
+      if (!outer.poly || outer.poly.length < 3) continue;
+      const poly: Polygon = { outer: fromPath(outer.poly), holes: [] };
+      for (let j = 0; j < outer.count; j++) {
+        const hole = outer.child(j);
+        if (hole.poly && hole.poly.length >= 3) poly.holes.push(fromPath(hole.poly));
+        walk(hole);
+      }
+      out.push(poly);
+    }
+  };
+  walk(tree);
+  return out;
 }
 
 /**
