@@ -276,6 +276,7 @@ export function resolveOptions(req: PlanRequest): PlanOptions {
       ...(req.route?.headlandsFirst ? { headlandsFirst: true } : {}),
       ...(req.route?.trackOrder ? { trackOrder: req.route.trackOrder } : {}),
       ...(forcedDirection ? { forcedDirection } : {}),
+      ...(req.route?.enableHeadlandDrivethrough === true ? { enableHeadlandDrivethrough: true } : {}),
       ...(refill ? { calculateRefillPoints: true } : {}),
       ...(strategy ? { refillStrategyType: strategy } : {}),
       ...(stagingArea ? { stagingArea: [stagingArea[0], stagingArea[1]] as [number, number] } : {}),
@@ -402,6 +403,7 @@ function planZone(
     // A spiral works inwards: the headland passes, then the loops from the outermost in.
     headlandsFirst: options.route.headlandsFirst || trackType === 'Spiral',
     forcedDirection: options.route.forcedDirection,
+    headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
   });
   const parts: PathPart[] = [];
   const skipped = new Set(route.skippedTracks);

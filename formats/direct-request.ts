@@ -76,6 +76,7 @@ export interface DirectRequestBody {
     objective?: NonNullable<PlanRequest['route']>['objective'];
     headlandsFirst?: boolean;
     forcedDirection?: 'CW' | 'CCW';
+    enableHeadlandDrivethrough?: boolean;
     calculateRefillPoints?: boolean;
     stagingArea?: number[];
     refillStrategyType?: NonNullable<PlanRequest['route']>['refillStrategyType'];
@@ -172,6 +173,7 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (ro?.objective !== undefined) plan.route!.objective = ro.objective;
   if (ro?.headlandsFirst === true) plan.route!.headlandsFirst = true;
   if (ro?.forcedDirection !== undefined) plan.route!.forcedDirection = ro.forcedDirection;
+  if (ro?.enableHeadlandDrivethrough === true) plan.route!.enableHeadlandDrivethrough = true;
   if (ro?.calculateRefillPoints === true) plan.route!.calculateRefillPoints = true;
   if (ro?.stagingArea !== undefined) plan.route!.stagingArea = [ro.stagingArea[0], ro.stagingArea[1]];
   if (ro?.refillStrategyType !== undefined) plan.route!.refillStrategyType = ro.refillStrategyType;

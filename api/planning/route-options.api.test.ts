@@ -76,6 +76,7 @@ describe('route options (spec 2.3)', () => {
     ['start and end nodes', { routeOptions: { startPointNodeIndex: 1, endPointNodeIndex: 3 } }],
     ['stagingArea', { routeOptions: { stagingArea: [9.99, 55.0] } }],
     ['enableHeadlandDrivethrough false', { routeOptions: { enableHeadlandDrivethrough: false } }],
+    ['enableHeadlandDrivethrough true', { routeOptions: { enableHeadlandDrivethrough: true } }],
     ['extendTracks', { extendTracks: true }],
     ['usePassable false', { usePassable: false }],
   ];
@@ -88,7 +89,6 @@ describe('route options (spec 2.3)', () => {
   }
 
   const refused: [string, Record<string, unknown>][] = [
-    ['/routeOptions/enableHeadlandDrivethrough', { routeOptions: { enableHeadlandDrivethrough: true } }],
     ['/includeSlopes', { includeSlopes: true }],
     ['/routeOptions/skipCount', { routeOptions: { algorithm: 'snake', skipCount: 2 } }],
     ['/routeOptions/algorithm', { routeOptions: { algorithm: 'genetic' } }],

@@ -224,7 +224,8 @@ export const RouteOptions = Type.Object(
     enableHeadlandDrivethrough: Type.Optional(
       Type.Boolean({
         default: false,
-        description: 'true is not supported yet (422); false (default) is what the planner does.',
+        description:
+          'true: connectors between tracks and blocks drive straight through the headland (a direct turn or fishtail, else straight legs across the field), never along a headland pass. false (default): whichever way is shorter, along a headland pass included.',
       }),
     ),
     headlandsFirst: Type.Optional(

@@ -46,18 +46,12 @@ const RULES: Rule[] = [
     supported: "with algorithm 'optimized' only",
   },
   {
-    path: '/routeOptions/enableHeadlandDrivethrough',
-    get: (r) => r.routeOptions?.enableHeadlandDrivethrough,
-    ok: (v) => v === false,
-    supported: 'false',
-  },
-  {
     path: '/routeOptions/refillStrategyType',
     get: (r) => r.routeOptions?.refillStrategyType,
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */

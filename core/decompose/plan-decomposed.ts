@@ -185,6 +185,7 @@ function planCells(input: DecomposedPartInput, cells: Cell[]): Zone[] | null {
     machine: m,
     order,
     forcedDirection: options.route.forcedDirection,
+    headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
   };
   const steps: ({ kind: 'cell'; cell: Cell } | { kind: 'headland' })[] = cells.map((cell) => ({
     kind: 'cell' as const,

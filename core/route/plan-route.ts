@@ -87,6 +87,8 @@ export interface RouteInput {
   startPose?: Pose;
   /** Drive the headland passes (default true); false leaves them to another call, their rings still serve for travel. */
   driveHeadlands?: boolean;
+  /** Connectors straight through the headland, never along a headland pass. */
+  headlandDrivethrough?: boolean;
 }
 
 export interface RouteResult {
@@ -210,6 +212,18 @@ export function planRoute(input: RouteInput): RouteResult {
     anywhere: boolean,
     cached: Connection | null = null,
   ): Found | null => {
+    if (input.headlandDrivethrough) {
+      // Straight through the headland: a direct path (forward first), else straight legs across the field.
+      const d =
+        cached ??
+        connectPoses(from, to, R, input.region, { allowReverse: false }) ??
+        connectPoses(from, to, R, input.region);
+      if (d) return { length: d.length, legs: [[d, type]] };
+      if (!anywhere) return null;
+      const legs = fieldTravel().connect(from, to);
+      if (!legs) return null;
+      return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
+    }
     // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
     let direct = cached ?? connectPoses(from, to, R, input.region, { allowReverse: false });
     let via = direct && direct.length < 6 * R + dist(from, to) ? null : viaRing(from, to, false);
@@ -664,6 +678,7 @@ export function planRoute(input: RouteInput): RouteResult {
    * through the field (those transitions are rare and priced as a crossing).
    */
   function probeLink(from: Pose, to: Pose): Found | null {
+    if (input.headlandDrivethrough) return findLink(from, to, 'Turn', false);
     const direct = connectPoses(from, to, R, input.region, { allowReverse: false });
     if (direct && direct.length < 6 * R + dist(from, to))
       return { length: direct.length, legs: [[direct, 'Turn']] };
@@ -818,7 +833,7 @@ export function planRoute(input: RouteInput): RouteResult {
           for (const dir of dirs) {
             const s = path.snap(s0 + frac * path.length);
             const target = startPose(path.stretch(s, path.length, dir));
-            const via = viaRing(pose, target, true);
+            const via = input.headlandDrivethrough ? null : viaRing(pose, target, true);
             if (via) {
               for (const [c, t] of via.legs) pushConnection(c, t);
               chosen = { s, dir, conn: null };

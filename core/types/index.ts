@@ -124,6 +124,12 @@ export interface RouteOptions {
   trackOrder?: { track: number; forward: boolean }[];
   /** Winding of every headland pass, clockwise or counter-clockwise (default: whichever joins the route best). */
   forcedDirection?: 'CW' | 'CCW';
+  /**
+   * Connectors drive straight through the headland (a direct turn, else
+   * straight legs across the field), never along a headland pass. Default
+   * false: whichever is shorter, along a pass included.
+   */
+  enableHeadlandDrivethrough?: boolean;
   /** Compute refill points from the machine's tankCapacity and applicationRate. */
   calculateRefillPoints?: boolean;
   /** Default 'Exact'. */
