@@ -32,6 +32,18 @@ export function hasTracks(g: GeometryGroupModel): boolean {
   return g.geometryParts.some((p) => p.geometryPartType === 'GuidanceTrack');
 }
 
+/**
+ * Why a zone's route cannot be made again on its own, or null: the zones of
+ * a decomposed field part (its cells and its headland) are driven as one
+ * route, each continuing where the previous ended, so one of them re-routed
+ * alone would break the route at its ends. The field is planned again instead.
+ */
+export function whyNotReroutableAlone(zone: PathPlanZoneModel): string | null {
+  return zone.decomposition
+    ? `Zone ${zone.zoneId} is one of the zones a decomposed field part was split into (${zone.decomposition.role}); they are driven as one route and cannot be routed again one by one. Plan the field again with the new routeOptions (POST /api/path-plans/direct), or with useDecomposition false for one zone per part that can be re-routed.`
+    : null;
+}
+
 /** Why a group cannot be routed again, or null. */
 export function whyNotRoutable(zoneId: string, g: GeometryGroupModel): string | null {
   return hasTracks(g)

@@ -19,6 +19,7 @@ import {
   maxPass,
   mergeRoutedZone,
   requestEquipment,
+  whyNotReroutableAlone,
   whyNotRoutable,
   zoneRouteRequest,
 } from '../formats/reroute.ts';
@@ -224,6 +225,8 @@ async function routeAgain(
   for (const zone of model.zones) {
     const group = zone.geometryGroups.find((g) => g.geometryGroupId === zone.activeGeometryGroupId);
     if (!group) continue;
+    const alone = whyNotReroutableAlone(zone);
+    if (alone) throw new ItemError('OPTION_NOT_SUPPORTED', alone);
     const why = whyNotRoutable(zone.zoneId, group);
     if (why) throw new ItemError('NOTHING_TO_ROUTE', why);
     const { out } = await plan(

@@ -19,7 +19,12 @@ import type {
   PathPlanNormalizedModel,
   PathPlanZoneModel,
 } from '../../formats/plan-model.ts';
-import { mergeRoutedZone, whyNotRoutable, zoneRouteRequest } from '../../formats/reroute.ts';
+import {
+  mergeRoutedZone,
+  whyNotReroutableAlone,
+  whyNotRoutable,
+  zoneRouteRequest,
+} from '../../formats/reroute.ts';
 import type { Store } from '../../store/db.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { ApiError, fromPlanningError, validationError } from '../errors.ts';
@@ -74,6 +79,8 @@ export async function routeZone(
   routeOptions: Record<string, unknown> | undefined,
   pointer: string,
 ): Promise<GeometryGroupModel> {
+  const alone = whyNotReroutableAlone(zone);
+  if (alone) throw new ApiError(422, 'OPTION_NOT_SUPPORTED', alone);
   const why = whyNotRoutable(zone.zoneId, group);
   if (why) throw new ApiError(422, 'NOTHING_TO_ROUTE', why);
   const body = zoneRouteRequest(
