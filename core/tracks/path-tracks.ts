@@ -162,7 +162,32 @@ export function tidyEnds(piece: readonly Point[]): Point[] {
   };
   while (p.length >= 3 && bad(p[p.length - 3], p[p.length - 2], p[p.length - 1])) p = p.slice(0, -1);
   while (p.length >= 3 && bad(p[2], p[1], p[0])) p = p.slice(1);
-  return p;
+  return sampleCorners(p);
+}
+
+/**
+ * A vertex that turns (however slightly: a fillet shorter than a millimetre
+ * was merged into it) between two edges longer than a metre gets points half
+ * a metre either side, so the line is drawn finely where it bends.
+ */
+function sampleCorners(p: Point[]): Point[] {
+  if (p.length < 3) return p;
+  const out: Point[] = [p[0]];
+  for (let i = 1; i < p.length - 1; i++) {
+    const a = p[i - 1];
+    const b = p[i];
+    const c = p[i + 1];
+    const ab = dist(a, b);
+    const bc = dist(b, c);
+    const cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    if (ab > 1 && bc > 1 && Math.abs(cr) > 1e-12 * ab * bc) {
+      out.push({ x: b.x + ((a.x - b.x) * 0.5) / ab, y: b.y + ((a.y - b.y) * 0.5) / ab });
+      out.push(b);
+      out.push({ x: b.x + ((c.x - b.x) * 0.5) / bc, y: b.y + ((c.y - b.y) * 0.5) / bc });
+    } else out.push(b);
+  }
+  out.push(p[p.length - 1]);
+  return out;
 }
 
 /** Interior vertices closer than this to the previous one are dropped [m]. */
