@@ -7,6 +7,8 @@
  * caller merges it into a stored plan. Planner refusals come back as values
  * (errors lose their class across threads).
  */
+import { getPriority, setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { planField } from '../core/plan.ts';
 import { planHeadlands } from '../core/plan-headlands.ts';
 import { routeDebug } from '../core/route/route-debug.ts';
@@ -14,6 +16,17 @@ import { PlanningError, type PlanRequest } from '../core/types/index.ts';
 import { figuresOf, type PlanFigures } from '../formats/plan-figures.ts';
 import { type PlanMeta, toNormalizedModel } from '../formats/plan-model.ts';
 import { encodeModelJson } from '../store/plan-encoding.ts';
+
+// Job work is background work: lower this thread's priority (pid 0 = the calling thread on Linux),
+// so request threads and the planning threads of direct requests come first.
+const nice = Number((workerData as { niceIncrement?: number } | null)?.niceIncrement ?? 0);
+if (nice > 0) {
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + nice));
+  } catch {
+    // Not permitted here: plan at normal priority.
+  }
+}
 
 export interface JobPlanTaskInput {
   /** 'plan' (default): the whole plan; 'headlands': the headland passes only. */
