@@ -13,7 +13,7 @@ import { prepareField } from './field/prepare-field.ts';
 import { bufferRings, difference, intersection, offset, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea, polygonArea } from './geometry/polygon.ts';
-import { generateHeadlands, type HeadlandResult } from './headland/generate-headlands.ts';
+import { generateHeadlands, type HeadlandResult, type HeadlandRing } from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
@@ -514,6 +514,14 @@ function planZone(
  */
 export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: number): Polygon[] {
   const workable = headlands.workable;
+  // Where every pass goes round (nearly) as far as its exact centre line, no band is left out.
+  const length = (rings: readonly HeadlandRing[]) => rings.reduce((a, r) => a + ringLength(r.ring), 0);
+  if (
+    workable.length &&
+    length(headlands.drivenExterior) >= 0.9 * length(headlands.exterior) &&
+    length(headlands.drivenInterior) >= 0.9 * length(headlands.interior)
+  )
+    return workable;
   // Centre lines simplified within 5 cm: buffering dense arcs is what costs here.
   const rings = [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) =>
     Clipper.simplifyPathD(r.ring, 0.05, true),
@@ -548,4 +556,14 @@ function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], m
 
 function closeRing(ring: readonly Point[]): Point[] {
   return [...ring, ring[0]];
+}
+
+function ringLength(ring: readonly Point[]): number {
+  let s = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    s += Math.hypot(b.x - a.x, b.y - a.y);
+  }
+  return s;
 }

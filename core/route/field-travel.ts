@@ -13,7 +13,8 @@ import { Clipper } from 'clipper2-ts';
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
-import { type Connection, connectPoses } from './connect.ts';
+import type { Connection } from './connect.ts';
+import { connectInside } from './connect-inside.ts';
 
 interface Level {
   pts: Point[];
@@ -44,10 +45,12 @@ export class FieldTravel {
     let l = this.levels.get(clearance);
     if (l === undefined) {
       const shrunk = offset([this.zone], -clearance, 'miter');
+      // Simplified within a quarter of the clearance, so no waypoint comes
+      // closer to the field edge than three quarters of it.
       const rings = shrunk
         .flatMap((p) => [p.outer, ...p.holes])
-        .map((r) => Clipper.simplifyPathD(r, 0.5, true));
-      const pts = rings.flat();
+        .map((r) => Clipper.simplifyPathD(r, Math.min(0.5, clearance / 4), true));
+      const pts = rings.flat().filter((q) => this.region.contains(q));
       const n = pts.length;
       l = n
         ? { pts, index: new EdgeIndex(rings), seen: n <= FLAT_VISIBILITY ? new Uint8Array(n * n) : new Map() }
@@ -59,7 +62,7 @@ export class FieldTravel {
 
   connect(from: Pose, to: Pose): Connection[] | null {
     const R = this.radius;
-    for (const clearance of [2 * R, R, 0.5 * R]) {
+    for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R]) {
       const l = this.level(clearance);
       if (!l) continue;
       const route = this.shortestChain(from, to, l);
@@ -147,7 +150,7 @@ export class FieldTravel {
     const legs: Connection[] = [];
     let cur = from;
     for (const p of [...poses, to]) {
-      const c = connectPoses(
+      const c = connectInside(
         cur,
         p,
         R,

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../../test/helpers/check-plan.ts';
 import { hasCorpus, loadFixtureFields, sampleSelection } from '../../test/helpers/corpus.ts';
+import { polylineLength } from '../geometry/vec.ts';
 import { planField } from '../plan.ts';
 import { PlanningError, type PlanRequest, type RouteAlgorithm } from '../types/index.ts';
 import {
@@ -142,9 +143,16 @@ describe('planField with each route order', () => {
         expect(rep.cost).toBeLessThanOrEqual(rep.baselineCost + 1e-6);
         expect(rep.gainPercent).toBeCloseTo(100 * (1 - rep.cost / rep.baselineCost), 6);
       }
-      expect(opt.plan.stats.nonWorkingDistance).toBeLessThanOrEqual(
-        base.plan.stats.nonWorkingDistance * 1.02,
-      );
+      // The order decides turns and connectors; the reversing turns at the
+      // square corners of the headland passes depend on where each pass is
+      // joined, not on the order of the tracks, so they are left out here.
+      const ordered = (r: ReturnType<typeof plan>) =>
+        r.plan.stats.nonWorkingDistance -
+        r.plan.zones
+          .flatMap((z) => z.groups[z.activeGroup].parts)
+          .filter((p) => p.type === 'HeadlandTurn' && p.sequence !== undefined)
+          .reduce((a, p) => a + polylineLength(p.points), 0);
+      expect(ordered(opt)).toBeLessThanOrEqual(ordered(base) * 1.02);
     }
     expect(compared).toBeGreaterThan(0);
   });

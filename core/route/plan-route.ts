@@ -29,6 +29,7 @@ import type {
 } from '../types/index.ts';
 import { PlanningError } from '../types/index.ts';
 import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
+import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
 import { optimizeOrder, orderCost, skipPattern, snakePattern, type Visit } from './optimize-order.ts';
@@ -125,15 +126,18 @@ export function planRoute(input: RouteInput): RouteResult {
     holes.length && clearance > 0
       ? new EdgeIndex([input.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
       : input.region;
-  // Every connection follows the machine's turn model (continuous curvature with a rate limit).
-  const connectPoses = (from: Pose, to: Pose, r: number, region: EdgeIndex, opts: ConnectOptions = {}) =>
-    connectWith(
+  // Every connection follows the machine's turn model (continuous curvature with a rate limit),
+  // and none leaves the field from a pass that runs along its edge.
+  const connectPoses = (from: Pose, to: Pose, r: number, region: EdgeIndex, opts: ConnectOptions = {}) => {
+    const c = connectWith(
       from,
       to,
       r,
       region === input.region ? buffered : region,
       sigma === undefined ? opts : { ...opts, curvatureRate: sigma },
     );
+    return c && staysInside(c, region) ? c : null;
+  };
   const w = input.tracks.swathWidth;
   const heading = input.tracks.heading;
   const recs: TrackRec[] = input.tracks.tracks.map((track, index) => ({
