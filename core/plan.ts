@@ -361,15 +361,15 @@ function planZone(
   // near the first vertex of the outermost pass.
   const entry = start ?? headlands.drivenExterior.find((h) => h.passNumber === 1)?.ring[0];
   const pattern = patternTracks(workable, options, reference, entry);
-  const cut =
-    pattern.tracks ??
-    generateTracks(workable, {
+  const straightTracks = () => {
+    const cut = generateTracks(workable, {
       swathWidth: w,
       preferredBearingDeg: options.preferredBearingDeg,
     });
-  const trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
-  const tracks =
-    options.extendTracks && trackType === 'Straight' ? extendTracks({ tracks: cut, workable, zone }) : cut;
+    return options.extendTracks ? extendTracks({ tracks: cut, workable, zone }) : cut;
+  };
+  let trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
+  let tracks = pattern.tracks ?? straightTracks();
   if (tracks.tracks.length === 0 && headlands.drivenExterior.length + headlands.drivenInterior.length === 0) {
     if (multiPolygonArea(workable) < 1e-3) {
       return new PlanningError(
@@ -384,27 +384,43 @@ function planZone(
       { zoneIndex: index },
     );
   }
-  const route = planRoute({
-    tracks,
-    headlands,
-    region,
-    zone,
-    machine: m,
-    start,
-    end,
-    order: {
-      algorithm: options.route.algorithm,
-      skipCount: options.route.skipCount,
-      objective: options.route.objective,
-      maxEvaluations: options.route.maxEvaluations,
-      shouldStop: hooks.shouldStopOptimizer,
-      ...(options.route.trackOrder ? { fixed: options.route.trackOrder } : {}),
-    },
-    // A spiral works inwards: the headland passes, then the loops from the outermost in.
-    headlandsFirst: options.route.headlandsFirst || trackType === 'Spiral',
-    forcedDirection: options.route.forcedDirection,
-    headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
-  });
+  const routeOf = (t: typeof tracks, type: typeof trackType) =>
+    planRoute({
+      tracks: t,
+      headlands,
+      region,
+      zone,
+      machine: m,
+      start,
+      end,
+      order: {
+        algorithm: options.route.algorithm,
+        skipCount: options.route.skipCount,
+        objective: options.route.objective,
+        maxEvaluations: options.route.maxEvaluations,
+        shouldStop: hooks.shouldStopOptimizer,
+        ...(options.route.trackOrder ? { fixed: options.route.trackOrder } : {}),
+      },
+      // A spiral works inwards: the headland passes, then the loops from the outermost in.
+      headlandsFirst: options.route.headlandsFirst || type === 'Spiral',
+      forcedDirection: options.route.forcedDirection,
+      headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
+    });
+  let route = routeOf(tracks, trackType);
+  if (trackType !== 'Straight' && route.failures > 0) {
+    // The curved or spiral tracks could not all be joined inside the field: plan straight ones instead.
+    const straight = straightTracks();
+    const alt = routeOf(straight, 'Straight');
+    if (alt.failures < route.failures) {
+      pattern.warnings.push(
+        `The ${trackType} tracks could not all be joined inside the field (${route.failures} connection(s)); the zone falls back to straight tracks.`,
+      );
+      delete pattern.reference;
+      trackType = 'Straight';
+      tracks = straight;
+      route = alt;
+    }
+  }
   const parts: PathPart[] = [];
   const skipped = new Set(route.skippedTracks);
   tracks.tracks.forEach((t, i) => {

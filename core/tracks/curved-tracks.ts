@@ -54,7 +54,9 @@ const RUN_TOLERANCE = 0.5;
 
 export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedTrackOptions): CurvedTrackSet {
   const w = opts.swathWidth;
-  const RF = opts.turningRadius * 1.005;
+  // Two per cent above the turning radius: three-point curvature of sampled arcs and clipped
+  // ends scatters by about a per cent, and the plan checker allows one.
+  const RF = opts.turningRadius * 1.02;
   const minLen = opts.minTrackLength ?? Math.min(w, 3);
   const curved = resolveCurvedOptions(opts.curved);
   const raw = opts.reference ? dedupe(opts.reference.slice()) : longestSmoothRun(workable);

@@ -50,7 +50,9 @@ interface Chain {
 export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralTrackOptions): TrackSet {
   const w = opts.swathWidth;
   const R = opts.turningRadius;
-  const RF = R * 1.005;
+  // Two per cent above the turning radius: three-point curvature of sampled arcs and clipped
+  // ends scatters by about a per cent, and the plan checker allows one.
+  const RF = R * 1.02;
   const minLen = opts.minTrackLength ?? Math.min(w, 3);
   const inside = new EdgeIndex(workable.flatMap((p) => [p.outer, ...p.holes]));
   const tracks: Track[] = [];

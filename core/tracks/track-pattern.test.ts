@@ -180,7 +180,7 @@ describe('curved and spiral plans', () => {
           expectValid(lonLat(rings, lon, lat), type, `${type} n=${n} r=${r} ratio=${ratio}`);
         },
       ),
-      { numRuns: 16 },
+      { numRuns: 10 },
     );
   });
 });
