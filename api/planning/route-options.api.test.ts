@@ -128,7 +128,11 @@ describe('route options (spec 2.3)', () => {
         },
       ],
     };
-    const inside = (p: number[]) => p[0] > cx - dx && p[0] < cx + dx && p[1] > cy - dy && p[1] < cy + dy;
+    // More than 1 cm inside the pond (the plans' tolerance for touching an obstacle's edge).
+    const ex = 0.01 / (111_320 * Math.cos((cy * Math.PI) / 180));
+    const ey = 0.01 / 111_320;
+    const inside = (p: number[]) =>
+      p[0] > cx - dx + ex && p[0] < cx + dx - ex && p[1] > cy - dy + ey && p[1] < cy + dy - ey;
     const across = await post('/api/path-plans/direct/geojson', { ...base(), boundary });
     expect(across.status).toBe(200);
     const round = await post('/api/path-plans/direct/geojson', { ...base({ usePassable: false }), boundary });

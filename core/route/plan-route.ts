@@ -128,14 +128,22 @@ export function planRoute(input: RouteInput): RouteResult {
       : input.region;
   // Every connection follows the machine's turn model (continuous curvature with a rate limit),
   // and none leaves the field from a pass that runs along its edge.
-  const connectPoses = (from: Pose, to: Pose, r: number, region: EdgeIndex, opts: ConnectOptions = {}) => {
-    const c = connectWith(
-      from,
-      to,
-      r,
-      region === input.region ? buffered : region,
-      sigma === undefined ? opts : { ...opts, curvatureRate: sigma },
-    );
+  const connectPoses = (
+    from: Pose,
+    to: Pose,
+    r: number,
+    region: EdgeIndex,
+    opts: ConnectOptions = {},
+  ): Connection | null => {
+    const o = sigma === undefined ? opts : { ...opts, curvatureRate: sigma };
+    // Keep the obstacle margin where the ends allow it; where no path keeps it (ends
+    // in an obstacle's margin, a gap between obstacles narrower than the machine
+    // needs to turn), hold the path to the obstacles themselves.
+    if (region === input.region && buffered !== region && buffered.contains(from) && buffered.contains(to)) {
+      const c = connectWith(from, to, r, buffered, o);
+      if (c && staysInside(c, region)) return c;
+    }
+    const c = connectWith(from, to, r, region, o);
     return c && staysInside(c, region) ? c : null;
   };
   const w = input.tracks.swathWidth;
