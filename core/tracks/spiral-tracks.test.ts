@@ -43,9 +43,14 @@ describe('generateSpiralTracks', () => {
       },
     ];
     const { t, joined } = expectSpiral(area, 6, 6);
-    // Loops at 3, 9, ... m inside until a loop of radius 6 no longer fits (the 100 m side).
-    expect(t.tracks.length).toBeGreaterThanOrEqual(7);
-    expect(joined).toBe(t.tracks.length - 1);
+    // Loops at 3, 9, ... m inside until a loop of radius 6 no longer fits (the 100 m side),
+    // then straight tracks along the middle strip no loop goes round.
+    const loops = t.tracks.filter((tr) => (tr.path as Point[]).length > 2);
+    const fill = t.tracks.filter((tr) => (tr.path as Point[]).length === 2);
+    expect(loops.length).toBeGreaterThanOrEqual(7);
+    expect(joined).toBe(loops.length - 1);
+    expect(fill.length).toBeGreaterThan(0);
+    for (const f of fill) expect(Math.abs(f.a.y - f.b.y) / Math.abs(f.a.x - f.b.x)).toBeLessThan(0.02);
     // The outermost loop runs 3 m inside the edge along its straight stretches.
     const first = t.tracks[0].path as Point[];
     const minY = Math.min(...first.map((q) => q.y));

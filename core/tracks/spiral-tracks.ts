@@ -18,14 +18,14 @@
  * innermost area, too small for a loop of the turning radius, is missed and
  * reported as such by the statistics.
  */
-import { offset, simplifyPolygons } from '../geometry/clip.ts';
+import { intersection, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
-import { signedArea } from '../geometry/polygon.ts';
+import { polygonArea, signedArea } from '../geometry/polygon.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { samplePath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
-import type { Track, TrackSet } from './generate-tracks.ts';
+import { generateTracks, type Track, type TrackSet } from './generate-tracks.ts';
 import { clipPolyline, dist, dropDuplicates, nearestVertex, polyLength, tidyEnds } from './path-tracks.ts';
 
 export interface SpiralTrackOptions {
@@ -34,6 +34,8 @@ export interface SpiralTrackOptions {
   /** Where the outermost loop should begin (nearest vertex), e.g. the route's start. */
   start?: Point;
   minTrackLength?: number;
+  /** Work the middle no loop fits into with straight tracks (default true). */
+  fillCentre?: boolean;
 }
 
 interface Chain {
@@ -59,6 +61,8 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   const lineOffsets: number[] = [];
   let chains: Chain[] = [];
   const chainTracks: Point[][] = [];
+  /** Areas (at the distance of their level) no whole loop goes round. */
+  const unlooped: Polygon[] = [];
   const extras: Point[][] = [];
   // Length along a loop for the S-bend to the next loop, one swath in.
   const alpha = Math.acos(Math.max(-1, 1 - w / (2 * RF)));
@@ -76,12 +80,17 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     for (const poly of region) {
       for (const [hi, ring] of [poly.outer, ...poly.holes].entries()) {
         const smooth = filletRing(ring, RF);
-        if (!smooth) continue;
+        if (!smooth) {
+          // Too small for a loop of the turning radius: what lies inside is left to the fill.
+          if (hi === 0) unlooped.push({ outer: ring, holes: [] });
+          continue;
+        }
         // Outer loops run counter-clockwise, loops round obstacles clockwise.
         let loop = signedArea(smooth) > 0 === (hi === 0) ? smooth : smooth.slice().reverse();
         const pieces = clipPolyline(loop, true, workable);
         const whole = pieces.length === 1 && Math.abs(polyLength(pieces[0]) - ringLen(loop)) < 1e-3;
         if (!whole) {
+          if (hi === 0) unlooped.push({ outer: ring, holes: [] });
           for (const p of pieces) extras.push(p);
           continue;
         }
@@ -139,6 +148,33 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     if (p.length < 2 || polyLength(p) < minLen) continue;
     tracks.push({ a: p[0], b: p[p.length - 1], line, seg: 0, path: p, along: [0, 0] });
     line += 2;
+  }
+  // The middle no loop of the turning radius fits into (and wide gaps the
+  // loops leave) is worked with straight tracks, driven after the loops.
+  if (tracks.length && unlooped.length && opts.fillCentre !== false) {
+    // An area at level k lies (k + 1/2) w inside: grown by half a swath it is
+    // what the loops outside it leave unworked.
+    const rest = intersection(offset(unlooped, w / 2, 'round', 0.05), workable).filter(
+      (p) => polygonArea(p) >= 4 * w * w,
+    );
+    if (rest.length) {
+      const fill = generateTracks(rest, { swathWidth: w });
+      const c = Math.cos(fill.heading);
+      const sn = Math.sin(fill.heading);
+      const base = line + 2;
+      for (const t of fill.tracks) {
+        if (dist(t.a, t.b) < 2 * RF + w) continue;
+        const u = (q: Point) => q.x * c + q.y * sn;
+        tracks.push({
+          a: t.a,
+          b: t.b,
+          line: base + t.line,
+          seg: t.seg,
+          path: [t.a, t.b],
+          along: [1e7 + u(t.a), 1e7 + u(t.b)],
+        });
+      }
+    }
   }
   const first = tracks[0]?.path ?? [workable[0]?.outer[0] ?? { x: 0, y: 0 }, { x: 1, y: 0 }];
   const h = Math.atan2(first[1].y - first[0].y, first[1].x - first[0].x);
