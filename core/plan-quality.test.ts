@@ -91,6 +91,34 @@ describe('narrow fields', () => {
     );
     expect(p.stats.coveredPercent).toBeGreaterThan(95);
     expect(p.stats.trackCount).toBeGreaterThan(0);
+    // The plan says that fewer passes than asked for fit.
+    expect(p.zones[0].warnings).toEqual([
+      'Only 1 of the 2 exterior headland passes fit in field part 0; the area inside them is worked by tracks.',
+    ]);
+  });
+
+  it('says how many of the asked-for headland passes fit, and is silent when all do', () => {
+    const square = metres([
+      [
+        [0, 0],
+        [100, 0],
+        [100, 100],
+        [0, 100],
+      ],
+    ]);
+    const many = planField({ boundary: square, machine: S1, exteriorHeadlandPasses: 50 });
+    expect(checkPlan(many.plan).slice(0, 5)).toEqual([]);
+    const fitted = Math.max(
+      ...many.plan.zones[0].groups[0].parts.map((q) =>
+        q.type === 'ExteriorHeadlandPass' ? (q.passNumber ?? 0) : 0,
+      ),
+    );
+    expect(fitted).toBeGreaterThan(2);
+    expect(fitted).toBeLessThan(50);
+    expect(many.plan.zones[0].warnings?.[0]).toBe(
+      `Only ${fitted} of the 50 exterior headland passes fit in field part 0; the area inside them is worked by tracks.`,
+    );
+    expect(plan(square).zones[0].warnings).toBeUndefined();
   });
 
   it('works the narrow arm of fiboa-be_vlg:768663766 that its second pass cannot reach', () => {

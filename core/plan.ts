@@ -361,6 +361,14 @@ function planZone(
   // near the first vertex of the outermost pass.
   const entry = start ?? headlands.drivenExterior.find((h) => h.passNumber === 1)?.ring[0];
   const pattern = patternTracks(workable, options, reference, entry);
+  const exteriorFitted = headlands.drivenExterior.reduce((n, r) => Math.max(n, r.passNumber), 0);
+  if (exteriorFitted < options.exteriorHeadlandPasses) {
+    pattern.warnings.push(
+      exteriorFitted === 0
+        ? `No exterior headland pass of ${w} m can turn round field part ${index} at radius ${m.minTurningRadius} m; it is worked by tracks alone.`
+        : `Only ${exteriorFitted} of the ${options.exteriorHeadlandPasses} exterior headland passes fit in field part ${index}; the area inside them is worked by tracks.`,
+    );
+  }
   const straightTracks = () => {
     const cut = generateTracks(workable, {
       swathWidth: w,

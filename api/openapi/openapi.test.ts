@@ -203,10 +203,11 @@ describe('OpenAPI response schemas of the direct endpoints', () => {
     expect(poor.status).toBe(402);
     expectValid(responseSchema(p, 402, 'application/json'), poor.json);
 
+    // A 1 ha field is too narrow for a 100 m swath to go round or to fit a track.
     const refused = await post(p, {
       boundary: rectangleField(1),
-      equipment: { swathWidth: 6 },
-      exteriorHeadlandPasses: 50,
+      equipment: { swathWidth: 100 },
+      exteriorHeadlandPasses: 2,
     });
     expect(refused.status).toBe(422);
     expectValid(responseSchema(p, 422, 'application/json'), refused.json);
