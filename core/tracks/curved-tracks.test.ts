@@ -91,6 +91,33 @@ describe('generateCurvedTracks', () => {
     );
   });
 
+  it('ends a track cut on a chord of a bend at a vertex the machine can reach', () => {
+    // A case the property found: a track cut by the area next to vertices the clipper inserted.
+    const [leg, depth, w, R] = [10, 117.93509894736842, 3, 8.488259374127974];
+    const reference = [
+      { x: -leg - 100, y: depth },
+      { x: 0, y: 0 },
+      { x: leg + 100, y: depth },
+    ];
+    const area: Polygon[] = [
+      {
+        outer: [
+          { x: -leg, y: 0 },
+          { x: leg, y: 0 },
+          { x: leg, y: depth + 80 },
+          { x: -leg, y: depth + 80 },
+        ],
+        holes: [],
+      },
+    ];
+    const t = generateCurvedTracks(area, { swathWidth: w, turningRadius: R, reference });
+    expect(t.tracks.length).toBeGreaterThan(5);
+    for (const tr of t.tracks) {
+      expectDrivable(tr.path as Point[], R);
+      expectInside(tr.path as Point[], area);
+    }
+  });
+
   it('finds the longest smooth run of the boundary as the default reference', () => {
     // An L: the long south edge (300 m) is the longest run without a sharp corner.
     const L: Polygon = {

@@ -111,7 +111,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
       const smooth = filletOpen(line, RF);
       if (smooth.length < 2) continue;
       for (const piece of clipPolyline(smooth, false, workable)) {
-        let p = tidyEnds(piece);
+        let p = tidyEnds(piece, opts.turningRadius);
         if (p.length < 2 || polyLength(p) < minLen) continue;
         let s0 = arcParam(extended, p[0]);
         let s1 = arcParam(extended, p[p.length - 1]);

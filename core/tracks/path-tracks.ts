@@ -149,7 +149,7 @@ function locate(path: readonly Point[], cum: readonly number[], q: Point): numbe
  * Pull a clipped end back to the last whole vertex where the cut chord is
  * shorter than the chord before it and turns against it (see the header).
  */
-export function tidyEnds(piece: readonly Point[]): Point[] {
+export function tidyEnds(piece: readonly Point[], radius?: number): Point[] {
   // Vertices a few millimetres apart (where the clipper split an edge at the
   // area's boundary and joined it again) make three-point curvature meaningless.
   let p = dropNear(dropDuplicates(piece.slice()), NEAR);
@@ -162,7 +162,24 @@ export function tidyEnds(piece: readonly Point[]): Point[] {
   };
   while (p.length >= 3 && bad(p[p.length - 3], p[p.length - 2], p[p.length - 1])) p = p.slice(0, -1);
   while (p.length >= 3 && bad(p[2], p[1], p[0])) p = p.slice(1);
+  if (radius !== undefined) {
+    // A cut point on a chord of an arc, next to vertices the clipper inserted, can
+    // make the end bend tighter than the machine turns: end at the vertex before.
+    const kmax = 1 / radius;
+    while (p.length >= 3 && threePointCurvature(p[p.length - 3], p[p.length - 2], p[p.length - 1]) > kmax)
+      p = p.slice(0, -1);
+    while (p.length >= 3 && threePointCurvature(p[0], p[1], p[2]) > kmax) p = p.slice(1);
+  }
   return sampleCorners(p);
+}
+
+/** Curvature of the circle through three points [1/m]; 0 when two of them (nearly) coincide. */
+function threePointCurvature(a: Point, b: Point, c: Point): number {
+  const ab = dist(a, b);
+  const bc = dist(b, c);
+  const ca = dist(c, a);
+  if (ab < 1e-6 || bc < 1e-6 || ca < 1e-6) return 0;
+  return (2 * Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x))) / (ab * bc * ca);
 }
 
 /**

@@ -144,7 +144,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   // to the area get their clipped ends tidied.
   const all = [...chainTracks.map((t) => ({ t, cut: false })), ...extras.map((t) => ({ t, cut: true }))];
   for (const { t: raw, cut } of all) {
-    const p = cut ? tidyEnds(dropDuplicates(raw)) : dropDuplicates(raw);
+    const p = cut ? tidyEnds(dropDuplicates(raw), R) : dropDuplicates(raw);
     if (p.length < 2 || polyLength(p) < minLen) continue;
     tracks.push({ a: p[0], b: p[p.length - 1], line, seg: 0, path: p, along: [0, 0] });
     line += 2;
