@@ -33,6 +33,7 @@ import { Clipper } from 'clipper2-ts';
 import { intersection, union } from '../geometry/clip.ts';
 import { polygonArea } from '../geometry/polygon.ts';
 import { headingToBearingDeg } from '../geometry/vec.ts';
+import { flatten, quickScore } from '../tracks/generate-tracks.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export interface DecomposeOptions {
@@ -336,7 +337,7 @@ export function evaluate(poly: Polygon, w: number, T: number, heading?: number):
   let best = { heading: 0, count: Number.POSITIVE_INFINITY, cost: Number.POSITIVE_INFINITY, weight: 0 };
   const headings = heading === undefined ? candidateHeadings(simple, w) : [{ heading, weight: 0 }];
   for (const c of headings) {
-    const s = scanCount(edges, c.heading, w);
+    const s = quickScore(edges, c.heading, w);
     const cost = s.count * T + 0.5 * s.ragged;
     // Within one turn, the direction of the longer edge (farmers drive along edges).
     const tie = Math.abs(cost - best.cost) < T;
@@ -427,79 +428,4 @@ function hullArea(ring: readonly Point[]): number {
   let s = 0;
   for (let i = 0, j = h.length - 1; i < h.length; j = i++) s += h[j].x * h[i].y - h[i].x * h[j].y;
   return Math.abs(s) / 2;
-}
-
-function flatten(rings: readonly Point[][]): Float64Array {
-  let n = 0;
-  for (const r of rings) n += r.length;
-  const out = new Float64Array(n * 4);
-  let k = 0;
-  for (const r of rings) {
-    for (let i = 0; i < r.length; i++) {
-      const a = r[i];
-      const b = r[(i + 1) % r.length];
-      out[k++] = a.x;
-      out[k++] = a.y;
-      out[k++] = b.x;
-      out[k++] = b.y;
-    }
-  }
-  return out;
-}
-
-const lineMin = new Float64Array(8192);
-const lineMax = new Float64Array(8192);
-const lineCross = new Int32Array(8192);
-
-/**
- * Tracks at heading h: crossings / 2 per scan line one swath apart, and the
- * raggedness of the outermost track ends from line to line [m].
- */
-function scanCount(edges: Float64Array, h: number, w: number): { count: number; ragged: number } {
-  const c = Math.cos(-h);
-  const s = Math.sin(-h);
-  let ymin = Number.POSITIVE_INFINITY;
-  let ymax = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < edges.length; i += 4) {
-    const y = edges[i] * s + edges[i + 1] * c;
-    if (y < ymin) ymin = y;
-    if (y > ymax) ymax = y;
-  }
-  const lines = Math.max(1, Math.ceil((ymax - ymin) / w - 1e-9));
-  if (lines > lineMin.length) return { count: lines, ragged: 0 };
-  lineMin.fill(Number.POSITIVE_INFINITY, 0, lines);
-  lineMax.fill(Number.NEGATIVE_INFINITY, 0, lines);
-  lineCross.fill(0, 0, lines);
-  const y0 = ymin + w / 2;
-  const lineY = (k: number) =>
-    lines === 1 ? (ymin + ymax) / 2 : k === lines - 1 ? ymax - w / 2 : y0 + k * w;
-  for (let i = 0; i < edges.length; i += 4) {
-    const ax = edges[i] * c - edges[i + 1] * s;
-    const ay = edges[i] * s + edges[i + 1] * c;
-    const bx = edges[i + 2] * c - edges[i + 3] * s;
-    const by = edges[i + 2] * s + edges[i + 3] * c;
-    if (ay === by) continue;
-    const lo = Math.min(ay, by);
-    const hi = Math.max(ay, by);
-    const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
-    const kTo = Math.min(lines - 1, Math.ceil((hi - y0) / w));
-    for (let k = kFrom; k <= kTo; k++) {
-      const y = lineY(k);
-      if (y < lo || y >= hi) continue;
-      const x = ax + ((y - ay) * (bx - ax)) / (by - ay);
-      lineCross[k]++;
-      if (x < lineMin[k]) lineMin[k] = x;
-      if (x > lineMax[k]) lineMax[k] = x;
-    }
-  }
-  let count = 0;
-  let ragged = 0;
-  let prev = -1;
-  for (let k = 0; k < lines; k++) {
-    if (lineCross[k] < 2) continue;
-    count += lineCross[k] >> 1;
-    if (prev >= 0) ragged += Math.abs(lineMin[k] - lineMin[prev]) + Math.abs(lineMax[k] - lineMax[prev]);
-    prev = k;
-  }
-  return { count, ragged };
 }

@@ -207,7 +207,7 @@ function bestDirection(
 }
 
 /** All ring edges as flat coordinates [x0, y0, x1, y1, ...]. */
-function flatten(rings: readonly Point[][]): Float64Array {
+export function flatten(rings: readonly Point[][]): Float64Array {
   let n = 0;
   for (const r of rings) n += r.length;
   const out = new Float64Array(n * 4);
@@ -225,16 +225,16 @@ function flatten(rings: readonly Point[][]): Float64Array {
   return out;
 }
 
-const qMin = new Float64Array(4096);
-const qMax = new Float64Array(4096);
-const qCross = new Int32Array(4096);
+const qMin = new Float64Array(8192);
+const qMax = new Float64Array(8192);
+const qCross = new Int32Array(8192);
 
 /**
  * Track count (crossings / 2 per scan line) and raggedness of the track ends
  * (from each line's extreme crossings), with no allocation. Short segments
  * are not dropped here; the exact scan does that for the finalists.
  */
-function quickScore(edges: Float64Array, h: number, w: number): { count: number; ragged: number } {
+export function quickScore(edges: Float64Array, h: number, w: number): { count: number; ragged: number } {
   const c = Math.cos(-h);
   const s = Math.sin(-h);
   let ymin = Number.POSITIVE_INFINITY;
