@@ -19,24 +19,27 @@ import {
 import type { Point, Polygon } from '../types/index.ts';
 
 /** Integer units per metre (1 um: arcs keep their radius to well under 1 %). */
-const SCALE = 1e6;
+export const SCALE = 1e6;
 /** Maximum deviation of round joins from the true arc [m]. */
 const ARC_TOLERANCE = 0.005;
 
-function toPath(ring: readonly Point[]): Path64 {
+/** Points [m] to an engine path (integers at SCALE), for geometry built on the engine elsewhere. */
+export function toPath(ring: readonly Point[]): Path64 {
   const out: Path64 = new Array(ring.length);
   for (let i = 0; i < ring.length; i++)
     out[i] = { x: Math.round(ring[i].x * SCALE), y: Math.round(ring[i].y * SCALE) };
   return out;
 }
 
-function fromPath(path: Path64): Point[] {
+/** An engine path back to points [m]. */
+export function fromPath(path: Path64): Point[] {
   const out: Point[] = new Array(path.length);
   for (let i = 0; i < path.length; i++) out[i] = { x: path[i].x / SCALE, y: path[i].y / SCALE };
   return out;
 }
 
-function toPaths(polys: readonly Polygon[]): Paths64 {
+/** Every ring of the polygons as engine paths. */
+export function toPaths(polys: readonly Polygon[]): Paths64 {
   const out: Paths64 = [];
   for (const p of polys) {
     out.push(toPath(p.outer));
@@ -45,7 +48,8 @@ function toPaths(polys: readonly Polygon[]): Paths64 {
   return out;
 }
 
-function treeToPolygons(tree: PolyPath64, out: Polygon[] = []): Polygon[] {
+/** Polygons (outer rings with their holes; islands in holes as polygons of their own) of an engine tree. */
+export function treeToPolygons(tree: PolyPath64, out: Polygon[] = []): Polygon[] {
   for (let i = 0; i < tree.count; i++) {
     const outer = tree.child(i);
     if (!outer.poly || outer.poly.length < 3) continue;

@@ -19,23 +19,11 @@ import {
   EndType,
   FillRule,
   JoinType,
-  type Path64,
   type Paths64,
-  type PolyPath64,
   PolyTree64,
 } from 'clipper2-ts';
+import { fromPath, SCALE, toPath, toPaths, treeToPolygons } from '../geometry/clip.ts';
 import type { Point, Polygon } from '../types/index.ts';
-
-/** Integer units per metre, as in geometry/clip.ts (1 um). */
-const SCALE = 1e6;
-
-function toPath(pts: readonly Point[]): Path64 {
-  return pts.map((p) => ({ x: Math.round(p.x * SCALE), y: Math.round(p.y * SCALE) }));
-}
-
-function fromPath(path: Path64): Point[] {
-  return path.map((p) => ({ x: p.x / SCALE, y: p.y / SCALE }));
-}
 
 /**
  * The rings of the set of points at distance exactly d from an open
@@ -58,22 +46,7 @@ export function bufferLine(line: readonly Point[], d: number, arcTolerance = 0.0
   co.addPath(toPath(line), JoinType.Round, EndType.Butt);
   const tree = new PolyTree64();
   co.execute(d * SCALE, tree);
-  const out: Polygon[] = [];
-  const walk = (node: PolyPath64) => {
-    for (let i = 0; i < node.count; i++) {
-      const outer = node.child(i);
-      if (!outer.poly || outer.poly.length < 3) continue;
-      const poly: Polygon = { outer: fromPath(outer.poly), holes: [] };
-      for (let j = 0; j < outer.count; j++) {
-        const hole = outer.child(j);
-        if (hole.poly && hole.poly.length >= 3) poly.holes.push(fromPath(hole.poly));
-        walk(hole);
-      }
-      out.push(poly);
-    }
-  };
-  walk(tree);
-  return out;
+  return treeToPolygons(tree);
 }
 
 /**
@@ -87,12 +60,7 @@ export function clipPolyline(pts: readonly Point[], closed: boolean, region: rea
   if (path.length < 2) return [];
   const c = new Clipper64();
   c.addOpenSubject([toPath(path)]);
-  const clip: Paths64 = [];
-  for (const p of region) {
-    clip.push(toPath(p.outer));
-    for (const h of p.holes) clip.push(toPath(h));
-  }
-  c.addClip(clip);
+  c.addClip(toPaths(region));
   const closedOut: Paths64 = [];
   const openOut: Paths64 = [];
   c.execute(ClipType.Intersection, FillRule.NonZero, closedOut, openOut);
