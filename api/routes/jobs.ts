@@ -359,74 +359,53 @@ export async function jobRoutes(
     r.get(path, { schema: o.schema }, o.handler as never);
   }
 
-  r.post(
-    '/api/guidance',
-    {
-      schema: {
-        tags: ['Jobs'],
-        summary: 'Plan one stored boundary as a job',
-        description:
-          'Plans the boundary with the request (a direct request without its boundary) in a worker and stores the plan as one of the boundary’s company (1 credit). Answers 202 at once; poll GET /api/guidance/jobs/{jobId}. A boundary the caller cannot access answers 404.',
-        body: GuidanceBody,
-        response: answers(
-          { 202: { schema: Accepted, description: 'The job is queued.' } },
-          400,
-          404,
-          413,
-          415,
-          422,
-        ),
+  /** A planning job for one stored boundary: 202 at once, polled at /api/guidance/jobs/{jobId}. */
+  const boundaryJob = (path: string, kind: 'guidance' | 'headlands', summary: string, description: string) =>
+    r.post(
+      path,
+      {
+        schema: {
+          tags: ['Jobs'],
+          summary,
+          description,
+          body: GuidanceBody,
+          response: answers(
+            { 202: { schema: Accepted, description: 'The job is queued.' } },
+            400,
+            404,
+            413,
+            415,
+            422,
+          ),
+        },
       },
-    },
-    async (req, reply) => {
-      const p = principalOf(req);
-      const body = req.body as { boundaryId: string; request: JobPlanRequest };
-      checkJobRequest(body.request);
-      const { jobId } = await opts.jobs.enqueuePlanning({
-        companyId: await boundaryCompany(p.userId, body.boundaryId),
-        userId: p.userId,
-        kind: 'guidance',
-        boundaryIds: [body.boundaryId],
-        request: body.request,
-      });
-      reply.code(202).header('location', `/api/guidance/jobs/${jobId}`);
-      return { jobId, status: 'queued' as const };
-    },
-  );
+      async (req, reply) => {
+        const p = principalOf(req);
+        const body = req.body as { boundaryId: string; request: JobPlanRequest };
+        checkJobRequest(body.request);
+        const { jobId } = await opts.jobs.enqueuePlanning({
+          companyId: await boundaryCompany(p.userId, body.boundaryId),
+          userId: p.userId,
+          kind,
+          boundaryIds: [body.boundaryId],
+          request: body.request,
+        });
+        reply.code(202).header('location', `/api/guidance/jobs/${jobId}`);
+        return { jobId, status: 'queued' as const };
+      },
+    );
 
-  r.post(
+  boundaryJob(
+    '/api/guidance',
+    'guidance',
+    'Plan one stored boundary as a job',
+    'Plans the boundary with the request (a direct request without its boundary) in a worker and stores the plan as one of the boundary’s company (1 credit). Answers 202 at once; poll GET /api/guidance/jobs/{jobId}. A boundary the caller cannot access answers 404.',
+  );
+  boundaryJob(
     '/api/guidance/headlands',
-    {
-      schema: {
-        tags: ['Jobs'],
-        summary: 'Plan the headlands of one stored boundary as a job',
-        description:
-          'Makes the headland passes only (exterior passes along the edge, interior passes around obstacles) and the workable area inside them, with the field statistics; no tracks, no route. The request is a direct request without its boundary (route options are checked, not used). The stored plan (1 credit) can be completed by POST /api/guidance/pathplan. Answers 202 at once; poll GET /api/guidance/jobs/{jobId}.',
-        body: GuidanceBody,
-        response: answers(
-          { 202: { schema: Accepted, description: 'The job is queued.' } },
-          400,
-          404,
-          413,
-          415,
-          422,
-        ),
-      },
-    },
-    async (req, reply) => {
-      const p = principalOf(req);
-      const body = req.body as { boundaryId: string; request: JobPlanRequest };
-      checkJobRequest(body.request);
-      const { jobId } = await opts.jobs.enqueuePlanning({
-        companyId: await boundaryCompany(p.userId, body.boundaryId),
-        userId: p.userId,
-        kind: 'headlands',
-        boundaryIds: [body.boundaryId],
-        request: body.request,
-      });
-      reply.code(202).header('location', `/api/guidance/jobs/${jobId}`);
-      return { jobId, status: 'queued' as const };
-    },
+    'headlands',
+    'Plan the headlands of one stored boundary as a job',
+    'Makes the headland passes only (exterior passes along the edge, interior passes around obstacles) and the workable area inside them, with the field statistics; no tracks, no route. The request is a direct request without its boundary (route options are checked, not used). The stored plan (1 credit) can be completed by POST /api/guidance/pathplan. Answers 202 at once; poll GET /api/guidance/jobs/{jobId}.',
   );
 
   /** The company of a plan the user can access (404 otherwise), and the route options checked. */
