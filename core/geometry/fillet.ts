@@ -116,21 +116,8 @@ export function filletRing(ring: readonly Point[], radius: number, opts: FilletO
       for (const pc of pieces) for (const q of pc.points.slice(1)) out.push(q);
       continue;
     }
-    const t = radius * Math.tan(Math.abs(th) / 2);
-    const tin = { x: cur.x - uin.x * t, y: cur.y - uin.y * t };
-    const s = th > 0 ? 1 : -1;
-    const c = { x: tin.x - s * uin.y * radius, y: tin.y + s * uin.x * radius };
-    const steps = Math.max(
-      1,
-      Math.ceil(Math.abs(th) / maxAngle),
-      Math.ceil((Math.abs(th) * radius) / maxStep),
-    );
-    const a0 = Math.atan2(tin.y - c.y, tin.x - c.x);
-    for (let k = 0; k <= steps; k++) {
-      const a = a0 + (th * k) / steps;
-      out.push({ x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) });
-    }
     // The last sample is the exit tangent point cur + t * uout (up to rounding).
+    pushFilletArc(out, cur, uin, th, radius, maxAngle, maxStep);
   }
   return dropDuplicates(out);
 }
@@ -179,4 +166,31 @@ function lineIntersection(a: Point, b: Point, c: Point, d: Point): Point | null 
   if (Math.abs(den) < 1e-12 * Math.hypot(r.x, r.y) * Math.hypot(s.x, s.y)) return null;
   const t = ((c.x - a.x) * s.y - (c.y - a.y) * s.x) / den;
   return { x: a.x + t * r.x, y: a.y + t * r.y };
+}
+
+/**
+ * Push the samples of the arc of `radius` that rounds the corner `cur`,
+ * entered along the unit direction `uin` and turning by `th` [rad] (left
+ * positive): from the entry tangent point to the exit tangent point, at most
+ * maxAngle [rad] and maxStep [m] apart.
+ */
+export function pushFilletArc(
+  out: Point[],
+  cur: Point,
+  uin: Point,
+  th: number,
+  radius: number,
+  maxAngle: number,
+  maxStep: number,
+): void {
+  const t = radius * Math.tan(Math.abs(th) / 2);
+  const tin = { x: cur.x - uin.x * t, y: cur.y - uin.y * t };
+  const s = th > 0 ? 1 : -1;
+  const c = { x: tin.x - s * uin.y * radius, y: tin.y + s * uin.x * radius };
+  const steps = Math.max(1, Math.ceil(Math.abs(th) / maxAngle), Math.ceil((Math.abs(th) * radius) / maxStep));
+  const a0 = Math.atan2(tin.y - c.y, tin.x - c.x);
+  for (let k = 0; k <= steps; k++) {
+    const a = a0 + (th * k) / steps;
+    out.push({ x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) });
+  }
 }

@@ -23,6 +23,7 @@ import {
   PolyTree64,
 } from 'clipper2-ts';
 import { fromPath, SCALE, toPath, toPaths, treeToPolygons } from '../geometry/clip.ts';
+import { pushFilletArc } from '../geometry/fillet.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 /**
@@ -289,22 +290,16 @@ export function filletOpen(line: readonly Point[], radius: number, opts: FilletO
       out.push(cur);
       continue;
     }
-    const t = radius * Math.tan(Math.abs(th) / 2);
     const l = dist(prev, cur) || 1;
-    const uin = { x: (cur.x - prev.x) / l, y: (cur.y - prev.y) / l };
-    const tin = { x: cur.x - uin.x * t, y: cur.y - uin.y * t };
-    const s = th > 0 ? 1 : -1;
-    const c = { x: tin.x - s * uin.y * radius, y: tin.y + s * uin.x * radius };
-    const steps = Math.max(
-      1,
-      Math.ceil(Math.abs(th) / maxAngle),
-      Math.ceil((Math.abs(th) * radius) / maxStep),
+    pushFilletArc(
+      out,
+      cur,
+      { x: (cur.x - prev.x) / l, y: (cur.y - prev.y) / l },
+      th,
+      radius,
+      maxAngle,
+      maxStep,
     );
-    const a0 = Math.atan2(tin.y - c.y, tin.x - c.x);
-    for (let k = 0; k <= steps; k++) {
-      const a = a0 + (th * k) / steps;
-      out.push({ x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) });
-    }
   }
   out.push(v[n - 1]);
   return dropDuplicates(out);
