@@ -595,7 +595,7 @@ function draw(fc: PlanFeatureCollection, onDrawn: () => void): void {
       features: obstaclesOf(fc),
     } as never);
     route = routeOf(fc);
-    setPlayhead(Number($<HTMLInputElement>('progress').value) / 1000);
+    setPlayhead(playT);
     fitField();
     // Drawn: the first frame rendered after the plan source has loaded the new data.
     let loaded = false;
@@ -714,6 +714,8 @@ const playBtn = $<HTMLButtonElement>('play');
 const progress = $<HTMLInputElement>('progress');
 let playing = false;
 let lastFrame = 0;
+/** Playhead as a share of the route (0..1), kept exactly: the slider holds it rounded to 1/1000. */
+let playT = 0;
 
 function setPlayhead(t: number): void {
   if (!map.getSource('vehicle')) return;
@@ -748,13 +750,15 @@ function frame(now: number): void {
   const speed = Number($<HTMLSelectElement>('play-speed').value) * 2.5; // m/s of the machine x playback factor
   const dt = lastFrame ? (now - lastFrame) / 1000 : 0;
   lastFrame = now;
-  let t = Number(progress.value) / 1000 + (total > 0 ? (speed * dt) / total : 1);
-  if (t >= 1) {
-    t = 1;
+  // A frame may move the machine less than a thousandth of a long route: advance the exact
+  // playhead, not the rounded slider value, or playback would stand still.
+  playT += total > 0 ? (speed * dt) / total : 1;
+  if (playT >= 1) {
+    playT = 1;
     setPlaying(false);
   }
-  progress.value = String(Math.round(t * 1000));
-  setPlayhead(t);
+  progress.value = String(Math.round(playT * 1000));
+  setPlayhead(playT);
   if (playing) requestAnimationFrame(frame);
 }
 
@@ -764,13 +768,19 @@ function setPlaying(on: boolean): void {
   playBtn.setAttribute('aria-label', on ? 'Pause the route' : 'Play the route');
   playBtn.textContent = on ? '❚❚' : '▶';
   if (on) {
-    if (Number(progress.value) >= 1000) progress.value = '0';
+    if (playT >= 1) {
+      playT = 0;
+      progress.value = '0';
+    }
     lastFrame = 0;
     requestAnimationFrame(frame);
   }
 }
 playBtn.addEventListener('click', () => setPlaying(!playing));
-progress.addEventListener('input', () => setPlayhead(Number(progress.value) / 1000));
+progress.addEventListener('input', () => {
+  playT = Number(progress.value) / 1000;
+  setPlayhead(playT);
+});
 
 // ---------------------------------------------------------------- start
 
