@@ -93,6 +93,76 @@ describe('a field of two parts', async () => {
   });
 });
 
+/** An L-shaped part (decomposed into cells and a headland zone) and a rectangle beside it. */
+function decomposedTwoPartPlan(): ExportPlan {
+  const mLat = 111_320;
+  const mLon = 111_320 * Math.cos((52.3 * Math.PI) / 180);
+  const ring = (pts: [number, number][]) => {
+    const c = pts.map(([x, y]) => [9.5 + x / mLon, 52.3 + y / mLat]);
+    return [[...c, c[0]]];
+  };
+  const L: [number, number][] = [
+    [0, 0],
+    [300, 0],
+    [300, 80],
+    [80, 80],
+    [80, 300],
+    [0, 300],
+  ];
+  const rect: [number, number][] = [
+    [400, 0],
+    [600, 0],
+    [600, 150],
+    [400, 150],
+  ];
+  const result = planField({
+    boundary: { type: 'MultiPolygon', coordinates: [ring(L), ring(rect)] },
+    machine: { swathWidth: 6, minTurningRadius: 6 },
+    exteriorHeadlandPasses: 2,
+    interiorHeadlandPasses: 0,
+  });
+  const plan = toNormalizedModel(result, {
+    pathPlanId: 'decomposed-two-parts',
+    pathPlanName: 'L and rectangle',
+    createdAt: '2026-04-01T08:30:00.000Z',
+  });
+  return { plan, customerName: 'Hansen', farmName: 'North', fieldName: 'L and rectangle' };
+}
+
+describe('a field of two parts, one decomposed', async () => {
+  const p = decomposedTwoPartPlan();
+  const parts = fieldPartsOf(p.plan);
+
+  it('has two field parts, the first of several zones', () => {
+    expect(parts).toHaveLength(2);
+    expect(parts[0].zones.length).toBeGreaterThan(1);
+    expect(parts[1].zones).toHaveLength(1);
+  });
+
+  it('gpx: each route part names the field part it lies in, not its zone', async () => {
+    const files = unzip((await exportPlans([p], 'gpx')).zip);
+    const gpx = Object.entries(files).find(([k]) => k.endsWith('.gpx'))?.[1];
+    const text = new TextDecoder().decode(gpx);
+    const descs = [...text.matchAll(/<desc>([^<]*)<\/desc>/g)].map((m) => m[1]);
+    const partOf = descs.map((d) => /part (\d+)/.exec(d)?.[1]).filter(Boolean);
+    expect(partOf.length).toBeGreaterThan(10);
+    expect(new Set(partOf)).toEqual(new Set(['1', '2']));
+  });
+
+  it('vendor-a: headland patterns name the field part, not the zone', async () => {
+    const { zip } = await exportPlans([p], 'vendor-a');
+    const m = new ISOXMLManager();
+    await m.parseISOXMLFile(zip, 'application/zip');
+    const names = ((m.rootElement.attributes as Any).Partfield[0].attributes.GuidanceGroup as Any[])
+      .flatMap((g) => g.attributes.GuidancePattern ?? [])
+      .map((gp: Any) => String(gp.attributes.GuidancePatternDesignator))
+      .filter((n: string) => n.startsWith('Headland'));
+    expect(names.length).toBeGreaterThan(0);
+    const partNumbers = new Set(names.map((n: string) => /\(part (\d+)\)/.exec(n)?.[1]));
+    expect(partNumbers).toEqual(new Set(['1', '2']));
+  });
+});
+
 describe('a plan without guidance', () => {
   const bare = (): ExportPlan => {
     const p = fixturePlans()[0];

@@ -104,7 +104,7 @@ export function planToGpx(p: ExportPlan): string {
     const what = [
       part.working ? 'working' : 'not working',
       part.reverse ? 'driven in reverse' : undefined,
-      several ? `part ${zone.zoneIndex + 1}` : undefined,
+      several ? `part ${(zone.fieldPartIndex ?? zone.zoneIndex) + 1}` : undefined,
       `${part.length.toFixed(1)} m`,
     ].filter(Boolean);
     trk.ele('desc').txt(what.join(', ')).up();

@@ -145,10 +145,14 @@ export interface IsoxmlStyle {
   groupPerZone: boolean;
   /** Write the A+ pattern besides the AB pattern of the same line. */
   aPlus: boolean;
-  /** Name of a pattern; `n` counts patterns of its type in the export from 1, `zone` is 1-based. */
+  /**
+   * Name of a pattern; `n` counts patterns of its type in the export from 1,
+   * `zone` is 1-based, `part` the 1-based field part the zone belongs to (a
+   * decomposed part has several zones).
+   */
   patternName(
     p: Pattern,
-    info: { n: number; zone: number; zoneCount: number; bearing: number; date: Date },
+    info: { n: number; zone: number; part: number; partCount: number; bearing: number; date: Date },
   ): string;
   /** Names of boundary rings (undefined: unnamed). */
   ringName?(kind: 'outer' | 'inner', n: number, date: Date): string;
@@ -170,8 +174,7 @@ function guidanceGroups(
   label: string,
   g: GeometryGroupModel,
   swath: number,
-  zone: number,
-  zoneCount: number,
+  where: { zone: number; part: number; partCount: number },
 ): void {
   const ab = g.abLine.coordinates;
   const patterns: Pattern[] = [];
@@ -199,7 +202,7 @@ function guidanceGroups(
     return {
       pt,
       name: designator(
-        ctx.style.patternName(pt, { n, zone, zoneCount, bearing: g.trackBearing, date: ctx.date }),
+        ctx.style.patternName(pt, { n, ...where, bearing: g.trackBearing, date: ctx.date }),
       ),
     };
   });
@@ -317,8 +320,13 @@ function partfield(root: XMLBuilder, ctx: Ctx, p: ExportPlan, ctr: string, frm: 
   } else {
     for (const z of plan.zones) {
       const g = activeGroup(z);
+      const part = parts.findIndex((fp) => fp.zones.includes(z));
       if (g)
-        guidanceGroups(pfd, ctx, zoneLabel(names.field, z, zoneCount), g, swath, z.zoneIndex + 1, zoneCount);
+        guidanceGroups(pfd, ctx, zoneLabel(names.field, z, zoneCount), g, swath, {
+          zone: z.zoneIndex + 1,
+          part: (parts[part]?.index ?? z.zoneIndex) + 1,
+          partCount: parts.length,
+        });
     }
   }
   pfd.up();

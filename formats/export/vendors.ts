@@ -44,7 +44,7 @@ export const DEERE_STYLE: IsoxmlStyle = {
   groupPerZone: true,
   aPlus: false,
   patternName: (p, i) => {
-    const part = i.zoneCount > 1 ? ` (part ${i.zone})` : '';
+    const part = i.partCount > 1 ? ` (part ${i.part})` : '';
     return p.type === 'Curve' ? `Headland Track ${p.pass ?? 1}${part}` : `Straight Track ${i.zone}`;
   },
   ringName: (kind, n) => (kind === 'outer' ? 'Exterior' : `Interior ${n}`),
