@@ -201,9 +201,7 @@ function guidanceGroups(
     ctx.counts.set(pt.type, n);
     return {
       pt,
-      name: designator(
-        ctx.style.patternName(pt, { n, ...where, bearing: g.trackBearing, date: ctx.date }),
-      ),
+      name: designator(ctx.style.patternName(pt, { n, ...where, bearing: g.trackBearing, date: ctx.date })),
     };
   });
   const groups = ctx.style.groupPerZone

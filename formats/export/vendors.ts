@@ -73,7 +73,6 @@ export function vendorAFiles(plans: readonly ExportPlan[]): ExportFile[] {
   const files = isoxmlFiles(plans, 4, '', DEERE_STYLE);
   const date = exportDate(plans);
   const unique = uniqueNamer();
-  const entries = zoneEntries(plans);
   for (const p of plans) {
     const n = resolveNames(p);
     const name = unique(safeFileName(`${n.customer}_${n.farm}_${n.field}`, 60, 'field'));
