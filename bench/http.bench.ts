@@ -14,7 +14,9 @@
  *      counted, flagged and not a plan; the run exits 1 when there are any.
  * Peak RSS is the server process's VmHWM (/proc/PID/status), reset after
  * start-up (clear_refs), so it covers the benchmark, not creating the
- * embedded database; RSS is also sampled every 100 ms under load.
+ * embedded database; RSS is also sampled every 100 ms under load, and the
+ * one-at-a-time phase reads VmHWM after every request and lists the
+ * requests that raised it most.
  * Prints a summary and writes bench/results/http-bench.json.
  *
  * Fields: the benchmark selection of ../shared/fields when present (for the
@@ -24,11 +26,15 @@
  * load), BENCH_SINGLE (how many selection fields, spread over every reason
  * for selection, go one at a time; default all; 0 skips), BENCH_CONNECTIONS
  * (default 4 x planning threads), BENCH_FIELDS ("10", "100" or "10,100"),
- * TRAMLINE_PLAN_THREADS (default: the server's own default).
+ * TRAMLINE_PLAN_THREADS (default: the server's own default), BENCH_NODE_ARGS
+ * (more Node options for the server, e.g. "--cpu-prof --cpu-prof-dir=DIR"
+ * or "--trace-gc"), BENCH_SERVER_LOG (a file the server's output is
+ * appended to).
  * Quick run: BENCH_SINGLE=60 BENCH_DURATION=5 BENCH_FIELDS=10 npm run bench:http
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
+  appendFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -109,6 +115,8 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
   // The Node options of `npm start` (e.g. the young generation size), so the figures are those of the service as run.
   const start = String(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start);
   const nodeArgs = start.split(/\s+/).filter((a) => a.startsWith('--'));
+  // Extra Node options for the server alone (e.g. --cpu-prof), which NODE_OPTIONS may not carry.
+  nodeArgs.push(...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
   const child = spawn(join(root, 'node_modules/.bin/node'), [...nodeArgs, 'server.ts'], {
     cwd: root,
     env: {
@@ -141,8 +149,11 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
         }
       } catch {}
     }, 200);
+    // The server's output: kept for an error message, and written to BENCH_SERVER_LOG when set.
+    const log = process.env.BENCH_SERVER_LOG;
     const onData = (d: Buffer) => {
-      buf += d.toString();
+      if (log) appendFileSync(log, d);
+      if (buf.length < 1_000_000) buf += d.toString();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -171,6 +182,17 @@ function listeningPort(pid: number): number | null {
     }
   } catch {}
   return null;
+}
+
+interface PeakRaiser {
+  id: string;
+  areaHa: number;
+  vertices: number;
+  status: number;
+  ms: number;
+  /** Peak RSS after the request, and by how much the request raised it [MB]. */
+  peakMb: number;
+  byMb: number;
 }
 
 /** Resets the peak RSS (VmHWM) of a process (Linux clear_refs 5); false when not allowed. */
@@ -265,8 +287,27 @@ async function singleRoundTrips(url: string, features: Feature[], pid: number) {
   // Warm both planning threads and the request path first.
   for (let i = 0; i < Math.min(4, bodies.length); i++) await post(url, bodies[i]);
   const cpu0 = cpuMs(pid);
-  for (const body of bodies) {
+  // Which requests raise the peak RSS: VmHWM before and after each one (the peak is reset after start-up).
+  const raisers: PeakRaiser[] = [];
+  let hwm = rssMb(pid, 'VmHWM') ?? 0;
+  let rssMax = 0;
+  for (const [i, body] of bodies.entries()) {
     const r = await post(url, body);
+    const peak = rssMb(pid, 'VmHWM') ?? 0;
+    rssMax = Math.max(rssMax, rssMb(pid) ?? 0);
+    if (peak > hwm) {
+      const p = features[i].properties;
+      raisers.push({
+        id: String(p.id),
+        areaHa: round(areaHa(features[i])),
+        vertices: Number(p.vertices),
+        status: r.status,
+        ms: round(r.ms),
+        peakMb: peak,
+        byMb: peak - hwm,
+      });
+      hwm = peak;
+    }
     all.push(r.ms);
     statuses[r.status] = (statuses[r.status] ?? 0) + 1;
     if (r.status === 200) ok.push(r.ms);
@@ -280,6 +321,11 @@ async function singleRoundTrips(url: string, features: Feature[], pid: number) {
     /** Server CPU per request [ms]: all threads, and the main thread (event loop) alone. */
     serverCpuPerRequest: serverCpu,
     statuses,
+    /** Peak RSS at the end of this phase, and the most RSS read after a request [MB]. */
+    peakRssMb: hwm,
+    rssAfterRequestMaxMb: rssMax,
+    /** The requests that raised the peak RSS the most. */
+    peakRaisers: raisers.sort((a, b) => b.byMb - a.byMb).slice(0, 10),
     planned: { medianMs: round(percentile(ok, 50)), p90Ms: round(percentile(ok, 90)) },
     allAnswers: { medianMs: round(percentile(all, 50)), p90Ms: round(percentile(all, 90)) },
   };
@@ -400,6 +446,10 @@ async function main() {
       console.log(
         `one at a time over ${single.fields} selection fields: planned (200) median ${single.planned.medianMs} ms, p90 ${single.planned.p90Ms} ms; all answers median ${single.allAnswers.medianMs} ms; statuses ${JSON.stringify(single.statuses)}; server CPU per request ${single.serverCpuPerRequest.totalMs} ms (main thread ${single.serverCpuPerRequest.mainMs} ms)`,
       );
+      console.log(
+        `peak RSS after one at a time ${single.peakRssMb} MB (at most ${single.rssAfterRequestMaxMb} MB read after a request); requests that raised it most:`,
+      );
+      console.table(single.peakRaisers);
     }
     if (rows.length) {
       console.log(`under load: ${connections} connections x ${duration} s per field`);
