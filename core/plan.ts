@@ -15,6 +15,7 @@ import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea, polygonArea } from './geometry/polygon.ts';
 import { generateHeadlands, type HeadlandResult, type HeadlandRing } from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
+import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
@@ -485,6 +486,16 @@ function planZone(
       obstacleIndex: h.obstacleIndex,
     });
   }
+  pattern.warnings.push(
+    ...leftOutWarnings({
+      tracks: tracks.tracks,
+      skippedTracks: route.skippedTracks,
+      swathWidth: w,
+      turningRadius: m.minTurningRadius,
+      undrivenRings: route.undrivenRings,
+      failures: route.failures,
+    }),
+  );
   for (const p of route.parts) parts.push({ ...p, sequence: 0 });
   const stats = computeStats({ field: workField, fieldIndex, workable, parts, machine: m });
   const group: GeometryGroup = {

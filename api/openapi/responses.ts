@@ -311,12 +311,13 @@ const PathPlanZoneModel = Type.Object(
     }),
     routeFailures: Type.Integer({
       minimum: 0,
-      description: 'Route connections that could not be kept inside the field (0 on a valid plan).',
+      description:
+        'Route connections that could not be made inside the field, headland rings left out included (0 on a complete plan; `warnings` say what was left out).',
     }),
     warnings: Type.Optional(
       Type.Array(Type.String(), {
         description:
-          'What the planner could not do as asked and did instead, in words (a zone where no Curved or Spiral track fits falls back to straight tracks).',
+          'What the planner could not do as asked and did instead, in words: a zone where no Curved or Spiral track fits falls back to straight tracks; tracks or headland rings no path inside the field reaches at the turning radius are left out (with their number and area; their area shows as missed).',
       }),
     ),
     optimizer: Type.Optional(OptimizerReport),

@@ -242,14 +242,17 @@ describe('tramline plan', () => {
     expect(io.err).toContain('tramline plan --help');
   });
 
-  it('warns about route connections that leave the field', () => {
+  it("prints each zone's warnings (what the route leaves out, say)", () => {
+    const left =
+      '30 tracks (about 1.98 ha) cannot be reached by a path inside the field at turning radius 6 m and are left out; their area shows as missed.';
     const io = fakeIO(undefined, () => {
       const r = samplePlanResult();
       r.plan.zones[1].routeFailures = 2;
+      r.plan.zones[1].warnings = [left];
       return r;
     });
     expect(runPlan(['field.geojson'], io)).toBe(0);
-    expect(io.err).toContain('warning: zone 1: 2 route connection(s)');
+    expect(io.err).toContain(`warning: zone 1: ${left}`);
   });
 });
 

@@ -397,11 +397,6 @@ export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number | Pr
     for (const r of result.repairs) say(`repaired: ${r}`);
     for (const z of result.plan.zones) {
       for (const w of z.warnings ?? []) say(`warning: zone ${z.index}: ${w}`);
-      if (z.routeFailures) {
-        say(
-          `warning: zone ${z.index}: ${z.routeFailures} route connection(s) could not be kept inside the field`,
-        );
-      }
     }
     const st = result.plan.stats;
     say(

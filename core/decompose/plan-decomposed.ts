@@ -26,6 +26,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import { computeStats, sumStats } from '../metrics/compute-stats.ts';
+import { leftOutWarnings } from '../route/left-out.ts';
 import { planRoute, type RouteResult } from '../route/plan-route.ts';
 import { extendTracks } from '../tracks/extend-tracks.ts';
 import { generateTracks, type TrackSet } from '../tracks/generate-tracks.ts';
@@ -235,6 +236,14 @@ function planCells(input: DecomposedPartInput, cells: Cell[]): Zone[] | null {
       stats,
     };
     const boundary: Polygon = step.kind === 'cell' ? step.cell.polygon : band[0];
+    const warnings = leftOutWarnings({
+      tracks: tracks.tracks,
+      skippedTracks: route.skippedTracks,
+      swathWidth: w,
+      turningRadius: m.minTurningRadius,
+      undrivenRings: route.undrivenRings,
+      failures: route.failures,
+    });
     zones.push({
       index: -1,
       boundary,
@@ -246,6 +255,7 @@ function planCells(input: DecomposedPartInput, cells: Cell[]): Zone[] | null {
       routeEnd: route.end,
       routeFailures: route.failures,
       skippedTracks: route.skippedTracks.length,
+      ...(warnings.length ? { warnings } : {}),
       ...(route.optimizer ? { optimizer: route.optimizer } : {}),
       partBoundary: part,
       decomposition: { role: step.kind },

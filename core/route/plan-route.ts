@@ -101,6 +101,8 @@ export interface RouteResult {
   failures: number;
   /** Indices of tracks left out because no drivable path inside the field reaches them. */
   skippedTracks: number[];
+  /** Headland rings asked for but not driven (no drivable way onto them inside the field). */
+  undrivenRings: HeadlandRing[];
   /** Set when the order was optimized. */
   optimizer?: OptimizerReport;
 }
@@ -172,6 +174,7 @@ export function planRoute(input: RouteInput): RouteResult {
   const parts: PathPart[] = [];
   /** Tracks no drivable path inside the field reaches. */
   const skipped: number[] = [];
+  const undriven: HeadlandRing[] = [];
   let failures = 0;
   const cornerCache = new Map<RingPath, RingCorner[]>();
   let pose: Pose | null = input.startPose ?? null;
@@ -534,6 +537,7 @@ export function planRoute(input: RouteInput): RouteResult {
     end: routeEnd,
     failures,
     skippedTracks: skipped,
+    undrivenRings: undriven,
     ...(optimizer ? { optimizer } : {}),
   };
 
@@ -815,7 +819,10 @@ export function planRoute(input: RouteInput): RouteResult {
         });
       }
       const r = pending.splice(idx, 1)[0];
-      if (!driveRing(r.path, r.ring, r.exterior)) failures++;
+      if (!driveRing(r.path, r.ring, r.exterior)) {
+        failures++;
+        undriven.push(r.ring);
+      }
     }
   }
 

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { hasCorpus, loadBenchmarkSelection } from '../../test/helpers/corpus.ts';
+import { planField } from '../plan.ts';
+import { leftOutWarnings } from './left-out.ts';
+
+describe('leftOutWarnings', () => {
+  const tracks = [
+    { a: { x: 0, y: 0 }, b: { x: 0, y: 100 }, line: 0, seg: 0 },
+    { a: { x: 6, y: 0 }, b: { x: 6, y: 50 }, line: 1, seg: 0 },
+  ];
+  const square = (passNumber: number, obstacleIndex?: number) => ({
+    passNumber,
+    ...(obstacleIndex === undefined ? {} : { obstacleIndex }),
+    ring: [
+      { x: 0, y: 0 },
+      { x: 100, y: 0 },
+      { x: 100, y: 100 },
+      { x: 0, y: 100 },
+    ],
+  });
+
+  it('says nothing when nothing is left out', () => {
+    expect(
+      leftOutWarnings({ tracks, skippedTracks: [], undrivenRings: [], swathWidth: 6, turningRadius: 6 }),
+    ).toEqual([]);
+  });
+
+  it('counts the tracks left out and their area', () => {
+    const [w] = leftOutWarnings({
+      tracks,
+      skippedTracks: [0, 1],
+      undrivenRings: [],
+      swathWidth: 6,
+      turningRadius: 6,
+    });
+    // (100 + 50) m x 6 m = 900 m2
+    expect(w).toMatch(
+      /^2 tracks \(about 0\.09 ha\) cannot be reached .* turning radius 6 m and are left out/,
+    );
+  });
+
+  it('tells exterior rings from rings round obstacles, with their pass numbers and area', () => {
+    const w = leftOutWarnings({
+      tracks,
+      skippedTracks: [],
+      undrivenRings: [square(2), square(1, 0), square(1, 3)],
+      swathWidth: 6,
+      turningRadius: 8,
+    });
+    expect(w).toHaveLength(2);
+    // 400 m x 6 m = 2400 m2
+    expect(w[0]).toMatch(
+      /^1 exterior headland ring \(pass 2; about 0\.24 ha\) .* radius 8 m and is left out/,
+    );
+    expect(w[1]).toMatch(/^2 obstacle headland rings \(pass 1; about 0\.48 ha\) .* are left out/);
+  });
+});
+
+it('names connections that failed for other reasons than a ring left out', () => {
+  const w = leftOutWarnings({
+    tracks: [],
+    skippedTracks: [],
+    undrivenRings: [],
+    failures: 2,
+    swathWidth: 6,
+    turningRadius: 6,
+  });
+  expect(w).toEqual([
+    '2 route connections could not be made inside the field at turning radius 6 m; the route is broken there.',
+  ]);
+});
+
+describe.skipIf(!hasCorpus())('plans that leave parts out say so', () => {
+  // Fields whose route cannot reach every track or headland ring inside the field (S1).
+  const ids = ['fiboa-de_sh:DESHLIL020110142', 'fiboa-de_sh:DESHLIL080100017', 'fiboa-ec_si:6384968'];
+  const fields = loadBenchmarkSelection().filter((s) => ids.includes(String(s.feature.properties.id)));
+
+  it.each(fields.map((s) => [String(s.feature.properties.id), s.feature] as const))('%s', (_id, feature) => {
+    const { plan } = planField({
+      boundary: feature,
+      machine: { swathWidth: 6, minTurningRadius: 6 },
+      exteriorHeadlandPasses: 2,
+      interiorHeadlandPasses: 1,
+    });
+    const leftOut = plan.zones.filter((z) => (z.routeFailures ?? 0) + (z.skippedTracks ?? 0) > 0);
+    expect(leftOut.length).toBeGreaterThan(0);
+    for (const z of leftOut) {
+      const text = (z.warnings ?? []).join('\n');
+      if (z.skippedTracks) expect(text).toContain(`${z.skippedTracks} track`);
+      if (z.routeFailures) expect(text).toMatch(/headland rings? \(pass/);
+    }
+  });
+});
