@@ -7,14 +7,19 @@
  *
  * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
  */
-import { Clipper } from 'clipper2-ts';
 import { planDecomposedPart } from './decompose/plan-decomposed.ts';
 import { prepareField } from './field/prepare-field.ts';
-import { bufferRings, difference, intersection, offset, union } from './geometry/clip.ts';
+import { difference, intersection, offset, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea, polygonArea } from './geometry/polygon.ts';
-import { generateHeadlands, type HeadlandResult, type HeadlandRing } from './headland/generate-headlands.ts';
+import {
+  generateHeadlands,
+  type HeadlandResult,
+  type HeadlandRing,
+  ringSwaths,
+} from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
+import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
@@ -375,7 +380,21 @@ function planZone(
       swathWidth: w,
       preferredBearingDeg: options.preferredBearingDeg,
     });
-    return options.extendTracks ? extendTracks({ tracks: cut, workable, zone }) : cut;
+    return options.extendTracks
+      ? extendTracks({
+          tracks: cut,
+          workable,
+          zone,
+          passSwaths: drivenPassSwaths(
+            headlands,
+            w,
+            m.minTurningRadius,
+            region,
+            m.maxCurvatureRate !== undefined,
+          ),
+          trackArea: [...workable, ...zonePassable],
+        })
+      : cut;
   };
   let trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
   let tracks = pattern.tracks ?? straightTracks();
@@ -414,6 +433,7 @@ function planZone(
       headlandsFirst: options.route.headlandsFirst || type === 'Spiral',
       forcedDirection: options.route.forcedDirection,
       headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
+      runOnCorners: options.extendTracks === true,
     });
   let route = routeOf(tracks, trackType);
   if (trackType !== 'Straight' && route.failures > 0) {
@@ -557,11 +577,13 @@ export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: nu
     length(headlands.drivenInterior) >= 0.9 * length(headlands.interior)
   )
     return workable;
-  // Centre lines simplified within 5 cm: buffering dense arcs is what costs here.
-  const rings = [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) =>
-    Clipper.simplifyPathD(r.ring, 0.05, true),
-  );
-  const band = difference(offset([zone], -w / 2, 'round', 0.05), [...workable, ...bufferRings(rings, w / 2)]);
+  const band = difference(offset([zone], -w / 2, 'round', 0.05), [
+    ...workable,
+    ...ringSwaths(
+      [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) => r.ring),
+      w,
+    ),
+  ]);
   if (band.length === 0) return workable;
   // Small pieces beside a workable area are mostly corners outside a rounded
   // pass, which the route drives square: only larger ones get tracks there.

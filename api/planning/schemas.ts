@@ -316,7 +316,7 @@ export const DirectPlanRequest = Type.Object(
       Type.Boolean({
         default: false,
         description:
-          'Default false. true: each guidance track runs on into the headland until its whole swath has reached the edge of the area inside the headlands, so the wedges between track ends and a slanted headland are worked (less missed area, more overlap, both reported); tracks stay at least half a swath inside the field and clear of obstacles.',
+          'Default false. true: each guidance track runs on into the headland until its whole swath has reached the edge of the area inside the headlands, so the wedges between track ends and a slanted headland are worked, and on for what the headland passes leave unworked beyond (a bay of an obstacle, a rounded corner); exterior headland passes run on past their square corners to work the corner outside them. Less missed area, more overlap, both reported; tracks and passes stay at least half a swath inside the field and clear of obstacles.',
       }),
     ),
     useCrossHatches: Type.Optional(

@@ -86,7 +86,8 @@ Options:
   --interior-headlands N   headland passes around each obstacle (default 1)
   --turn-radius M          minimum turning radius [m] (default 6)
   --direction DEG          track bearing [deg clockwise from north] (default: the best found)
-  --extend-tracks          run the tracks on into the headland (covers the wedges at their ends)
+  --extend-tracks          run the tracks on into the headland (covers the wedges at their ends
+                           and what the passes leave unworked) and the passes on into their corners
   --no-decomposition       one zone per field part (default: non-convex parts are split into
                            zones with their own track direction where that saves 10 % of the
                            turn and connector distance)

@@ -26,6 +26,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import { computeStats, sumStats } from '../metrics/compute-stats.ts';
+import { drivenPassSwaths } from '../route/headland-corners.ts';
 import { leftOutWarnings } from '../route/left-out.ts';
 import { planRoute, type RouteResult } from '../route/plan-route.ts';
 import { extendTracks } from '../tracks/extend-tracks.ts';
@@ -187,6 +188,7 @@ function planCells(input: DecomposedPartInput, cells: Cell[]): Zone[] | null {
     order,
     forcedDirection: options.route.forcedDirection,
     headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
+    runOnCorners: options.extendTracks === true,
   };
   const steps: ({ kind: 'cell'; cell: Cell } | { kind: 'headland' })[] = cells.map((cell) => ({
     kind: 'cell' as const,
@@ -197,15 +199,27 @@ function planCells(input: DecomposedPartInput, cells: Cell[]): Zone[] | null {
     if (headlandFirst) steps.unshift({ kind: 'headland' });
     else steps.push({ kind: 'headland' });
   }
+  // Extended tracks run on into what the headland passes leave unworked outside every cell.
+  const extension =
+    options.extendTracks === true
+      ? {
+          passSwaths: drivenPassSwaths(
+            headlands,
+            w,
+            m.minTurningRadius,
+            input.region,
+            m.maxCurvatureRate !== undefined,
+          ),
+          trackArea: [...input.workable, ...input.passable],
+        }
+      : null;
   const zones: Zone[] = [];
   let pose: Pose | undefined;
   for (const [k, step] of steps.entries()) {
     const first = k === 0;
     const last = k === steps.length - 1;
     const tracks: TrackSet =
-      step.kind === 'cell'
-        ? cellTracks(step.cell, input.part, w, options.extendTracks === true)
-        : noTracks(w, part);
+      step.kind === 'cell' ? cellTracks(step.cell, input.part, w, extension) : noTracks(w, part);
     const route: RouteResult = planRoute({
       ...common,
       tracks,
@@ -264,10 +278,15 @@ function planCells(input: DecomposedPartInput, cells: Cell[]): Zone[] | null {
   return zones;
 }
 
-function cellTracks(cell: Cell, part: Polygon, w: number, extend: boolean): TrackSet {
+function cellTracks(
+  cell: Cell,
+  part: Polygon,
+  w: number,
+  extension: { passSwaths: Polygon[]; trackArea: Polygon[] } | null,
+): TrackSet {
   const bearingDeg = cell.bearingDeg;
   const cut = generateTracks([cell.polygon], { swathWidth: w, preferredBearingDeg: bearingDeg });
-  return extend ? extendTracks({ tracks: cut, workable: [cell.polygon], zone: part }) : cut;
+  return extension ? extendTracks({ tracks: cut, workable: [cell.polygon], zone: part, ...extension }) : cut;
 }
 
 function noTracks(w: number, part: Polygon): TrackSet {

@@ -15,7 +15,8 @@
  * turn at the apex (route/headland-corners.ts), so little of a corner is
  * lost to its rounding.
  */
-import { difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
+import { Clipper } from 'clipper2-ts';
+import { bufferRings, difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea } from '../geometry/polygon.ts';
@@ -47,6 +48,17 @@ export interface HeadlandResult {
   /** Drivable (smoothed) centre lines, counter-clockwise, inside the field and out of obstacles. */
   drivenExterior: HeadlandRing[];
   drivenInterior: HeadlandRing[];
+}
+
+/**
+ * The swaths of pass centre lines (closed rings; simplified within 5 cm,
+ * buffering dense arcs is what costs): the rings buffered by half a swath w.
+ */
+export function ringSwaths(rings: readonly (readonly Point[])[], w: number): Polygon[] {
+  return bufferRings(
+    rings.map((r) => Clipper.simplifyPathD(r as Point[], 0.05, true)),
+    w / 2,
+  );
 }
 
 /** Rings shorter than this are not worth driving [m]. */

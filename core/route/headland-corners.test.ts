@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { bufferLines, intersection, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
+import { multiPolygonArea } from '../geometry/polygon.ts';
 import type { Point } from '../types/index.ts';
 import { cornerTurn, loopWithCorners, squareCorners } from './headland-corners.ts';
 import { RingPath } from './ring-path.ts';
@@ -80,6 +82,73 @@ describe('loopWithCorners', () => {
       const start = pieces[0].points[0];
       const stop = pieces[4].points[pieces[4].points.length - 1];
       expect(Math.hypot(start.x - stop.x, start.y - stop.y)).toBeLessThan(1e-9);
+    }
+  });
+});
+
+describe('run-ons past square corners', () => {
+  /** The second pass (9 m inside), rounded at 12 m. */
+  const pass2 = new RingPath(filletRing(square(9, 91), 12) as Point[]);
+
+  it('gives the inner pass half a swath of run-on at right angles, the outer pass none', () => {
+    for (const c of squareCorners(pass2, 6, 6, field, true)) {
+      expect(c.reach).toBeCloseTo(3, 9);
+      expect(c.runIn).toBeCloseTo(3, 9);
+      expect(c.runOut).toBeCloseTo(3, 9);
+    }
+    // The outer pass's apex is already half a swath from both edges.
+    const outer = squareCorners(pass, 6, 6, field, true);
+    expect(outer).toHaveLength(4);
+    for (const c of outer) expect(c.runIn + c.runOut).toBe(0);
+  });
+
+  it('runs each stretch on past the apex, backs up from there, and works the kite outside the apex', () => {
+    const corners = squareCorners(pass2, 6, 6, field, true);
+    for (const dir of [1, -1] as const) {
+      const s0 = pass2.project({ x: 50, y: 9 });
+      const pieces = loopWithCorners(pass2, s0, dir, corners, 6, field, true);
+      expect(pieces).toHaveLength(5);
+      for (let i = 0; i < 4; i++) {
+        const pts = pieces[i].points;
+        const end = pts[pts.length - 1];
+        // 3 m past an apex (9, 9), (91, 9), ... along the leg: one coordinate 6 or 94.
+        const off = [end.x, end.y].map((v) => Math.round(v * 1e6) / 1e6).sort((a, b) => a - b);
+        expect([6, 9, 91, 94]).toContain(off[0]);
+        expect([6, 9, 91, 94]).toContain(off[1]);
+        expect(off.filter((v) => v === 6 || v === 94)).toHaveLength(1);
+        // The turn starts where the stretch ends and ends where the next one starts.
+        const turn = pieces[i].turn?.pieces ?? [];
+        const t0 = turn[0].points[0];
+        const last = turn[turn.length - 1].points;
+        const t1 = last[last.length - 1];
+        const next = pieces[i + 1].points[0];
+        expect(Math.hypot(t0.x - end.x, t0.y - end.y)).toBeLessThan(1e-9);
+        expect(Math.hypot(t1.x - next.x, t1.y - next.y)).toBeLessThan(1e-6);
+        for (const p of turn) expect(field.polylineCrosses(p.points)).toBe(false);
+      }
+      // The kites (3 m squares between each apex and the outer pass) are worked.
+      const strips = bufferLines(
+        pieces.map((p) => p.points),
+        3,
+        'butt',
+      );
+      const kites = [
+        [6, 6],
+        [91, 6],
+        [91, 91],
+        [6, 91],
+      ].map(([x, y]) => ({ outer: square(0, 3).map((q) => ({ x: q.x + x, y: q.y + y })), holes: [] }));
+      expect(multiPolygonArea(intersection(union(strips), kites))).toBeCloseTo(36, 1);
+    }
+  });
+
+  it('drives no run-on where it is not asked for', () => {
+    const corners = squareCorners(pass2, 6, 6, field);
+    const pieces = loopWithCorners(pass2, pass2.project({ x: 50, y: 9 }), 1, corners, 6, field);
+    for (let i = 0; i < 4; i++) {
+      const end = pieces[i].points[pieces[i].points.length - 1];
+      expect([9, 91]).toContain(Math.round(end.x * 1e6) / 1e6);
+      expect([9, 91]).toContain(Math.round(end.y * 1e6) / 1e6);
     }
   });
 });

@@ -18,12 +18,27 @@
  * with d = R tan(phi / 2) for a corner turning by phi. The arc lies on the
  * field side of both legs, the two straights on the legs themselves, so the
  * manoeuvre stays where the pass already runs.
+ *
+ * Stopped at V, the swaths of the two legs leave the kite K outside V
+ * unworked (h^2 tan(phi / 2), h = w / 2). Where asked to (extendTracks), a
+ * pass runs on past V along the leg it arrives on until its swath has
+ * covered K, and backs up from there:
+ *
+ *        <- V---->E            E = V + e u_in, e = h max(sin phi, tan(phi / 2))
+ *           |K  |              (the kite's farthest point along the leg);
+ *           +---+              the run-on keeps its centre line half a swath
+ *                              inside the field, as extended tracks do
+ *
+ * On the outermost pass V is already half a swath from both edges and no
+ * run-on is possible; inside it the run-on works the kite against the
+ * outer pass (overlap, reported).
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { type HeadlandResult, ringSwaths } from '../headland/generate-headlands.ts';
 import { samplePath, type TurnPath } from '../turn/path.ts';
-import type { Point, Pose } from '../types/index.ts';
+import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
-import type { RingDirection, RingPath } from './ring-path.ts';
+import { type RingDirection, RingPath } from './ring-path.ts';
 
 /** A rounded convex corner of a ring, by arc length, with the point where its straight legs meet. */
 export interface RingCorner {
@@ -35,6 +50,18 @@ export interface RingCorner {
   /** Heading along the ring into and out of the corner (driving forwards) [rad]. */
   headingIn: number;
   headingOut: number;
+  /**
+   * How far past the apex a stretch may run on to work the kite outside it
+   * [m]: along the leg into the corner (driving forwards) and back along the
+   * leg out of it (driving backwards), each at most `reach`, the run-on
+   * that covers the whole kite.
+   */
+  runIn: number;
+  runOut: number;
+  reach: number;
+  /** Indices of the ring's first and last vertex of the rounding. */
+  first: number;
+  last: number;
 }
 
 /** Smallest turn worth squaring [rad]: the area gained by flatter corners does not pay two cusps. */
@@ -43,17 +70,22 @@ const MIN_TURN = (40 * Math.PI) / 180;
 const MAX_TURN = (150 * Math.PI) / 180;
 /** Vertices of one rounding are at most this far apart [m] (arcs are sampled at 1 m or finer). */
 const ARC_GAP = 1.05;
+/** A run-on past a corner keeps this much [m] more than half a swath off the field edge (as extended tracks do). */
+const RUN_ON_MARGIN = 0.02;
 
 /**
  * The rounded convex corners of a counter-clockwise ring that can be driven
  * square inside the region: turn between MIN_TURN and MAX_TURN, where
- * squaring works clearly more of the field than it adds in overlap.
+ * squaring works clearly more of the field than it adds in overlap. With
+ * `runOn` (the passes run on past the apex), the kite a run-on works is no
+ * loss.
  */
 export function squareCorners(
   path: RingPath,
   swath: number,
   radius: number,
   region: EdgeIndex,
+  runOn = false,
 ): RingCorner[] {
   const pts = path.pts;
   const n = pts.length;
@@ -116,14 +148,94 @@ export function squareCorners(
     const h = swath / 2;
     const rho = r + h;
     const kite = h * h * tanHalf;
-    const gain = rho * rho * (tanHalf - total / 2) - kite;
-    if (gain < (swath * swath) / 8 || kite > 2 * gain) continue;
+    const rounding = rho * rho * (tanHalf - total / 2);
+    if (rounding - kite < (swath * swath) / 8 && !runOn) continue;
     if (!region.contains(apex) || region.segmentCrosses(t1, apex) || region.segmentCrosses(apex, t2))
       continue;
+    const reach = h * Math.max(Math.sin(total), tanHalf);
+    const runIn = runOn ? room(apex, hIn, reach, h, region) : 0;
+    const runOut = runOn ? room(apex, hOut + Math.PI, reach, h, region) : 0;
+    // Where a run-on works the kite, squaring gains the whole rounding (the run-on's overlap is the price asked for).
+    const worked = runOn && Math.max(runIn, runOut) >= reach - 0.01;
+    const gain = worked ? rounding : rounding - kite;
+    if (gain < (swath * swath) / 8 || (!worked && kite > 2 * gain)) continue;
     if (!cornerTurn({ ...apex, heading: hIn }, hOut, radius, region)) continue;
     const from = path.cum[i0 % n];
     const to = path.cum[j % n];
-    out.push({ from, to, apex, headingIn: hIn, headingOut: hOut });
+    out.push({
+      from,
+      to,
+      apex,
+      headingIn: hIn,
+      headingOut: hOut,
+      runIn,
+      runOut,
+      reach,
+      first: i0 % n,
+      last: j % n,
+    });
+  }
+  return out;
+}
+
+/**
+ * How far [m, at most `reach`] a centre line may run from p at heading h
+ * keeping half a swath (hw) and a margin inside the region: 0 where p itself
+ * is closer. Steps by the clearance left, which the distance (1-Lipschitz)
+ * guarantees for the whole step.
+ */
+function room(p: Point, h: number, reach: number, hw: number, region: EdgeIndex): number {
+  const ux = Math.cos(h);
+  const uy = Math.sin(h);
+  const limit = hw + RUN_ON_MARGIN;
+  let t = 0;
+  while (t < reach) {
+    const q = { x: p.x + t * ux, y: p.y + t * uy };
+    if (!region.contains(q)) return 0;
+    const slack = region.distance(q, limit + reach) - limit;
+    if (slack < 1e-3) break;
+    t += slack;
+  }
+  return Math.min(t, reach);
+}
+
+/**
+ * The swaths of a zone's driven passes as the route drives them with
+ * run-ons (RouteInput.runOnCorners): exterior passes square at their square
+ * corners, with the kite outside each apex (worked by the run-on where there
+ * is room, else too small for a track to reach), interior passes round.
+ */
+export function drivenPassSwaths(
+  headlands: HeadlandResult,
+  swath: number,
+  radius: number,
+  region: EdgeIndex,
+  straightJoins: boolean,
+): Polygon[] {
+  const exterior = headlands.drivenExterior.map((r) => {
+    const path = new RingPath(r.ring, straightJoins);
+    return squaredRing(path, squareCorners(path, swath, radius, region, true));
+  });
+  return ringSwaths([...exterior, ...headlands.drivenInterior.map((r) => r.ring)], swath);
+}
+
+/** The ring as driven square: each of the corners' roundings replaced by the apex of its legs. */
+export function squaredRing(path: RingPath, corners: readonly RingCorner[]): Point[] {
+  const n = path.pts.length;
+  const drop = new Uint8Array(n);
+  const apexAt = new Map<number, Point>();
+  for (const c of corners) {
+    for (let k = c.first; ; k = (k + 1) % n) {
+      drop[k] = 1;
+      if (k === c.last) break;
+    }
+    apexAt.set(c.first, c.apex);
+  }
+  const out: Point[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = apexAt.get(i);
+    if (a) out.push(a);
+    if (!drop[i]) out.push(path.pts[i]);
   }
   return out;
 }
@@ -131,13 +243,17 @@ export function squareCorners(
 /**
  * The reversing turn at a square corner: from the apex heading `from.heading`
  * to the apex heading `headingOut` (back up, arc forward, back up), or null
- * when it does not fit inside the region.
+ * when it does not fit inside the region. With run-ons it starts `before`
+ * metres past the apex on the leg in and ends `after` metres back past the
+ * apex on the leg out (both straights are that much longer).
  */
 export function cornerTurn(
   from: Pose,
   headingOut: number,
   radius: number,
   region: EdgeIndex,
+  before = 0,
+  after = 0,
 ): Connection | null {
   const phi = wrap(headingOut - from.heading);
   const a = Math.abs(phi);
@@ -145,14 +261,19 @@ export function cornerTurn(
   const d = radius * Math.tan(a / 2);
   const path: TurnPath = {
     segments: [
-      { type: 'S', length: d, reverse: true },
+      { type: 'S', length: d + before, reverse: true },
       { type: phi > 0 ? 'L' : 'R', length: radius * a, reverse: false },
-      { type: 'S', length: d, reverse: true },
+      { type: 'S', length: d + after, reverse: true },
     ],
-    length: 2 * d + radius * a,
+    length: 2 * d + before + after + radius * a,
     word: phi > 0 ? 'S-L+S-' : 'S-R+S-',
   };
-  const pieces = samplePath(from, path, radius);
+  const start = {
+    x: from.x + before * Math.cos(from.heading),
+    y: from.y + before * Math.sin(from.heading),
+    heading: from.heading,
+  };
+  const pieces = samplePath(start, path, radius);
   for (const pc of pieces) if (region.polylineCrosses(pc.points)) return null;
   return { pieces, length: path.length, kind: 'K' };
 }
@@ -168,7 +289,9 @@ export interface PassPiece {
  * The whole loop of a ring from s0 in direction dir, cut at its square
  * corners: stretches run straight on to each corner's apex and a reversing
  * turn joins them there. A corner the loop starts or ends inside of stays
- * round.
+ * round. With `runOn`, a stretch runs on past the apex to work the kite
+ * outside it; where the leg it arrives on has no room for that, the next
+ * stretch starts back past the apex on its own leg instead.
  */
 export function loopWithCorners(
   path: RingPath,
@@ -177,6 +300,7 @@ export function loopWithCorners(
   corners: readonly RingCorner[],
   radius: number,
   region: EdgeIndex,
+  runOn = false,
 ): PassPiece[] {
   const L = path.length;
   // Each corner's entry and exit as distances along the loop from s0.
@@ -192,23 +316,35 @@ export function loopWithCorners(
   cuts.sort((p, q) => p.enter - q.enter);
   const pieces: PassPiece[] = [];
   let at = 0;
-  let head: Point | null = null;
+  let head: Point[] | null = null;
   for (const cut of cuts) {
     if (cut.enter < at) continue;
     const c = cut.corner;
     const hIn = dir === 1 ? c.headingIn : c.headingOut + Math.PI;
     const hOut = dir === 1 ? c.headingOut : c.headingIn + Math.PI;
-    const turn = cornerTurn({ x: c.apex.x, y: c.apex.y, heading: hIn }, hOut, radius, region);
+    const apex = { x: c.apex.x, y: c.apex.y, heading: hIn };
+    // Run on along the leg driven into the corner; back up past the apex on the leg out only where that falls short.
+    let before = runOn ? (dir === 1 ? c.runIn : c.runOut) : 0;
+    let after = runOn && before < c.reach - 0.01 ? (dir === 1 ? c.runOut : c.runIn) : 0;
+    let turn = before + after > 0 ? cornerTurn(apex, hOut, radius, region, before, after) : null;
+    if (!turn) {
+      before = 0;
+      after = 0;
+      turn = cornerTurn(apex, hOut, radius, region);
+    }
     if (!turn) continue;
     const pts = path.stretch(s0 + dir * at, cut.enter - at, dir);
-    if (head) pts.unshift(head);
+    if (head) pts.unshift(...head);
     pts.push({ x: c.apex.x, y: c.apex.y });
+    if (before > 0) pts.push({ x: c.apex.x + before * Math.cos(hIn), y: c.apex.y + before * Math.sin(hIn) });
     pieces.push({ points: pts, turn });
-    head = { x: c.apex.x, y: c.apex.y };
+    head = [{ x: c.apex.x, y: c.apex.y }];
+    if (after > 0)
+      head.unshift({ x: c.apex.x - after * Math.cos(hOut), y: c.apex.y - after * Math.sin(hOut) });
     at = cut.leave;
   }
   const last = path.stretch(s0 + dir * at, L - at, dir);
-  if (head) last.unshift(head);
+  if (head) last.unshift(...head);
   pieces.push({ points: last });
   return pieces;
 }

@@ -90,6 +90,11 @@ export interface RouteInput {
   driveHeadlands?: boolean;
   /** Connectors straight through the headland, never along a headland pass. */
   headlandDrivethrough?: boolean;
+  /**
+   * Exterior passes run on past each square corner to work the kite outside
+   * it, half a swath inside the field (with extendTracks; overlap, reported).
+   */
+  runOnCorners?: boolean;
 }
 
 export interface RouteResult {
@@ -882,7 +887,7 @@ export function planRoute(input: RouteInput): RouteResult {
     // turn at each (the field corner beyond a rounding is worked). Around an
     // obstacle the outside of a corner is the track area: no gain there.
     const corners = exterior ? cornersOf(path) : [];
-    const pieces = loopWithCorners(path, chosen.s, chosen.dir, corners, R, input.region);
+    const pieces = loopWithCorners(path, chosen.s, chosen.dir, corners, R, input.region, input.runOnCorners);
     for (const piece of pieces) {
       parts.push({
         type,
@@ -900,7 +905,7 @@ export function planRoute(input: RouteInput): RouteResult {
   function cornersOf(path: RingPath): RingCorner[] {
     let c = cornerCache.get(path);
     if (!c) {
-      c = squareCorners(path, w, R, input.region);
+      c = squareCorners(path, w, R, input.region, input.runOnCorners === true);
       cornerCache.set(path, c);
     }
     return c;

@@ -13,9 +13,19 @@
  * A track never comes closer than half a swath to the field boundary or an
  * obstacle (its swath stays in the field), and never reaches into the next
  * track on its scan line.
+ *
+ * Beyond that a track runs on, as far as the half-swath limit allows, for
+ * what nothing else works: what the swaths of the tracks leave of the
+ * workable area (a wedge beside the outermost track where the edge slants
+ * away from it, worked by the next line running on past its end) and, given
+ * the swaths of the headland passes, what they leave unworked (the ring
+ * between an obstacle and a pass that goes round it at the turning radius,
+ * the strip a rounded corner leaves between two passes). Slivers thinner
+ * than a few centimetres are not run for.
  */
-import { offset } from '../geometry/clip.ts';
+import { bufferLines, difference, offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { polygonArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import type { Track, TrackSet } from './generate-tracks.ts';
 
@@ -25,6 +35,9 @@ const ACROSS = [-0.5, -0.375, -0.25, -0.125, 0, 0.125, 0.25, 0.375, 0.5];
 const MARGIN = 0.02;
 /** Step past a track end before testing where it is [m]. */
 const NUDGE = 1e-4;
+/** Unworked pieces of the headland are opened by this radius [m] and kept from this area [m^2] up. */
+const SLIVER = 0.05;
+const MIN_GAP_AREA = 0.5;
 
 export interface ExtendInput {
   tracks: TrackSet;
@@ -32,6 +45,10 @@ export interface ExtendInput {
   workable: readonly Polygon[];
   /** The zone (holes are obstacles). */
   zone: Polygon;
+  /** The swaths of the headland passes driven in the zone (their centre lines buffered by half a swath). */
+  passSwaths?: readonly Polygon[];
+  /** Where any tracks of the zone run (all cells of a decomposed part); default the workable area. */
+  trackArea?: readonly Polygon[];
 }
 
 export function extendTracks(input: ExtendInput): TrackSet {
@@ -40,6 +57,24 @@ export function extendTracks(input: ExtendInput): TrackSet {
   const inner = offset([zone], -(w / 2 + MARGIN), 'round');
   if (inner.length === 0) return tracks;
   const limit = new EdgeIndex(inner.flatMap((p) => [p.outer, ...p.holes]));
+  // Beyond the workable edge, the tracks run on for what nothing else works:
+  // what their own swaths leave of the workable area (a wedge along the
+  // outermost track where the edge slants away from it), and what neither
+  // the headland passes nor other tracks work.
+  const swaths = bufferLines(
+    tracks.tracks.map((t) => [t.a, t.b]),
+    w / 2,
+    'butt',
+  );
+  const left = [
+    ...difference(workable, swaths),
+    ...(input.passSwaths ? difference([zone], [...input.passSwaths, ...(input.trackArea ?? workable)]) : []),
+  ];
+  const gaps = left.length ? offset(offset(left, -SLIVER), SLIVER) : [];
+  const kept = gaps.filter((p) => polygonArea(p) >= MIN_GAP_AREA);
+  const gapRings = kept.flatMap((p) => [p.outer, ...p.holes]);
+  const gapIndex = gapRings.length ? new EdgeIndex(gapRings) : null;
+  const gapEdges = ringsEdges(gapRings);
   const work = new EdgeIndex(workable.flatMap((p) => [p.outer, ...p.holes]));
   const workEdges = ringsEdges(workable.flatMap((p) => [p.outer, ...p.holes]));
   const limitEdges = ringsEdges(inner.flatMap((p) => [p.outer, ...p.holes]));
@@ -64,19 +99,21 @@ export function extendTracks(input: ExtendInput): TrackSet {
       if (ob <= ta) gapA = Math.min(gapA, (ta - ob) / 2);
     }
     const reach = (p: Point, dx: number, dy: number, gap: number): number => {
-      // How far the swath end must move for every tested point across it to leave the workable area.
+      // The centre line stays inside the field shrunk by half a swath.
+      if (!limit.contains(p)) return 0;
+      const room = Math.min(rayHit(p, dx, dy, limitEdges), gap);
+      if (!(room > NUDGE)) return 0;
+      // How far the swath end must move for every tested point across it to
+      // have left the workable area and passed the unworked pieces of the
+      // headland ahead (within the room there is).
       let need = 0;
       for (const f of ACROSS) {
         // Just past the end, so a point on the workable edge itself counts as out.
         const q = { x: p.x + f * w * nx + NUDGE * dx, y: p.y + f * w * ny + NUDGE * dy };
-        if (!work.contains(q)) continue;
-        need = Math.max(need, NUDGE + rayHit(q, dx, dy, workEdges));
+        if (work.contains(q)) need = Math.max(need, NUDGE + rayHit(q, dx, dy, workEdges));
+        if (gapIndex) need = Math.max(need, NUDGE + lastInside(q, dx, dy, room - NUDGE, gapIndex, gapEdges));
       }
-      if (need <= 1e-9) return 0;
-      // The centre line stays inside the field shrunk by half a swath.
-      if (!limit.contains(p)) return 0;
-      const room = rayHit(p, dx, dy, limitEdges);
-      return Math.max(0, Math.min(need, room, gap));
+      return need <= NUDGE + 1e-9 ? 0 : Math.min(need, room);
     };
     const eb = reach(t.b, ux, uy, gapB);
     const ea = reach(t.a, -ux, -uy, gapA);
@@ -120,9 +157,29 @@ function ringsEdges(rings: readonly (readonly Point[])[]): Edges {
   return e;
 }
 
-/** Distance along the ray p + t (dx, dy), t > 0, to the first edge it meets (infinity if none). */
-function rayHit(p: Point, dx: number, dy: number, e: Edges): number {
-  let best = Number.POSITIVE_INFINITY;
+/**
+ * The farthest t in [0, maxT] where the ray p + t (dx, dy) is inside the
+ * indexed region (0 if nowhere): the ray is cut at its crossings with the
+ * region's edges and each piece tested at its middle.
+ */
+function lastInside(p: Point, dx: number, dy: number, maxT: number, region: EdgeIndex, e: Edges): number {
+  const ts = rayHits(p, dx, dy, e, maxT);
+  ts.push(maxT);
+  let last = 0;
+  let t0 = 0;
+  for (const t of ts) {
+    if (t - t0 > 1e-9) {
+      const m = (t0 + t) / 2;
+      if (region.contains({ x: p.x + m * dx, y: p.y + m * dy })) last = t;
+    }
+    t0 = t;
+  }
+  return last;
+}
+
+/** Distances t in (0, maxT) along the ray p + t (dx, dy) where it meets an edge, ascending. */
+function rayHits(p: Point, dx: number, dy: number, e: Edges, maxT: number): number[] {
+  const out: number[] = [];
   for (let i = 0; i < e.ax.length; i++) {
     const ex = e.bx[i] - e.ax[i];
     const ey = e.by[i] - e.ay[i];
@@ -132,7 +189,12 @@ function rayHit(p: Point, dx: number, dy: number, e: Edges): number {
     const wy = e.ay[i] - p.y;
     const t = (wx * ey - wy * ex) / den;
     const s = (wx * dy - wy * dx) / den;
-    if (t > 1e-9 && s >= 0 && s <= 1 && t < best) best = t;
+    if (t > 1e-9 && t < maxT && s >= 0 && s <= 1) out.push(t);
   }
-  return best;
+  return out.sort((a, b) => a - b);
+}
+
+/** Distance along the ray p + t (dx, dy), t > 0, to the first edge it meets (infinity if none). */
+function rayHit(p: Point, dx: number, dy: number, e: Edges): number {
+  return rayHits(p, dx, dy, e, Number.POSITIVE_INFINITY)[0] ?? Number.POSITIVE_INFINITY;
 }

@@ -186,7 +186,10 @@ export interface PlanOptions {
   preferredBearingDeg?: number;
   /**
    * Tracks run on into the headland until their whole swath reaches the
-   * workable area's edge (wedges covered); they stay half a swath inside the field.
+   * workable area's edge (wedges covered), and on for what neither the
+   * headland passes nor other tracks work beyond it; exterior passes run on
+   * past their square corners. All stay half a swath inside the field;
+   * coverage goes up, overlap too (both reported).
    */
   extendTracks?: boolean;
   /**
