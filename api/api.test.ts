@@ -733,6 +733,35 @@ describe('503 and time cap: the planning pool', () => {
   });
 });
 
+describe('out of memory: a plan larger than the heap of a planning thread', () => {
+  it('answers 422 PLAN_TOO_COMPLEX, refunds, and the server stays healthy and plans on', async () => {
+    const small = await startTestServer({
+      poolOptions: { threads: 1, maxQueue: 1, filename: SLOW_TASK_FILE, heapMb: 32 },
+    });
+    try {
+      const k = await testKey({ credits: 1 });
+      const a = await call(small.url, '/api/path-plans/direct/geojson', {
+        key: k.key,
+        body: { ...S1(), operationType: 'hold-80' },
+      });
+      expectError(a, 422, 'PLAN_TOO_COMPLEX');
+      expect(a.json.message).toMatch(/memory/);
+      expect((await (await testStore()).credits.get(k.companyId)).credits).toBe(1);
+      const h = await call(small.url, '/api/healthz');
+      expect(h.status).toBe(200);
+      expect(h.json).toMatchObject({ status: 'ok', planner: { threads: 1, running: 0, queued: 0 } });
+      const b = await call(small.url, '/api/path-plans/direct/geojson', {
+        key: k.key,
+        body: { ...S1(), operationType: 'hold-2' },
+      });
+      expect(b.status, b.text).toBe(200);
+      expect(b.json).toMatchObject({ held: 2 });
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('OpenAPI', () => {
   it('is OpenAPI 3.1 with full paths, the key scheme and public routes marked', async () => {
     const a = await call(srv.url, '/api/openapi.json');

@@ -12,6 +12,7 @@
  *   TRAMLINE_RATE_LIMIT_PER_MIN  600 (requests per minute per API key)
  *   TRAMLINE_PLAN_THREADS        available CPUs (planning worker threads)
  *   TRAMLINE_PLAN_QUEUE          8 x threads, at least 8 (plans that may wait for a thread; more get 503)
+ *   TRAMLINE_PLAN_HEAP_MB        64 (heap of each planning thread: the most one plan may hold; more is 422)
  *   TRAMLINE_KEY_CACHE_SECONDS   5 (how long this process trusts a looked-up API key; revoking through
  *                                this process applies at once, through another process within this time)
  *   TRAMLINE_CACHE_DIR           node_modules/.cache/tramline (template of new embedded databases, store/pglite-cluster.ts)
@@ -30,6 +31,7 @@ export interface ServerConfig {
   rateLimitPerMin: number;
   planThreads?: number;
   planQueue?: number;
+  planHeapMb?: number;
   keyCacheSeconds: number;
   trustProxy: boolean | number | string;
   logLevel: string;
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitPerMin: int('TRAMLINE_RATE_LIMIT_PER_MIN', 600, 1, 10_000_000)!,
     planThreads: int('TRAMLINE_PLAN_THREADS', undefined, 1, 1024),
     planQueue: int('TRAMLINE_PLAN_QUEUE', undefined, 0, 100_000),
+    planHeapMb: int('TRAMLINE_PLAN_HEAP_MB', undefined, 16, 65_536),
     keyCacheSeconds: int('TRAMLINE_KEY_CACHE_SECONDS', 5, 0, 3600)!,
     trustProxy:
       tp === undefined || tp === '' || tp === 'false'

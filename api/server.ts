@@ -36,7 +36,7 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
     app = await buildApp({
       store,
       rateLimitPerMin: config.rateLimitPerMin,
-      poolOptions: { threads: config.planThreads, maxQueue: config.planQueue },
+      poolOptions: { threads: config.planThreads, maxQueue: config.planQueue, heapMb: config.planHeapMb },
       trustProxy: config.trustProxy as AppOptions['trustProxy'],
       logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]'] },
     });

@@ -5,13 +5,15 @@
  * time cap, after which piscina ends the worker thread running it
  * (PlanTimeoutError -> 422 PLAN_TOO_COMPLEX).
  *
- * Memory: the planning threads have a compact heap (default 64 MB of old
- * generation, `heapMb`), which bounds what each holds between collections
- * and so the server's resident memory. The rare plan that needs more runs
- * again, within the same time cap, on one large-heap thread started on
- * demand and ended after a few idle seconds (`largeHeapMb`, default: V8's
- * own limit); only when that thread too runs out of memory is the plan
- * refused (PlanOutOfMemoryError -> 422 PLAN_TOO_COMPLEX).
+ * Memory: each planning thread has a compact heap (default 64 MB of old
+ * generation, `heapMb`), which bounds what a plan may hold and so the
+ * server's resident memory: at most threads x heap, whatever is asked. A
+ * plan that needs more ends its thread (V8 out of memory); it is refused
+ * (PlanOutOfMemoryError -> 422 PLAN_TOO_COMPLEX) and piscina starts a new
+ * thread. Such plans are rare: one field of the benchmark selection (807 ha
+ * with 7 obstacles at a 6 m swath, a 22 MB answer), which on a heap of V8's
+ * own size took the server from about 330 to 500 MB resident. Operators who
+ * can spare the memory raise `heapMb` (TRAMLINE_PLAN_HEAP_MB).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -46,13 +48,12 @@ export interface PlanPoolOptions {
    */
   niceIncrement?: number;
   /**
-   * Old generation of each planning thread's heap [MB] (default 64): about
-   * 40 MB less resident memory per thread under load than V8's own limit,
-   * for about 7% more CPU per plan over the benchmark selection.
+   * Old generation of each planning thread's heap [MB] (default 64): the
+   * most a plan may hold; about 40 MB less resident memory per thread under
+   * load than V8's own limit, for about 7% more CPU per plan over the
+   * benchmark selection.
    */
   heapMb?: number;
-  /** Old generation of the thread that retries plans that ran out of memory [MB] (default: V8's limit). */
-  largeHeapMb?: number;
 }
 
 export class PoolBusyError extends Error {
@@ -101,35 +102,21 @@ export interface PlanPool {
 export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
   const threads = Math.max(1, opts.threads ?? availableParallelism());
   const maxQueue = Math.max(0, opts.maxQueue ?? Math.max(8, 8 * threads));
-  const common = {
+  const piscina = new Piscina({
     filename: opts.filename ?? PLAN_TASK_FILE,
     concurrentTasksPerWorker: 1,
     workerData: { niceIncrement: opts.niceIncrement ?? 5 },
-  };
-  const young = opts.youngGenerationMb ?? 16;
-  const piscina = new Piscina({
-    ...common,
     minThreads: threads,
     maxThreads: threads,
     maxQueue,
     idleTimeout: 60_000,
-    resourceLimits: { maxYoungGenerationSizeMb: young, maxOldGenerationSizeMb: opts.heapMb ?? 64 },
-  });
-  // Plans that ran out of memory on a compact thread: one at a time, on a thread that exists only while needed.
-  const large = new Piscina({
-    ...common,
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 5_000,
     resourceLimits: {
-      maxYoungGenerationSizeMb: young,
-      ...(opts.largeHeapMb ? { maxOldGenerationSizeMb: opts.largeHeapMb } : {}),
+      maxYoungGenerationSizeMb: opts.youngGenerationMb ?? 16,
+      maxOldGenerationSizeMb: opts.heapMb ?? 64,
     },
   });
   // A thread that dies with no task in hand (its tasks are rejected on their own) must not end the process.
-  const ignore = () => {};
-  piscina.on('error', ignore);
-  large.on('error', ignore);
+  piscina.on('error', () => {});
   let running = 0;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -148,11 +135,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
       const timeout = AbortSignal.timeout(timeoutMs);
       const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
       running++;
-      const p = piscina
-        .run(input, { signal: combined })
-        .catch((e) =>
-          outOfMemory(e) && !combined.aborted ? large.run(input, { signal: combined }) : Promise.reject(e),
-        ) as Promise<PlanTaskOutput>;
+      const p = piscina.run(input, { signal: combined }) as Promise<PlanTaskOutput>;
       inFlight.add(p);
       try {
         return await p;
@@ -171,7 +154,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
       if (closed) return;
       closed = true;
       await Promise.allSettled([...inFlight]);
-      await Promise.all([piscina.destroy(), large.destroy()]);
+      await piscina.destroy();
     },
   };
 }
