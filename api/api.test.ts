@@ -380,6 +380,31 @@ describe('200: planning', () => {
   });
 });
 
+describe('memory of answers', () => {
+  it('gives the memory of a plan answer back once the answer is sent, and the client gets all of it', async () => {
+    const sent: unknown[] = [];
+    const own = await startTestServer({ poolOptions: { threads: 1 } }, (app) => {
+      app.addHook('onSend', async (_req, _reply, payload) => {
+        sent.push(payload);
+        return payload;
+      });
+    });
+    try {
+      const a = await call(own.url, '/api/path-plans/direct/geojson', { key, body: S1() });
+      expect(a.status, a.text).toBe(200);
+      expect(a.json.type).toBe('FeatureCollection');
+      const body = sent.find((p) => Buffer.isBuffer(p)) as Buffer;
+      expect(Buffer.byteLength(a.text)).toBeGreaterThan(1000);
+      // 'finish' may come a moment after the client has the last byte.
+      for (let i = 0; i < 100 && body.byteLength > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(body.byteLength).toBe(0);
+      expect((body.buffer as ArrayBuffer).detached).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('402: credits', () => {
   it('refuses a plan without credits and charges nothing for failures', async () => {
     const k = await testKey({ credits: 0 });

@@ -1,5 +1,7 @@
-/** The planning pool's memory bound: a plan holds at most a thread's heap; more is refused, and the pool goes on. */
+/** The planning pool's memory bound (a plan holds at most a thread's heap; more is refused, and the pool goes on), and answers freed once sent. */
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { releaseWhenSent } from './plan-service.ts';
 import type { PlanTaskInput } from './plan-task.ts';
 import { createPlanPool, PlanOutOfMemoryError } from './pool.ts';
 import { SLOW_TASK_FILE } from './testing/slow-task.ts';
@@ -39,4 +41,28 @@ describe('plan pool memory', () => {
       await pool.close();
     }
   }, 30_000);
+});
+
+describe('releaseWhenSent', () => {
+  it('frees a body that owns its buffer on finish, and keeps it when the response only closes', () => {
+    const owned = Buffer.from(new TextEncoder().encode('{"a":1}').buffer);
+    const res = new EventEmitter();
+    releaseWhenSent(res, owned);
+    expect(owned.byteLength).toBe(7);
+    res.emit('finish');
+    expect(owned.byteLength).toBe(0);
+
+    const kept = Buffer.from(new TextEncoder().encode('{"b":2}').buffer);
+    const closed = new EventEmitter();
+    releaseWhenSent(closed, kept);
+    closed.emit('close');
+    expect(kept.toString()).toBe('{"b":2}');
+
+    // A view of part of a buffer (e.g. Node's pooled small buffers) is left alone.
+    const pooled = Buffer.from('{"c":3}');
+    const done = new EventEmitter();
+    releaseWhenSent(done, pooled);
+    done.emit('finish');
+    expect(pooled.toString()).toBe('{"c":3}');
+  });
 });

@@ -7,7 +7,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DirectPathPlanModel, PlanFeatureCollection, planErrors, rateHeaders } from '../openapi/responses.ts';
-import type { PlanService } from '../planning/plan-service.ts';
+import { type PlanService, releaseWhenSent } from '../planning/plan-service.ts';
 import type { PlanFormat } from '../planning/plan-task.ts';
 import {
   type DirectPlanRequest,
@@ -51,6 +51,7 @@ export async function pathPlanRoutes(
         controller.signal,
       );
       reply.header('content-type', CONTENT_TYPE[format]);
+      if (typeof out.body !== 'string') releaseWhenSent(reply.raw, out.body);
       return reply.send(out.body);
     } finally {
       reply.raw.off('close', onClose);
