@@ -81,6 +81,8 @@ export interface AppOptions {
   loadBoundary?: BoundaryLoader;
   /** Purge old rate-limit windows every this many ms (default 60000; 0 = never). */
   purgeIntervalMs?: number;
+  /** The health check asks the database at most once per this many ms (default 1000). */
+  healthDatabaseCheckMs?: number;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -264,7 +266,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes, { store: opts.store, pool });
+  await app.register(healthRoutes, {
+    store: opts.store,
+    pool,
+    databaseCheckMs: opts.healthDatabaseCheckMs,
+  });
   await app.register(userRoutes, { store: opts.store });
   await app.register(accountRoutes, { store: opts.store, tokens });
   await app.register(apiKeyRoutes, { store: opts.store });
