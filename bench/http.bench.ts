@@ -235,6 +235,45 @@ function cpuMs(pid: number): { total: number; main: number } | null {
   }
 }
 
+/** CPU time of each thread of a process [ms] by thread id, with its name (comm: MainThread, WorkerThread, V8Worker, ...). */
+function threadCpuMs(pid: number): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'));
+        const c = f.slice(f.lastIndexOf(')') + 2).split(' ');
+        out.set(tid, { name, ms: ((Number(c[11]) + Number(c[12])) * 1000) / CLOCK_TICKS_PER_S });
+      } catch {}
+    }
+  } catch {}
+  return out;
+}
+
+/**
+ * Server CPU per plan by kind of thread [ms]: the request thread
+ * (MainThread), planning threads (WorkerThread), V8's helper threads
+ * (V8Worker: concurrent GC and compiling, for every thread's heap), libuv's
+ * pool, and the threads that ended in between.
+ */
+function cpuByThread(
+  before: Map<string, { name: string; ms: number }>,
+  after: Map<string, { name: string; ms: number }>,
+  totalMs: number,
+  n: number,
+): Record<string, number> {
+  const sums: Record<string, number> = {};
+  let seen = 0;
+  for (const [tid, t] of after) {
+    const d = t.ms - (before.get(tid)?.ms ?? 0);
+    sums[t.name] = (sums[t.name] ?? 0) + d;
+    seen += d;
+  }
+  sums['ended threads'] = Math.max(0, totalMs - seen);
+  return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, round(v / Math.max(1, n), 2)]));
+}
+
 function cpuPer(before: ReturnType<typeof cpuMs>, after: ReturnType<typeof cpuMs>, n: number) {
   if (!before || !after || n <= 0) return { totalMs: Number.NaN, mainMs: Number.NaN };
   return {
@@ -363,6 +402,7 @@ async function main() {
       const rss = { pid, peak: 0 };
       const health = probeHealth(url, stop, rss);
       const cpu0 = cpuMs(pid);
+      const threads0 = threadCpuMs(pid);
       const r = await autocannon({
         url: `${url}/api/path-plans/direct/geojson`,
         method: 'POST',
@@ -373,6 +413,7 @@ async function main() {
         timeout: 60,
       });
       const cpu1 = cpuMs(pid);
+      const threads1 = threadCpuMs(pid);
       stop.done = true;
       const h = await health;
       const perPlan = cpuPer(cpu0, cpu1, r['2xx']);
@@ -390,6 +431,12 @@ async function main() {
         /** Server CPU per plan under load [ms]: all threads, and the main thread alone. */
         serverCpuPerPlanMs: perPlan.totalMs,
         mainThreadCpuPerPlanMs: perPlan.mainMs,
+        cpuPerPlanByThreadMs: cpuByThread(
+          threads0,
+          threads1,
+          cpu0 && cpu1 ? cpu1.total - cpu0.total : 0,
+          r['2xx'],
+        ),
         latencyP50Ms: r.latency.p50,
         latencyP99Ms: r.latency.p99,
         latencyMaxMs: r.latency.max,
@@ -471,6 +518,8 @@ async function main() {
         })),
       );
     }
+    for (const r of rows)
+      console.log(`${r.field}: server CPU per plan by thread [ms] ${JSON.stringify(r.cpuPerPlanByThreadMs)}`);
     console.log(
       `healthz idle: p50 ${result.healthzIdle.p50Ms} ms, p99 ${result.healthzIdle.p99Ms} ms; server peak RSS ${peakRssMb ?? '?'} MB (${result.peakRssFrom})`,
     );
