@@ -67,6 +67,15 @@ describe('npm start', () => {
       const url = await waitForListening(child, 20_000);
       const h = await fetch(`${url}/api/healthz`);
       expect(h.status).toBe(200);
+      if (process.platform === 'linux') {
+        // Restarted in place with the server's V8 options and malloc settings.
+        expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toEqual(
+          expect.arrayContaining(['--max-semi-space-size=4', '--liftoff-only']),
+        );
+        expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain(
+          'MALLOC_ARENA_MAX=2',
+        );
+      }
       expect(performance.now() - t0).toBeLessThan(20_000);
       const me = await fetch(`${url}/api/user/current`, { headers: { 'x-api-key': key } });
       expect(await me.json()).toMatchObject({ partnerAdmin: true, credits: { unlimited: true } });

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../api/config.ts';
-import { runServer } from '../../api/server.ts';
+import { restartWithServerSettings } from '../../api/process-settings.ts';
 
 export interface CommandIO {
   stdout: (s: string) => void;
@@ -56,6 +56,9 @@ export async function run(argv: string[], io: CommandIO = defaultIO): Promise<nu
     io.stdout(SERVE_HELP);
     return 0;
   }
+  // The same V8 options and malloc settings as `npm start` (api/process-settings.ts).
+  restartWithServerSettings();
+  const { runServer } = await import('../../api/server.ts');
   try {
     const env = { ...process.env };
     if (values.port !== undefined) env.PORT = values.port;
