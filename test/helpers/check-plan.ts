@@ -6,6 +6,7 @@
 import { bufferLines, intersection, intersectionArea, union } from '../../core/geometry/clip.ts';
 import { EdgeIndex } from '../../core/geometry/edge-index.ts';
 import { multiPolygonArea } from '../../core/geometry/polygon.ts';
+import { endTangent, startTangent } from '../../core/geometry/tangent.ts';
 import type { PathPart, Plan, PlanStats, Point, Zone } from '../../core/types/index.ts';
 
 export interface Violation {
@@ -28,7 +29,12 @@ export const TOLERANCES = {
   field: 0.01,
   /** Consecutive driven parts meet within this [m] ... */
   position: 0.01,
-  /** ... and this heading difference [deg]. */
+  /**
+   * ... and this heading difference [deg], between the tangents of the
+   * curves the two parts draw where they meet (junctionTurnDeg), not the
+   * headings of their end chords: a chord of an arc sampled at 5 degrees is
+   * 2.5 degrees off the arc's tangent at its end.
+   */
   headingDeg: 2,
   /** Curved parts: at most this between vertices [m] and this heading step [deg]. */
   maxStep: 1.0 + 1e-6,
@@ -104,9 +110,7 @@ function checkAcrossZones(plan: Plan, out: Violation[]) {
         continue;
       }
       const cusp = !!prev.p.reverse !== !!cur.p.reverse;
-      const h1 = heading(prev.p.points[prev.p.points.length - 2], a);
-      const h2 = heading(b, cur.p.points[1]);
-      const diff = Math.abs(wrap(h2 - h1 + (cusp ? Math.PI : 0))) * (180 / Math.PI);
+      const diff = junctionTurnDeg(prev.p.points, cur.p.points, cusp, 1 / plan.machine.minTurningRadius);
       if (diff > TOLERANCES.headingDeg) {
         out.push({
           rule: 'continuity',
@@ -292,11 +296,8 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
           at: b,
         });
       } else {
-        const h1 = heading(prev.points[prev.points.length - 2], a);
-        const h2 = heading(b, pts[1]);
         const cusp = !!prev.reverse !== !!p.reverse;
-        // At a cusp the machine stops and drives back: the line runs on, the direction of travel flips.
-        const diff = Math.abs(wrap(h2 - h1 + (cusp ? Math.PI : 0))) * (180 / Math.PI);
+        const diff = junctionTurnDeg(prev.points, pts, cusp, 1 / m.minTurningRadius);
         if (diff > TOLERANCES.headingDeg) {
           out.push({
             rule: 'continuity',
@@ -508,6 +509,26 @@ function checkStats(plan: Plan, zone: Zone, out: Violation[]) {
       });
     }
   }
+}
+
+/**
+ * How far [deg] the direction of travel turns where a driven part `a` ends
+ * and the next one `b` starts at the same point: the difference of the
+ * tangents of the curves they draw there (endTangent, startTangent: exact
+ * on sampled straights and arcs, chords longer than maxStep read as
+ * straights, no more curvature read into an end chord than the machine's
+ * kmax = 1 / minTurningRadius [1/m] allows). At a cusp the machine stops and
+ * drives back: the line runs on, the direction of travel flips.
+ */
+export function junctionTurnDeg(
+  a: readonly Point[],
+  b: readonly Point[],
+  cusp: boolean,
+  kmax: number,
+): number {
+  const h1 = endTangent(a, TOLERANCES.maxStep, kmax * (1 + TOLERANCES.curvature));
+  const h2 = startTangent(b, TOLERANCES.maxStep, kmax * (1 + TOLERANCES.curvature));
+  return Math.abs(wrap(h2 - h1 + (cusp ? Math.PI : 0))) * (180 / Math.PI);
 }
 
 function densify(pts: readonly Point[], step: number): Point[] {
