@@ -80,9 +80,15 @@ export function planDecomposedPart(input: DecomposedPartInput): Zone[] | null {
   if (!zones) return null;
   const stats = sumStats(zones.map((z) => z.stats));
   const s = input.single.stats;
+  const gaps = zones.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
   const failures = zones.reduce((a, z) => a + (z.routeFailures ?? 0) + (z.skippedTracks ?? 0), 0);
-  const singleFailures = (input.single.routeFailures ?? 0) + (input.single.skippedTracks ?? 0);
+  const singleGaps = input.single.routeFailures ?? 0;
+  const singleFailures = singleGaps + (input.single.skippedTracks ?? 0);
+  // A connection the route could not make leaves a gap the machine cannot
+  // drive; a track left out is only less area worked (and reported). So the
+  // decomposition may trade neither for more gaps.
   const better =
+    gaps <= singleGaps &&
     failures <= singleFailures &&
     stats.coveredArea >= s.coveredArea - MAX_COVERAGE_LOSS * s.fieldArea &&
     stats.nonWorkingDistance <= (1 - MIN_NON_WORKING_SAVING) * s.nonWorkingDistance &&
