@@ -24,6 +24,7 @@
 import { difference } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
+import { endTangent } from '../geometry/tangent.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import { computeStats, sumStats } from '../metrics/compute-stats.ts';
 import { drivenPassSwaths } from '../route/headland-corners.ts';
@@ -350,14 +351,13 @@ function groupParts(
   return parts;
 }
 
-/** The machine's pose at the end of the driven parts (heading flipped after a reversing part). */
+/** The machine's pose at the end of the driven parts (along its curve there; flipped after a reversing part). */
 function endPose(parts: readonly PathPart[]): Pose | undefined {
   for (let i = parts.length - 1; i >= 0; i--) {
     const pts = parts[i].points;
     if (pts.length < 2) continue;
-    const a = pts[pts.length - 2];
     const b = pts[pts.length - 1];
-    const h = Math.atan2(b.y - a.y, b.x - a.x) + (parts[i].reverse ? Math.PI : 0);
+    const h = endTangent(pts) + (parts[i].reverse ? Math.PI : 0);
     return { x: b.x, y: b.y, heading: h };
   }
   return undefined;

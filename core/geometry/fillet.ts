@@ -17,12 +17,15 @@
 import { Clipper } from 'clipper2-ts';
 import { ccCorner } from '../turn/cc-dubins.ts';
 import { sampleCurvePath } from '../turn/clothoid.ts';
+import { ARC_STEP, leastSteps } from '../turn/path.ts';
 import type { Point } from '../types/index.ts';
 
 export interface FilletOptions {
   /** Simplification tolerance [m]. */
   tolerance?: number;
+  /** Largest distance between samples of a rounding [m]; default 1. */
   maxStep?: number;
+  /** Largest heading change between samples of a rounding [rad]; default ARC_STEP (5 degrees). */
   maxAngle?: number;
   /**
    * Curvature-rate limit [1/m^2]: corners become continuous-curvature curves
@@ -35,7 +38,7 @@ export interface FilletOptions {
 export function filletRing(ring: readonly Point[], radius: number, opts: FilletOptions = {}): Point[] | null {
   const tol = opts.tolerance ?? 0.05;
   const maxStep = opts.maxStep ?? 1;
-  const maxAngle = opts.maxAngle ?? (1.8 * Math.PI) / 180;
+  const maxAngle = opts.maxAngle ?? ARC_STEP;
   const sigma = opts.curvatureRate;
   /** Distance from a corner turning by th [rad] to where its rounding leaves the edge [m]. */
   const memo = new Map<number, number>();
@@ -172,7 +175,8 @@ function lineIntersection(a: Point, b: Point, c: Point, d: Point): Point | null 
  * Push the samples of the arc of `radius` that rounds the corner `cur`,
  * entered along the unit direction `uin` and turning by `th` [rad] (left
  * positive): from the entry tangent point to the exit tangent point, at most
- * maxAngle [rad] and maxStep [m] apart.
+ * maxAngle [rad] and maxStep [m] apart and in at least leastSteps(length)
+ * chords (so the arc's tangent at either end can be read from its samples).
  */
 export function pushFilletArc(
   out: Point[],
@@ -187,7 +191,11 @@ export function pushFilletArc(
   const tin = { x: cur.x - uin.x * t, y: cur.y - uin.y * t };
   const s = th > 0 ? 1 : -1;
   const c = { x: tin.x - s * uin.y * radius, y: tin.y + s * uin.x * radius };
-  const steps = Math.max(1, Math.ceil(Math.abs(th) / maxAngle), Math.ceil((Math.abs(th) * radius) / maxStep));
+  const steps = Math.max(
+    leastSteps(Math.abs(th) * radius),
+    Math.ceil(Math.abs(th) / maxAngle),
+    Math.ceil((Math.abs(th) * radius) / maxStep),
+  );
   const a0 = Math.atan2(tin.y - c.y, tin.x - c.x);
   for (let k = 0; k <= steps; k++) {
     const a = a0 + (th * k) / steps;

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleCurvePath } from '../turn/clothoid.ts';
+import { endPose, samplePath, TWO_CHORDS_FROM } from '../turn/path.ts';
+import { pathOf, pose, radius, randomSegments } from '../turn/turn-testing.ts';
 import type { Point } from '../types/index.ts';
 import { pushFilletArc } from './fillet.ts';
 import { endTangent, startTangent } from './tangent.ts';
@@ -72,6 +75,25 @@ describe('endTangent and startTangent', () => {
     expect(angleBetween(endTangent(pts), 2 * h)).toBeLessThan(1e-12);
     const cap = Math.asin((0.5 * (1 / 6)) / 2);
     expect(angleBetween(endTangent(pts, 1, 1 / 6), h + cap)).toBeLessThan(1e-12);
+  });
+
+  it('property: give the exact end headings of sampled Dubins and Reeds-Shepp words', () => {
+    fc.assert(
+      fc.property(pose, radius, randomSegments(false, 5), (p, r, raw) => {
+        // Each segment long enough to be drawn with two chords (leastSteps).
+        const segments = raw.map((s) => ({ ...s, length: s.length * r + TWO_CHORDS_FROM }));
+        const path = pathOf(segments);
+        const pieces = samplePath(p, path, r);
+        const first = pieces[0];
+        const last = pieces[pieces.length - 1];
+        // The direction of travel: the machine heading, turned round when reversing.
+        const h0 = p.heading + (first.reverse ? Math.PI : 0);
+        const h1 = endPose(p, path, r).heading + (last.reverse ? Math.PI : 0);
+        expect(angleBetween(startTangent(first.points), h0)).toBeLessThan(1e-6);
+        expect(angleBetween(endTangent(last.points), h1)).toBeLessThan(1e-6);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('read the end of a clothoid that runs out to a straight within a quarter of a degree', () => {

@@ -14,6 +14,7 @@
  */
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { endTangent, startTangent } from '../geometry/tangent.ts';
 import type { HeadlandResult, HeadlandRing } from '../headland/generate-headlands.ts';
 import type { Track, TrackSet } from '../tracks/generate-tracks.ts';
 import { dubinsShortest } from '../turn/dubins.ts';
@@ -335,14 +336,16 @@ export function planRoute(input: RouteInput): RouteResult {
     const a1 = A.snap(sa);
     const b0 = B.snap(sb + db * 3 * R);
     const b1 = B.snap(B.project(to) - db * 2 * R);
-    const onA = A.stretch(a0, A.distance(a0, a1, da), da);
-    const onB = B.stretch(b0, B.distance(b0, b1, db), db);
+    const la = A.distance(a0, a1, da);
+    const lb = B.distance(b0, b1, db);
+    const onA = A.stretch(a0, la, da);
+    const onB = B.stretch(b0, lb, db);
     if (onA.length < 2 || onB.length < 2) return null;
-    const c1 = connectPoses(from, startPose(onA), R, input.region);
+    const c1 = connectPoses(from, A.poseAt(a0, da), R, input.region);
     if (!c1) return null;
-    const c2 = connectPoses(endPose(onA), startPose(onB), R, input.region);
+    const c2 = connectPoses(A.arrivalPoseAt(a0 + da * la, da), B.poseAt(b0, db), R, input.region);
     if (!c2) return null;
-    const c3 = connectPoses(endPose(onB), to, R, input.region);
+    const c3 = connectPoses(B.arrivalPoseAt(b0 + db * lb, db), to, R, input.region);
     if (!c3) return null;
     const ta = polyLen(onA);
     const tb = polyLen(onB);
@@ -382,9 +385,9 @@ export function planRoute(input: RouteInput): RouteResult {
           const travel = p.distance(a, b, dir);
           const pts = p.stretch(a, travel, dir);
           if (pts.length < 2) continue;
-          const c1 = connectPoses(from, startPose(pts), R, input.region, opts);
+          const c1 = connectPoses(from, p.poseAt(a, dir), R, input.region, opts);
           if (!c1) continue;
-          const c2 = connectPoses(endPose(pts), to, R, input.region, opts);
+          const c2 = connectPoses(p.arrivalPoseAt(a + dir * travel, dir), to, R, input.region, opts);
           if (!c2) continue;
           const length = c1.length + travel + c2.length;
           if (!best || length < best.length) {
@@ -844,7 +847,7 @@ export function planRoute(input: RouteInput): RouteResult {
         for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
           if (la > path.length / 2) continue;
           const s = path.snap(s0 + dir * la);
-          const c = connectPoses(pose, startPose(path.stretch(s, path.length, dir)), R, input.region);
+          const c = connectPoses(pose, path.poseAt(s, dir), R, input.region);
           if (c && c.length < bestLen) {
             bestLen = c.length;
             chosen = { s, dir, conn: c };
@@ -856,7 +859,7 @@ export function planRoute(input: RouteInput): RouteResult {
         for (const frac of [0, 0.25, 0.5, 0.75]) {
           for (const dir of dirs) {
             const s = path.snap(s0 + frac * path.length);
-            const target = startPose(path.stretch(s, path.length, dir));
+            const target = path.poseAt(s, dir);
             const via = input.headlandDrivethrough ? null : viaRing(pose, target, true);
             if (via) {
               for (const [c, t] of via.legs) pushConnection(c, t);
@@ -872,7 +875,7 @@ export function planRoute(input: RouteInput): RouteResult {
       const s0 = path.project(pose);
       for (const frac of [0, 0.25, 0.5, 0.75]) {
         const s = path.snap(s0 + frac * path.length);
-        const target = startPose(path.stretch(s, path.length, dirs[0]));
+        const target = path.poseAt(s, dirs[0]);
         const legs = fieldTravel().connect(pose, target);
         if (legs) {
           for (const c of legs) pushConnection(c, 'Connector');
@@ -898,7 +901,8 @@ export function planRoute(input: RouteInput): RouteResult {
       });
       if (piece.turn) pushConnection(piece.turn, 'HeadlandTurn');
     }
-    pose = endPose(pieces[pieces.length - 1].points);
+    // Round the whole loop, back where it started.
+    pose = path.arrivalPoseAt(chosen.s + chosen.dir * path.length, chosen.dir);
     return true;
   }
 
@@ -966,27 +970,14 @@ export function planRoute(input: RouteInput): RouteResult {
 
 /**
  * Pose where a curved track is entered (start) or left: at its first or last
- * point, heading along the end chord in the direction of driving.
+ * point, heading along the track's curve there in the direction of driving.
  */
 function pathPose(path: readonly Point[], forward: boolean, start: boolean): Pose {
-  const n = path.length;
   const atA = forward === start;
-  const [p, q] = atA ? [path[0], path[1]] : [path[n - 1], path[n - 2]];
-  // Driving away from a (forward start) or towards a (reverse end) follows the chord a -> a+1 or its opposite.
-  const h = Math.atan2(q.y - p.y, q.x - p.x);
-  return { x: p.x, y: p.y, heading: forward ? (atA ? h : h + Math.PI) : atA ? h + Math.PI : h };
-}
-
-/** Pose at the start of a polyline, heading along its first segment. */
-function startPose(pts: readonly Point[]): Pose {
-  return { x: pts[0].x, y: pts[0].y, heading: Math.atan2(pts[1].y - pts[0].y, pts[1].x - pts[0].x) };
-}
-
-/** Pose at the end of a polyline, heading along its last segment. */
-function endPose(pts: readonly Point[]): Pose {
-  const a = pts[pts.length - 2];
-  const b = pts[pts.length - 1];
-  return { x: b.x, y: b.y, heading: Math.atan2(b.y - a.y, b.x - a.x) };
+  const p = atA ? path[0] : path[path.length - 1];
+  // The line's direction at that end; driven backwards (b to a), its opposite.
+  const h = atA ? startTangent(path) : endTangent(path);
+  return { x: p.x, y: p.y, heading: forward ? h : h + Math.PI };
 }
 
 /** A pose at p heading towards target (used where a route node starts or ends the route). */

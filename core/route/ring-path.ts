@@ -4,6 +4,7 @@
  * direction, cut out the stretch between two positions, or the whole loop
  * from one position back to itself.
  */
+import { endTangent, startTangent } from '../geometry/tangent.ts';
 import type { Point, Pose } from '../types/index.ts';
 
 export type RingDirection = 1 | -1;
@@ -114,7 +115,10 @@ export class RingPath {
 
   /**
    * s moved onto the nearest vertex when within tol [m], so joins never sit
-   * a hair off a vertex. With straightJoins, s moves instead into the
+   * a hair off a vertex, and always on a curve (a segment shorter than
+   * STRAIGHT_MIN): a stretch cut inside a chord of an arc ends with a short
+   * chord that turns as much as a whole one (tighter than the arc) and no
+   * longer lies on the arc. With straightJoins, s moves instead into the
    * nearest straight segment (curves are sampled at most 1 m apart; a join
    * inside a straight has curvature 0 on both sides), at least tol from its ends.
    */
@@ -122,8 +126,10 @@ export class RingPath {
     s = this.wrap(s);
     const i = this.segmentAt(s);
     if (this.straightJoins) return this.snapStraight(s, i, tol);
-    if (s - this.cum[i] < tol) return this.cum[i];
-    if (this.cum[i + 1] - s < tol) return this.wrap(this.cum[i + 1]);
+    const len = this.cum[i + 1] - this.cum[i];
+    const near = len < STRAIGHT_MIN ? len / 2 : tol;
+    if (s - this.cum[i] <= near) return this.cum[i];
+    if (this.cum[i + 1] - s <= near) return this.wrap(this.cum[i + 1]);
     return s;
   }
 
@@ -207,33 +213,57 @@ export class RingPath {
   }
 
   /**
-   * Pose at s driving in direction dir. The heading is that of the segment
-   * the machine is about to drive along, so a path joining here continues
-   * straight onto the ring.
+   * Pose at s leaving in direction dir: along the curve the ring draws
+   * there (tangent), so a path joining here continues smoothly onto it.
    */
   poseAt(s: number, dir: RingDirection): Pose {
-    s = this.wrap(s);
-    const n = this.pts.length;
-    let i = this.segmentAt(s);
-    if (dir === -1 && s - this.cum[i] < 1e-9) i = (i - 1 + n) % n;
-    const a = this.pts[i];
-    const b = this.pts[(i + 1) % n];
     const p = this.pointAt(s);
-    const h = Math.atan2(b.y - a.y, b.x - a.x);
-    return { x: p.x, y: p.y, heading: dir === 1 ? h : h + (h > 0 ? -Math.PI : Math.PI) };
+    return { x: p.x, y: p.y, heading: this.tangentAt(s, dir, false) };
   }
 
-  /** Pose at the end of a stretch arriving at s in direction dir (heading of the segment just driven). */
+  /** Pose at the end of a stretch arriving at s in direction dir (along the curve there). */
   arrivalPoseAt(s: number, dir: RingDirection): Pose {
+    const p = this.pointAt(s);
+    return { x: p.x, y: p.y, heading: this.tangentAt(s, dir, true) };
+  }
+
+  /**
+   * Heading of the ring's curve at s in direction dir. Inside a segment:
+   * the segment's. At a vertex, the tangent read from the samples of the
+   * side driven on (endTangent, startTangent: exact on sampled arcs and
+   * straights, and what a stretch cut there reads by itself). On a ring of
+   * continuous curvature (straightJoins) with no straight at the vertex,
+   * where curvature passes through zero between two clothoids, the mean of
+   * both sides' readings: they lean apart there by the same amount, and
+   * their mean is exact to second order.
+   */
+  private tangentAt(s: number, dir: RingDirection, arriving: boolean): number {
     s = this.wrap(s);
     const n = this.pts.length;
-    let i = this.segmentAt(s);
-    if (dir === 1 && s - this.cum[i] < 1e-9) i = (i - 1 + n) % n;
-    const a = this.pts[i];
-    const b = this.pts[(i + 1) % n];
-    const p = this.pointAt(s);
-    const h = Math.atan2(b.y - a.y, b.x - a.x);
-    return { x: p.x, y: p.y, heading: dir === 1 ? h : h + (h > 0 ? -Math.PI : Math.PI) };
+    const i = this.segmentAt(s);
+    const pt = (k: number) => this.pts[((k % n) + n) % n];
+    let v = -1;
+    if (s - this.cum[i] < 1e-9) v = i;
+    else if (this.cum[i + 1] - s < 1e-9) v = i + 1;
+    let h: number;
+    if (v < 0) {
+      const a = pt(i);
+      const b = pt(i + 1);
+      h = Math.atan2(b.y - a.y, b.x - a.x);
+    } else {
+      const back = endTangent([pt(v - 2), pt(v - 1), pt(v)]);
+      const fwd = startTangent([pt(v), pt(v + 1), pt(v + 2)]);
+      const segLen = (k: number) => Math.hypot(pt(k + 1).x - pt(k).x, pt(k + 1).y - pt(k).y);
+      if (!this.straightJoins || segLen(v - 1) >= STRAIGHT_MIN || segLen(v) >= STRAIGHT_MIN) {
+        // Driving forwards the segment after v is driven when leaving, the one before when arriving.
+        h = (dir === 1) !== arriving ? fwd : back;
+      } else {
+        let d = fwd - back;
+        d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+        h = back + d / 2;
+      }
+    }
+    return dir === 1 ? h : h + (h > 0 ? -Math.PI : Math.PI);
   }
 
   /** Points from s0 travelling dist (>= 0) in direction dir. */

@@ -6,10 +6,11 @@
  *
  * A drivable polyline here is what filletRing makes: straight segments and
  * exact circular arcs of a radius >= the machine's turning radius, sampled at
- * most 1 m and 1.8 degrees apart. Cutting such a line at an arbitrary point
- * close after a vertex of an arc makes the last three vertices bend tighter
- * than the arc (the last chord is short but turns as much as a full one), so
- * clipped ends are pulled back to the last whole vertex where that happens.
+ * most 1 m and 5 degrees (ARC_STEP) apart. Cutting such a line at an
+ * arbitrary point close after a vertex of an arc makes the last three
+ * vertices bend tighter than the arc (the last chord is short but turns as
+ * much as a full one), so clipped ends are pulled back to the last whole
+ * vertex where that happens.
  */
 import {
   Clipper,
@@ -24,6 +25,7 @@ import {
 } from 'clipper2-ts';
 import { fromPath, SCALE, toPath, toPaths, treeToPolygons } from '../geometry/clip.ts';
 import { pushFilletArc } from '../geometry/fillet.ts';
+import { ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 /**
@@ -233,7 +235,9 @@ export function arcParam(pts: readonly Point[], q: Point): number {
 export interface FilletOpenOptions {
   /** Simplification tolerance [m]. */
   tolerance?: number;
+  /** Largest distance between samples of a rounding [m]; default 1. */
   maxStep?: number;
+  /** Largest heading change between samples of a rounding [rad]; default ARC_STEP (5 degrees). */
   maxAngle?: number;
 }
 
@@ -247,7 +251,7 @@ export interface FilletOpenOptions {
 export function filletOpen(line: readonly Point[], radius: number, opts: FilletOpenOptions = {}): Point[] {
   const tol = opts.tolerance ?? 0.05;
   const maxStep = opts.maxStep ?? 1;
-  const maxAngle = opts.maxAngle ?? (1.8 * Math.PI) / 180;
+  const maxAngle = opts.maxAngle ?? ARC_STEP;
   let v = dropDuplicates(Clipper.simplifyPathD(line as Point[], tol, false).map((p) => ({ x: p.x, y: p.y })));
   if (v.length < 3) return v;
   for (let guard = 0; guard < 4 * v.length + 100; guard++) {

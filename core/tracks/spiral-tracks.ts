@@ -22,6 +22,7 @@ import { intersection, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { polygonArea, signedArea } from '../geometry/polygon.ts';
+import { endTangent, startTangent } from '../geometry/tangent.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { samplePath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
@@ -213,10 +214,11 @@ function laneChange(
   const n = c.loop.length;
   const total = ringLen(c.loop);
   const m = loop.length;
+  // Headings along the loops' curves (their arcs' tangents, not their chords').
   const target: Pose = {
     x: loop[to].x,
     y: loop[to].y,
-    heading: Math.atan2(loop[(to + 1) % m].y - loop[to].y, loop[(to + 1) % m].x - loop[to].x),
+    heading: startTangent([loop[to], loop[(to + 1) % m], loop[(to + 2) % m]]),
   };
   for (const L of tries) {
     if (L > total / 2) break;
@@ -245,7 +247,13 @@ function laneChange(
     const leave = i;
     const at = cut ?? c.loop[leave];
     const prev = cut ? c.loop[leave] : c.loop[(leave - 1 + n) % n];
-    const from: Pose = { x: at.x, y: at.y, heading: Math.atan2(at.y - prev.y, at.x - prev.x) };
+    const from: Pose = {
+      x: at.x,
+      y: at.y,
+      heading: cut
+        ? Math.atan2(at.y - prev.y, at.x - prev.x)
+        : endTangent([c.loop[(leave - 2 + n) % n], prev, at]),
+    };
     for (const path of dubinsPaths(from, target, r).slice(0, 2)) {
       if (path.segments.some((s) => s.reverse) || path.length > L + 3 * r) continue;
       const pts = samplePath(from, path, r).flatMap((pc, k) => (k === 0 ? pc.points : pc.points.slice(1)));

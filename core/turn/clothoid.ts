@@ -20,7 +20,7 @@
  * the direction of travel).
  */
 import { PlanningError, type Point, type Pose } from '../types/index.ts';
-import { ARC_STEP, type SampledPiece, type SampleOptions } from './path.ts';
+import { ARC_STEP, leastSteps, type SampledPiece, type SampleOptions } from './path.ts';
 
 export interface CurvePiece {
   /** Curvature at the start [1/m], positive to the left of the direction of travel. */
@@ -124,9 +124,9 @@ const MAX_STEPS_PER_PIECE = 10_000_000;
 
 /**
  * Sample a path: at most maxStep [m] and maxAngleRad of heading change
- * between consecutive samples; one piece per run of equal driving
- * direction, the cusp point ending one piece and starting the next. The
- * first point is `from`; each piece's end is computed from its start in one
+ * between consecutive samples, and at least leastSteps(length) chords per
+ * piece; one piece per run of equal driving direction, the cusp point
+ * ending one piece and starting the next. The first point is `from`; each piece's end is computed from its start in one
  * integration, exactly as curveEndPose does.
  */
 export function sampleCurvePath(from: Pose, path: CurvePath, opts: SampleOptions = {}): SampledPiece[] {
@@ -154,7 +154,7 @@ export function sampleCurvePath(from: Pose, path: CurvePath, opts: SampleOptions
     }
     const kEnd = pc.k0 + pc.sharpness * len;
     const kMax = Math.max(Math.abs(pc.k0), Math.abs(kEnd));
-    let n = stepsFor(len, maxStep);
+    let n = Math.max(leastSteps(len), stepsFor(len, maxStep));
     if (kMax > 0) n = Math.max(n, stepsFor(kMax * len, maxAngle));
     if (n > MAX_STEPS_PER_PIECE)
       throw new PlanningError('INVALID_OPTION', `sampling a ${len} m piece needs ${n} points`, {

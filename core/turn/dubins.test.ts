@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanningError, type Pose } from '../types/index.ts';
 import { dubinsPaths, dubinsShortest } from './dubins.ts';
-import { endPose, MIN_SEGMENT_LENGTH, samplePath } from './path.ts';
+import { ARC_STEP, endPose, MIN_SEGMENT_LENGTH, samplePath } from './path.ts';
 import { checkSampling, nearPair, pathOf, pose, poseError, radius, randomSegments } from './turn-testing.ts';
 
 const O: Pose = { x: 0, y: 0, heading: 0 };
@@ -217,7 +217,7 @@ describe('Dubins paths: properties', () => {
       fc.property(nearPair, ({ a, b, r }) => {
         const p = dubinsShortest(a, b, r)!;
         const pieces = samplePath(a, p, r);
-        checkSampling(a, p.segments, r, pieces, 1, (1.8 * Math.PI) / 180);
+        checkSampling(a, p.segments, r, pieces, 1, ARC_STEP);
         expect(pieces.every((pc) => !pc.reverse)).toBe(true);
         if (pieces.length) {
           const last = pieces[0].points.at(-1)!;

@@ -19,10 +19,28 @@ import { PlanningError, type Point, type Pose } from '../types/index.ts';
 export type SegmentType = 'L' | 'S' | 'R';
 
 /**
- * Heading change between arc samples [rad]: 1.8 degrees, so where two paths
- * meet with opposite curvature their end chords differ by under 2 degrees.
+ * Heading change between arc samples [rad]: 5 degrees (0.52 m chords at a
+ * 6 m radius; arcs of more than 11.5 m radius are drawn at the 1 m step).
+ * A chord is then up to 2.5 degrees off the arc's tangent at its ends, so
+ * where paths meet the tangent is read from the last three samples
+ * (core/geometry/tangent.ts), which every segment provides: see leastSteps.
  */
-export const ARC_STEP = (1.8 * Math.PI) / 180;
+export const ARC_STEP = (5 * Math.PI) / 180;
+
+/**
+ * Segments at least this long [m] are drawn with two chords or more, so the
+ * first and last three samples of a sampled path lie on one straight or arc
+ * and give its tangent there exactly. A shorter segment drawn as one chord
+ * puts the reading off by at most half its turning (0.5 degrees at a 6 m
+ * radius), and its samples stay far enough apart (5 cm) for coordinates
+ * rounded to the micrometre to keep their three-point curvature.
+ */
+export const TWO_CHORDS_FROM = 0.1;
+
+/** The fewest chords a segment of length len [m] is drawn with. */
+export function leastSteps(len: number): number {
+  return len >= TWO_CHORDS_FROM ? 2 : 1;
+}
 
 /** Segments shorter than this [m] are dropped from returned paths and produce no samples. */
 export const MIN_SEGMENT_LENGTH = 1e-9;
@@ -51,7 +69,7 @@ export interface SampledPiece {
 export interface SampleOptions {
   /** Largest distance between consecutive samples [m]; default 1. */
   maxStep?: number;
-  /** Largest heading change between consecutive samples [rad]; default ARC_STEP (1.8 degrees). */
+  /** Largest heading change between consecutive samples [rad]; default ARC_STEP (5 degrees). */
   maxAngleRad?: number;
 }
 
@@ -126,8 +144,8 @@ function stepsFor(len: number, max: number): number {
  * direction, the cusp point ending one piece and starting the next. Each
  * sample is computed in closed form from its segment's start, so arc
  * samples lie on the circle of the given radius; the first point is `from`
- * and the last is exactly endPose(from, path, radius). A straight shorter
- * than maxStep gives just its end point. Segments shorter than
+ * and the last is exactly endPose(from, path, radius). A segment gets at
+ * least leastSteps(length) chords. Segments shorter than
  * MIN_SEGMENT_LENGTH count as none; a path with no longer segment gives no
  * pieces.
  */
@@ -162,7 +180,7 @@ export function samplePath(
       reverse = seg.reverse;
       pieces.push({ points: pts, reverse });
     }
-    let n = stepsFor(len, maxStep);
+    let n = Math.max(leastSteps(len), stepsFor(len, maxStep));
     if (seg.type !== 'S') n = Math.max(n, stepsFor(len / radius, maxAngle));
     if (n > MAX_STEPS_PER_SEGMENT)
       throw new PlanningError(
