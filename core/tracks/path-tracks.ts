@@ -25,7 +25,7 @@ import {
 } from 'clipper2-ts';
 import { fromPath, SCALE, toPath, toPaths, treeToPolygons } from '../geometry/clip.ts';
 import { pushFilletArc } from '../geometry/fillet.ts';
-import { ARC_STEP } from '../turn/path.ts';
+import { TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 /**
@@ -237,7 +237,7 @@ export interface FilletOpenOptions {
   tolerance?: number;
   /** Largest distance between samples of a rounding [m]; default 1. */
   maxStep?: number;
-  /** Largest heading change between samples of a rounding [rad]; default 0.98 ARC_STEP (4.9 degrees: the tracks are clipped and rounded to the micrometre afterwards, which may add a little). */
+  /** Largest heading change between samples of a rounding [rad]; default TRACK_ARC_STEP (4.9 degrees). */
   maxAngle?: number;
 }
 
@@ -251,7 +251,7 @@ export interface FilletOpenOptions {
 export function filletOpen(line: readonly Point[], radius: number, opts: FilletOpenOptions = {}): Point[] {
   const tol = opts.tolerance ?? 0.05;
   const maxStep = opts.maxStep ?? 1;
-  const maxAngle = opts.maxAngle ?? ARC_STEP * 0.98;
+  const maxAngle = opts.maxAngle ?? TRACK_ARC_STEP;
   let v = dropDuplicates(Clipper.simplifyPathD(line as Point[], tol, false).map((p) => ({ x: p.x, y: p.y })));
   if (v.length < 3) return v;
   for (let guard = 0; guard < 4 * v.length + 100; guard++) {

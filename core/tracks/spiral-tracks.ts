@@ -24,7 +24,7 @@ import { filletRing } from '../geometry/fillet.ts';
 import { polygonArea, signedArea } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
-import { samplePath } from '../turn/path.ts';
+import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import { generateTracks, type Track, type TrackSet } from './generate-tracks.ts';
 import { clipPolyline, dist, dropDuplicates, nearestVertex, polyLength, tidyEnds } from './path-tracks.ts';
@@ -80,7 +80,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     const next: Chain[] = [];
     for (const poly of region) {
       for (const [hi, ring] of [poly.outer, ...poly.holes].entries()) {
-        const smooth = filletRing(ring, RF);
+        const smooth = filletRing(ring, RF, { maxAngle: TRACK_ARC_STEP });
         if (!smooth) {
           // Too small for a loop of the turning radius: what lies inside is left to the fill.
           if (hi === 0) unlooped.push({ outer: ring, holes: [] });
@@ -256,7 +256,9 @@ function laneChange(
     };
     for (const path of dubinsPaths(from, target, r).slice(0, 2)) {
       if (path.segments.some((s) => s.reverse) || path.length > L + 3 * r) continue;
-      const pts = samplePath(from, path, r).flatMap((pc, k) => (k === 0 ? pc.points : pc.points.slice(1)));
+      const pts = samplePath(from, path, r, { maxAngleRad: TRACK_ARC_STEP }).flatMap((pc, k) =>
+        k === 0 ? pc.points : pc.points.slice(1),
+      );
       if (pts.length < 2 || inside.polylineCrosses(pts)) continue;
       if (dist(pts[pts.length - 1], loop[to]) > 1e-6) continue;
       const before: Point[] = [];

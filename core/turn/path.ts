@@ -28,6 +28,13 @@ export type SegmentType = 'L' | 'S' | 'R';
 export const ARC_STEP = (5 * Math.PI) / 180;
 
 /**
+ * Heading change between samples of rounded tracks [rad]: 4.9 degrees. Tracks
+ * are clipped to the area and rounded to the micrometre after sampling, which
+ * can add a few millionths of a degree to a full 5-degree step.
+ */
+export const TRACK_ARC_STEP = ARC_STEP * 0.98;
+
+/**
  * Segments at least this long [m] are drawn with two chords or more, so the
  * first and last three samples of a sampled path lie on one straight or arc
  * and give its tangent there exactly. A shorter segment drawn as one chord
