@@ -347,6 +347,14 @@ describe('200: planning', () => {
     });
     expect(a.status, a.text).toBe(200);
     expect(a.headers.get('content-type')).toMatch(/^application\/geo\+json/);
+    // Where the time went: planning, handing over to a planning thread, and in all.
+    const timing = /^plan;dur=([\d.]+), pool;dur=([\d.]+), total;dur=([\d.]+)$/.exec(
+      a.headers.get('server-timing') ?? '',
+    );
+    expect(timing, a.headers.get('server-timing') ?? 'no Server-Timing').not.toBeNull();
+    const [plan, pool, total] = timing!.slice(1).map(Number);
+    expect(plan).toBeGreaterThan(0);
+    expect(plan + pool).toBeLessThanOrEqual(total + 0.1);
     expect(a.json.type).toBe('FeatureCollection');
     const types = new Set(a.json.features.map((f: any) => f.properties.featureType));
     for (const t of ['zoneBoundary', 'geometryPart', 'pathPlanStatistics']) expect(types.has(t)).toBe(true);

@@ -20,6 +20,7 @@ import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
 import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
+import { markArrival } from './request-timing.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
@@ -93,7 +94,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       level: process.env.LOG_LEVEL ?? 'info',
       redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
     },
-    genReqId: (req) => correlationIdOf(req),
+    genReqId: (req) => {
+      markArrival(req);
+      return correlationIdOf(req);
+    },
     requestIdHeader: false,
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT_BYTES,
     trustProxy: opts.trustProxy ?? false,

@@ -52,7 +52,10 @@ export interface PlanOutcome {
   /** The serialised plan (UTF-8 JSON). */
   body: string | Buffer;
   pathPlanId: string;
+  /** Planning and serialising on the planning thread [ms]. */
   ms: number;
+  /** From handing the task to the pool to its answer being back, less `ms` [ms]: waiting for a thread and moving the task and answer between threads. */
+  poolMs: number;
 }
 
 export function createPlanService(opts: PlanServiceOptions) {
@@ -147,6 +150,7 @@ export function createPlanService(opts: PlanServiceOptions) {
         const pathPlanId = uuidv7();
         const timeoutMs = req.maxOptimizerTime * 1000 + graceMs;
         let out: Awaited<ReturnType<PlanPool['run']>>;
+        const sentAt = performance.now();
         try {
           out = await opts.pool.run(
             {
@@ -190,7 +194,7 @@ export function createPlanService(opts: PlanServiceOptions) {
         // Asked as bytes (PlanTaskBytesOutput); a stand-in task may still answer a string.
         const raw = out.body as string | Uint8Array;
         const body = typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-        return { body, pathPlanId, ms: out.ms };
+        return { body, pathPlanId, ms: out.ms, poolMs: Math.max(0, performance.now() - sentAt - out.ms) };
       } finally {
         // Unlimited balances were not lowered: nothing to give back.
         if (!charged && !taken.balance.unlimited)
