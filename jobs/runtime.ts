@@ -34,7 +34,11 @@ export interface WorkerOptions {
   concurrency?: number;
   /** Added to maxOptimizerTime for a plan's hard cap [ms] (default 5000). */
   graceMs?: number;
-  /** How often idle workers look for work [s] (default 0.5). */
+  /**
+   * How often idle workers look for work [s] (default 2). Work enqueued by
+   * this process wakes its workers at once; the polling finds work that
+   * other processes enqueue (several servers on one PostgreSQL).
+   */
   pollingIntervalSeconds?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
 }
@@ -79,6 +83,24 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
   const boss = await startBoss(store, opts);
   const jobs = createJobsRepository(store.db);
   const working: string[] = [];
+  /** This process's workers per queue, to wake when this process enqueues. */
+  const workerIds = new Map<string, string[]>();
+  const wake = (queue: string) => {
+    for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
+  };
+  /** Registers `slots` workers of one item each (each its own id, so each can be woken). */
+  const work = async <T extends object>(
+    queue: string,
+    slots: number,
+    options: Omit<Parameters<typeof boss.work<T>>[1], 'localConcurrency'>,
+    handler: Parameters<typeof boss.work<T>>[2],
+  ) => {
+    const ids: string[] = [];
+    for (let i = 0; i < slots; i++)
+      ids.push(await boss.work<T>(queue, { ...options, localConcurrency: 1 }, handler));
+    workerIds.set(queue, ids);
+    working.push(queue);
+  };
   let ownPool: JobPlanPool | undefined;
 
   return {
@@ -104,6 +126,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           });
         }
         await boss.insert(PLAN_QUEUE, items);
+        wake(PLAN_QUEUE);
       }
       return { jobId: job.id };
     },
@@ -128,6 +151,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           singletonKey: job.id,
         },
       );
+      wake(PLAN_QUEUE);
       return { jobId: job.id };
     },
 
@@ -140,6 +164,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
         total: 1,
       });
       await boss.send(EXPORT_QUEUE, { jobId: job.id } satisfies ExportItem, { singletonKey: job.id });
+      wake(EXPORT_QUEUE);
       return { jobId: job.id };
     },
 
@@ -150,12 +175,13 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       if (!w.pool && !ownPool) ownPool = createJobPlanPool({ threads: w.threads });
       const pool = w.pool ?? (ownPool as JobPlanPool);
       const deps = { store, pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
-      await boss.work<PlanItem>(
+      const pollingIntervalSeconds = w.pollingIntervalSeconds ?? 2;
+      await work<PlanItem>(
         PLAN_QUEUE,
+        concurrency,
         {
           batchSize: 1,
-          localConcurrency: concurrency,
-          pollingIntervalSeconds: w.pollingIntervalSeconds ?? 0.5,
+          pollingIntervalSeconds,
           // While items wait, fetch the next one as soon as one is done (no polling pause between items).
           burstWhenReadyExceeds: 1,
           includeMetadata: true,
@@ -203,14 +229,13 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           }
         },
       );
-      working.push(PLAN_QUEUE);
 
-      await boss.work<ExportItem>(
+      await work<ExportItem>(
         EXPORT_QUEUE,
+        1,
         {
           batchSize: 1,
-          localConcurrency: 1,
-          pollingIntervalSeconds: w.pollingIntervalSeconds ?? 0.5,
+          pollingIntervalSeconds,
           includeMetadata: true,
         },
         async (batch) => {
@@ -241,10 +266,10 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           }
         },
       );
-      working.push(EXPORT_QUEUE);
     },
 
     async stop(s = {}) {
+      workerIds.clear();
       for (const q of working.splice(0)) await boss.offWork(q, { wait: s.graceful ?? true }).catch(() => {});
       await boss.stop({ graceful: s.graceful ?? true, timeout: s.timeoutMs ?? 30_000, close: true });
       await ownPool?.close();

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyForNewAccount } from '../store/bootstrap.ts';
+import type { Store } from '../store/db.ts';
+import { createJobsRepository } from '../store/repositories/jobs.ts';
+import { openTestPgliteStore } from '../store/testing.ts';
+import { uuidv7 } from '../store/uuidv7.ts';
+import { createJobSystem, type JobSystem } from './runtime.ts';
+
+let store: Store;
+let jobs: JobSystem;
+
+beforeAll(async () => {
+  store = await openTestPgliteStore();
+  jobs = await createJobSystem({ store, loadBoundary: async () => null });
+  // Idle workers look for work only once a minute: what they do sooner, a wake-up made them do.
+  await jobs.startWorkers({ threads: 1, pollingIntervalSeconds: 60 });
+});
+afterAll(async () => {
+  await jobs?.stop({ graceful: false, timeoutMs: 5000 });
+  await store?.close();
+});
+
+describe('job system', () => {
+  it('wakes its idle workers when this process enqueues, instead of waiting for their next poll', async () => {
+    const made = await createKeyForNewAccount(store, { email: 'wake@example.org' });
+    // Let the workers' first look for work pass, so they sit idle.
+    await new Promise((r) => setTimeout(r, 1500));
+    const { jobId } = await jobs.enqueueExport({
+      companyId: made.companyId,
+      userId: made.userId,
+      request: { pathPlanIds: [uuidv7()], format: 'geojson' },
+    });
+    const repo = createJobsRepository(store.db);
+    let status = 'queued';
+    for (let i = 0; i < 150 && (status === 'queued' || status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await repo.byId(jobId))?.status ?? 'gone';
+    }
+    // The export of a plan that does not exist fails, well before a poll would have found it.
+    expect(status).toBe('failed');
+  });
+});
