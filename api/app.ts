@@ -389,7 +389,7 @@ const OPENAPI_DESCRIPTION = `Coverage route planning for agricultural machines: 
     ', ',
   )}. A missing, unknown or revoked key gets 401 with no body, before the request body is read or validated. Keys are \`tl_\` followed by 43 base64url characters; only their SHA-256 is stored.
 
-**Rate limits.** 600 requests per 60 s window per API key by default (the operator sets \`TRAMLINE_RATE_LIMIT_PER_MIN\`); requests without a valid key count per client address. Fixed windows shared by every server process. Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the window resets, not a timestamp). Over the limit: 429 with \`Retry-After\`.
+**Rate limits.** 600 requests per 60 s window per API key by default (the operator sets \`TRAMLINE_RATE_LIMIT_PER_MIN\`); requests without a valid key count per client address. Fixed windows, shared by every server process on PostgreSQL (the embedded database serves one process and counts in memory, writing the counts back within a second). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the window resets, not a timestamp). Over the limit: 429 with \`Retry-After\`.
 
 **Credits.** Credits belong to a company (the billing account); a key spends the credits of the company it was issued for. A plan costs 1 credit, charged only when planning succeeds (taken before planning, given back on any failure). 402 when none is left.
 

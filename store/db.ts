@@ -28,7 +28,11 @@ import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
-import { createRateLimitsRepository } from './repositories/rate-limits.ts';
+import {
+  createEmbeddedRateLimitsRepository,
+  createRateLimitsRepository,
+  type RateLimitsRepository,
+} from './repositories/rate-limits.ts';
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
 import { schema } from './schema.ts';
@@ -60,7 +64,7 @@ export interface Repositories {
   accounts: ReturnType<typeof createAccountsRepository>;
   apiKeys: ReturnType<typeof createApiKeysRepository>;
   credits: ReturnType<typeof createCreditsRepository>;
-  rateLimits: ReturnType<typeof createRateLimitsRepository>;
+  rateLimits: RateLimitsRepository;
   companies: ReturnType<typeof createCompaniesRepository>;
   sessions: ReturnType<typeof createSessionsRepository>;
   secrets: ReturnType<typeof createSecretsRepository>;
@@ -164,11 +168,15 @@ function makeStore(
   pglite?: PGlite,
 ): Store {
   let closed = false;
+  // Only this process can open the embedded database: its rate limit counters live in memory (see the repository).
+  const rateLimits: RateLimitsRepository =
+    kind === 'pglite' ? createEmbeddedRateLimitsRepository(db) : createRateLimitsRepository(db);
   return {
     kind,
     pglite,
     db,
     ...repositories(db, keyCache),
+    rateLimits,
     async transaction(fn) {
       const generation = keyCache.generation;
       const out = await db.transaction((tx) => fn(repositories(tx as unknown as Database, keyCache)));
@@ -187,6 +195,7 @@ function makeStore(
     async close() {
       if (closed) return;
       closed = true;
+      await rateLimits.flush?.().catch(() => {});
       await close();
     },
   };

@@ -1,7 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyForNewAccount, ensureBootstrapKey } from './bootstrap.ts';
 import { openStore, type Store } from './db.ts';
 import { generateApiKey, hashApiKey, maskApiKey } from './repositories/api-keys.ts';
+import {
+  createEmbeddedRateLimitsRepository,
+  createRateLimitsRepository,
+} from './repositories/rate-limits.ts';
 import { createTempDatabase, skipPostgres, type TempDatabase } from './testing.ts';
 import { UUID_RE, uuidv7 } from './uuidv7.ts';
 
@@ -126,7 +133,9 @@ for (const v of variants) {
     });
 
     it('counts requests per bucket and window with one upsert each', async () => {
-      const hits = await Promise.all(Array.from({ length: 20 }, () => store.rateLimits.hit('key:a', 60)));
+      // The statements themselves (the embedded store counts in memory on top of them: see below).
+      const limits = createRateLimitsRepository(store.db);
+      const hits = await Promise.all(Array.from({ length: 20 }, () => limits.hit('key:a', 60)));
       expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(
         Array.from({ length: 20 }, (_, i) => i + 1),
       );
@@ -134,11 +143,11 @@ for (const v of variants) {
         expect(h.resetSeconds).toBeGreaterThanOrEqual(1);
         expect(h.resetSeconds).toBeLessThanOrEqual(60);
       }
-      expect((await store.rateLimits.hit('key:b', 60)).count).toBe(1);
-      expect(await store.rateLimits.purge(120)).toBe(0);
+      expect((await limits.hit('key:b', 60)).count).toBe(1);
+      expect(await limits.purge(120)).toBe(0);
       await store.db.execute("update rate_limit_windows set window_start = window_start - interval '1 hour'");
-      expect(await store.rateLimits.purge(120)).toBe(2);
-      expect((await store.rateLimits.hit('key:a', 60)).count).toBe(1);
+      expect(await limits.purge(120)).toBe(2);
+      expect((await limits.hit('key:a', 60)).count).toBe(1);
     });
 
     it('rotates a refresh token exactly once under concurrency; keeps one shared secret', async () => {
@@ -164,3 +173,59 @@ for (const v of variants) {
     });
   });
 }
+
+describe('embedded rate limit counters', () => {
+  it('count in memory, write back, go on from the stored count after a restart, and start again each window', async () => {
+    const store = await openStore({ dataDir: 'memory://' });
+    try {
+      let clock = Date.UTC(2026, 0, 1, 12, 0, 10);
+      const now = () => clock;
+      const stored = async (bucket: string) => {
+        const r = await store.db.execute(
+          `select count from rate_limit_windows where bucket = '${bucket}' order by window_start desc limit 1`,
+        );
+        const rows = (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { count: number }[];
+        return rows[0] ? Number(rows[0].count) : null;
+      };
+      const a = createEmbeddedRateLimitsRepository(store.db, { now, flushMs: 60_000 });
+      const hits = await Promise.all(Array.from({ length: 25 }, () => a.hit('key:x', 60)));
+      expect(hits.map((h) => h.count).sort((p, q) => p - q)).toEqual(
+        Array.from({ length: 25 }, (_, i) => i + 1),
+      );
+      expect(hits[0].resetSeconds).toBe(50);
+      // Nothing written yet: the counts are in memory until the write-back.
+      expect(await stored('key:x')).toBeNull();
+      await a.flush();
+      expect(await stored('key:x')).toBe(25);
+      // A new process in the same window goes on from the stored count.
+      const b = createEmbeddedRateLimitsRepository(store.db, { now, flushMs: 60_000 });
+      expect((await b.hit('key:x', 60)).count).toBe(26);
+      // The next window starts again at 1, and the ended one is written back.
+      expect((await b.hit('key:x', 60)).count).toBe(27);
+      clock += 60_000;
+      expect((await b.hit('key:x', 60)).count).toBe(1);
+      await b.flush();
+      const r = await store.db.execute(
+        "select count from rate_limit_windows where bucket = 'key:x' order by window_start",
+      );
+      const rows = (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { count: number }[];
+      expect(rows.map((x) => Number(x.count))).toEqual([27, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('are written back when the store closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tramline-rl-'));
+    try {
+      const first = await openStore({ dataDir: dir });
+      for (let i = 0; i < 7; i++) await first.rateLimits.hit('key:y', 3600);
+      await first.close();
+      const again = await openStore({ dataDir: dir });
+      expect((await again.rateLimits.hit('key:y', 3600)).count).toBe(8);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
