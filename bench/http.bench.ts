@@ -306,7 +306,17 @@ async function probeHealth(
 
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 
-async function post(url: string, body: string): Promise<{ status: number; text: string; ms: number }> {
+/** The durations of a Server-Timing header by name [ms] (plan, pool, total). */
+function serverTimings(header: string | null): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of (header ?? '').matchAll(/([a-z]+);dur=([0-9.]+)/g)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
+async function post(
+  url: string,
+  body: string,
+): Promise<{ status: number; text: string; ms: number; timing: Record<string, number> }> {
   const t0 = performance.now();
   const r = await fetch(`${url}/api/path-plans/direct/geojson`, {
     method: 'POST',
@@ -314,13 +324,20 @@ async function post(url: string, body: string): Promise<{ status: number; text: 
     body,
   });
   const text = await r.text();
-  return { status: r.status, text, ms: performance.now() - t0 };
+  return {
+    status: r.status,
+    text,
+    ms: performance.now() - t0,
+    timing: serverTimings(r.headers.get('server-timing')),
+  };
 }
 
 /** Phase 1: one request at a time over the selection. */
 async function singleRoundTrips(url: string, features: Feature[], pid: number) {
   const ok: number[] = [];
   const all: number[] = [];
+  // Server-Timing of the planned answers: planning thread, pool hand-over, arrival to answer [ms].
+  const timing: Record<string, number[]> = { plan: [], pool: [], total: [] };
   const statuses: Record<string, number> = {};
   const bodies = features.map((f) => s1(f));
   // Warm both planning threads and the request path first.
@@ -349,8 +366,10 @@ async function singleRoundTrips(url: string, features: Feature[], pid: number) {
     }
     all.push(r.ms);
     statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    if (r.status === 200) ok.push(r.ms);
-    else if (r.status >= 500) throw new Error(`${r.status} for a selection field: ${r.text.slice(0, 300)}`);
+    if (r.status === 200) {
+      ok.push(r.ms);
+      for (const k of Object.keys(timing)) if (r.timing[k] !== undefined) timing[k].push(r.timing[k]);
+    } else if (r.status >= 500) throw new Error(`${r.status} for a selection field: ${r.text.slice(0, 300)}`);
   }
   const serverCpu = cpuPer(cpu0, cpuMs(pid), bodies.length);
   ok.sort((a, b) => a - b);
@@ -366,6 +385,19 @@ async function singleRoundTrips(url: string, features: Feature[], pid: number) {
     /** The requests that raised the peak RSS the most. */
     peakRaisers: raisers.sort((a, b) => b.byMb - a.byMb).slice(0, 10),
     planned: { medianMs: round(percentile(ok, 50)), p90Ms: round(percentile(ok, 90)) },
+    /** Medians of the planned answers' Server-Timing [ms]: where the round trip goes. */
+    serverTimingMedianMs: Object.fromEntries(
+      Object.entries(timing).map(([k, v]) => [
+        k,
+        round(
+          percentile(
+            v.sort((a, b) => a - b),
+            50,
+          ),
+          2,
+        ),
+      ]),
+    ),
     allAnswers: { medianMs: round(percentile(all, 50)), p90Ms: round(percentile(all, 90)) },
   };
 }
@@ -491,7 +523,7 @@ async function main() {
     );
     if (single) {
       console.log(
-        `one at a time over ${single.fields} selection fields: planned (200) median ${single.planned.medianMs} ms, p90 ${single.planned.p90Ms} ms; all answers median ${single.allAnswers.medianMs} ms; statuses ${JSON.stringify(single.statuses)}; server CPU per request ${single.serverCpuPerRequest.totalMs} ms (main thread ${single.serverCpuPerRequest.mainMs} ms)`,
+        `one at a time over ${single.fields} selection fields: planned (200) median ${single.planned.medianMs} ms, p90 ${single.planned.p90Ms} ms; all answers median ${single.allAnswers.medianMs} ms; statuses ${JSON.stringify(single.statuses)}; server CPU per request ${single.serverCpuPerRequest.totalMs} ms (main thread ${single.serverCpuPerRequest.mainMs} ms); Server-Timing medians ${JSON.stringify(single.serverTimingMedianMs)}`,
       );
       console.log(
         `peak RSS after one at a time ${single.peakRssMb} MB (at most ${single.rssAfterRequestMaxMb} MB read after a request); requests that raised it most:`,
