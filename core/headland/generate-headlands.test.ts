@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { difference, offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { distToRing, multiPolygonArea, polygonArea, rotatePoints } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { generateHeadlands } from './generate-headlands.ts';
+import { generateHeadlands, openedErosion, smoothRegion } from './generate-headlands.ts';
 
 /** Largest discrete curvature (1 / circumradius) along a closed ring. */
 function maxCurvature(ring: readonly Point[]): number {
@@ -134,6 +135,39 @@ describe('generateHeadlands', () => {
             for (const p of d.ring) expect(index.contains(p) || index.distance(p) < 0.01).toBe(true);
           }
           expect(multiPolygonArea(h.workable)).toBeLessThanOrEqual(polygonArea(field) + 1e-6);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('property: an offset by d >= r, closed and opened with radius r, is the field eroded by d + r and grown by r', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5, max: 14 }),
+        fc.double({ min: 60, max: 300, noNaN: true }),
+        fc.double({ min: 0.4, max: 0.95, noNaN: true }),
+        fc.double({ min: 0, max: 6.28, noNaN: true }),
+        fc.double({ min: 2, max: 12, noNaN: true }),
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        (n, r, ratio, rot, R, extra) => {
+          const ring: Point[] = [];
+          for (let i = 0; i < n; i++) {
+            const a = (i / n) * 2 * Math.PI;
+            ring.push({
+              x: (i % 3 === 1 ? r * ratio : r) * Math.cos(a),
+              y: (i % 3 === 1 ? r * ratio : r) * Math.sin(a),
+            });
+          }
+          const field: Polygon[] = [{ outer: rotatePoints(ring, rot), holes: [] }];
+          const d = R + extra;
+          const slow = smoothRegion(offset(field, -d), R, R);
+          const fast = openedErosion(field, d, R);
+          // Both approximate the same set: arcs within a few cm along the perimeter.
+          const perimeter = 2 * Math.PI * r;
+          const apart = multiPolygonArea(difference(slow, fast)) + multiPolygonArea(difference(fast, slow));
+          expect(apart).toBeLessThan(0.05 * perimeter);
+          expect(Math.abs(multiPolygonArea(slow) - multiPolygonArea(fast))).toBeLessThan(0.05 * perimeter);
         },
       ),
       { numRuns: 60 },

@@ -105,11 +105,14 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     for (let k = 1; k <= N; k++) {
       let rings: Point[][] = [];
       for (const delta of [0, 0.5, 1, 2, 3]) {
-        const own = smoothRegion(
-          withoutFarHoles(difference(offset(outer, -((k - 0.5) * w + delta)), exteriorKeepOut), 2 * RS),
-          RS,
-          RS,
-        );
+        const d = (k - 0.5) * w + delta;
+        // Without obstacles to keep off, an inward offset by d >= RS has no
+        // concave bend tighter than d: the closing leaves it as it is, and
+        // the opening erodes the field edge by d + RS and grows it back by RS.
+        const own =
+          exteriorKeepOut.length === 0 && d >= RS
+            ? openedErosion(outer, d, RS)
+            : smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS);
         const r = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
         if (r.length > rings.length) rings = r;
         if (rings.length >= wanted(k)) break;
@@ -222,9 +225,22 @@ export function smoothRegion(region: readonly Polygon[], rc: number, ro: number)
   // vertices (each one's offset crosses many neighbours'): simplify within
   // 2 cm before each step.
   let r: Polygon[] = simplifyPolygons(region, 0.02);
-  if (rc > 0) r = simplifyPolygons(offset(offset(r, rc, 'round', tol), -rc, 'round', tol), 0.02);
-  if (ro > 0) r = offset(offset(r, -ro, 'round', tol), ro, 'round', tol);
+  // Closing then opening: dilate by rc, erode by rc + ro (the closing's
+  // erosion and the opening's in one offset), dilate by ro.
+  if (rc > 0) r = offset(r, rc, 'round', tol);
+  if (rc + ro > 0) r = simplifyPolygons(offset(r, -(rc + ro), 'round', tol), 0.02);
+  if (ro > 0) r = offset(r, ro, 'round', tol);
   return r;
+}
+
+/**
+ * The region eroded by d, opened with radius ro: eroded by d + ro, grown
+ * back by ro (the same set as offsetting by -d and then opening, in two
+ * offsets instead of three).
+ */
+export function openedErosion(region: readonly Polygon[], d: number, ro: number): Polygon[] {
+  const tol = 0.03;
+  return offset(simplifyPolygons(offset(region, -(d + ro), 'round', tol), 0.02), ro, 'round', tol);
 }
 
 /** Filleted, inside-the-field rings of a region's exteriors. */
