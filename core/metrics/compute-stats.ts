@@ -66,11 +66,18 @@ export function computeStats(input: StatsInput): PlanStats {
     prevType = part.type;
     if (!part.working || part.points.length < 2) continue;
     const closed = isClosed(part.points);
-    // Centre lines simplified within 2 cm for the strips: the area changes by
-    // far less than the reporting tolerance, and buffering gets much lighter.
-    const ring = closed ? part.points.slice(0, -1) : part.points;
-    const line = ring.length > 8 ? Clipper.simplifyPathD(ring as Point[], STRIP_TOLERANCE, closed) : ring;
-    const strip = closed ? bufferRings([line], hw) : bufferLines([line], hw, 'butt');
+    let strip: Polygon[];
+    if (part.points.length === 2) {
+      // A straight: its strip is the rectangle around it.
+      const r = stripRect(part.points[0], part.points[1], hw);
+      strip = r ? [{ outer: r, holes: [] }] : [];
+    } else {
+      // Centre lines simplified within 2 cm for the strips: the area changes by
+      // far less than the reporting tolerance, and buffering gets much lighter.
+      const ring = closed ? part.points.slice(0, -1) : part.points;
+      const line = ring.length > 8 ? Clipper.simplifyPathD(ring as Point[], STRIP_TOLERANCE, closed) : ring;
+      strip = closed ? bufferRings([line], hw) : bufferLines([line], hw, 'butt');
+    }
     strips.push(...strip);
     if (
       part.type === 'RouteTrack' &&
@@ -184,20 +191,26 @@ function isClosed(pts: readonly Point[]): boolean {
   return pts.length > 3 && Math.hypot(a.x - b.x, a.y - b.y) < 1e-6;
 }
 
-/** True when the rectangle of half-width hw around segment ab lies inside the indexed field. */
-function rectInside(a: Point, b: Point, hw: number, index: EdgeIndex): boolean {
+/** The rectangle of half-width hw around segment ab, counter-clockwise; null for a point. */
+function stripRect(a: Point, b: Point, hw: number): Point[] | null {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
   const l = Math.hypot(dx, dy);
-  if (l === 0) return false;
+  if (l === 0) return null;
   const nx = (-dy / l) * hw;
   const ny = (dx / l) * hw;
-  const c = [
-    { x: a.x + nx, y: a.y + ny },
-    { x: b.x + nx, y: b.y + ny },
-    { x: b.x - nx, y: b.y - ny },
+  return [
     { x: a.x - nx, y: a.y - ny },
+    { x: b.x - nx, y: b.y - ny },
+    { x: b.x + nx, y: b.y + ny },
+    { x: a.x + nx, y: a.y + ny },
   ];
+}
+
+/** True when the rectangle of half-width hw around segment ab lies inside the indexed field. */
+function rectInside(a: Point, b: Point, hw: number, index: EdgeIndex): boolean {
+  const c = stripRect(a, b, hw);
+  if (!c) return false;
   if (!index.contains(c[0])) return false;
   // A corner on the boundary (a strip along a zone's edge) hides crossings
   // there from the test below: measure such strips exactly instead.
