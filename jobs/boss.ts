@@ -12,16 +12,24 @@ export interface BossOptions {
   databaseUrl?: string;
   /** Connections of pg-boss's own pool on PostgreSQL (default 4). */
   poolSize?: number;
-  /** How often pg-boss looks for dead workers and expired items [s] (default 5). */
+  /**
+   * How often pg-boss looks for dead workers and expired items [s] (default
+   * 5 on PostgreSQL, where another process may die holding items; 60 on the
+   * embedded database, whose one process is this one: each look stops its
+   * request thread for some 50 ms, there being no other to run the SQL).
+   */
   monitorIntervalSeconds?: number;
   onError?: (err: unknown) => void;
 }
 
 export async function startBoss(store: Store, opts: BossOptions = {}): Promise<PgBoss> {
+  const monitorSeconds = opts.monitorIntervalSeconds ?? (store.kind === 'pglite' ? 60 : 5);
   const common = {
     schedule: false,
-    monitorIntervalSeconds: opts.monitorIntervalSeconds ?? 5,
-    superviseIntervalSeconds: opts.monitorIntervalSeconds ?? 5,
+    monitorIntervalSeconds: monitorSeconds,
+    superviseIntervalSeconds: monitorSeconds,
+    // Job dependencies (flows) are not used: their resolver need not look every 5 s.
+    flowIntervalSeconds: 60,
     maintenanceIntervalSeconds: 300,
     // The ready counts workers read to keep fetching without a pause while a queue has work.
     queueCacheIntervalSeconds: 2,

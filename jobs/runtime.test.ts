@@ -8,10 +8,20 @@ import { createJobSystem, type JobSystem } from './runtime.ts';
 
 let store: Store;
 let jobs: JobSystem;
+/** Boundary lookups by id; the first lookup of each id fails (a passing fault, e.g. a lost connection). */
+const lookups = new Map<string, number>();
 
 beforeAll(async () => {
   store = await openTestPgliteStore();
-  jobs = await createJobSystem({ store, loadBoundary: async () => null });
+  jobs = await createJobSystem({
+    store,
+    loadBoundary: async (_companyId, boundaryId) => {
+      const n = (lookups.get(boundaryId) ?? 0) + 1;
+      lookups.set(boundaryId, n);
+      if (n === 1) throw new Error('connection lost');
+      return null;
+    },
+  });
   // Idle workers look for work only once a minute: what they do sooner, a wake-up made them do.
   await jobs.startWorkers({ threads: 1, pollingIntervalSeconds: 60 });
 });
@@ -38,5 +48,29 @@ describe('job system', () => {
     }
     // The export of a plan that does not exist fails, well before a poll would have found it.
     expect(status).toBe('failed');
+  });
+
+  it('retries a failed item after the retry delay, not at the next poll', async () => {
+    const made = await createKeyForNewAccount(store, { email: 'retry@example.org' });
+    const boundaryId = uuidv7();
+    const t0 = performance.now();
+    const { jobId } = await jobs.enqueuePlanning({
+      companyId: made.companyId,
+      userId: made.userId,
+      kind: 'guidance',
+      boundaryIds: [boundaryId],
+      request: { equipment: { swathWidth: 6 } },
+    });
+    const repo = createJobsRepository(store.db);
+    let status = 'queued';
+    for (let i = 0; i < 150 && (status === 'queued' || status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await repo.byId(jobId))?.status ?? 'gone';
+    }
+    // The first try failed, the retry found no such boundary and finished the job: within the
+    // retry delay (1 s) and a little, where the next poll would have come after a minute.
+    expect(lookups.get(boundaryId)).toBe(2);
+    expect(['completed', 'failed']).toContain(status);
+    expect(performance.now() - t0).toBeLessThan(15_000);
   });
 });

@@ -17,7 +17,14 @@ import { uuidv7 } from '../store/uuidv7.ts';
 import { type BossOptions, startBoss } from './boss.ts';
 import { type BoundaryLoader, type JobPlanRequest, runPlanItem } from './plan-item.ts';
 import { createJobPlanPool, type JobPlanPool } from './plan-pool.ts';
-import { EXPORT_QUEUE, type ExportItem, PLAN_ITEM_BOUNDARIES, PLAN_QUEUE, type PlanItem } from './queues.ts';
+import {
+  EXPORT_QUEUE,
+  type ExportItem,
+  PLAN_ITEM_BOUNDARIES,
+  PLAN_QUEUE,
+  type PlanItem,
+  QUEUE_OPTIONS,
+} from './queues.ts';
 import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
 
 export interface JobSystemOptions extends BossOptions {
@@ -35,9 +42,11 @@ export interface WorkerOptions {
   /** Added to maxOptimizerTime for a plan's hard cap [ms] (default 5000). */
   graceMs?: number;
   /**
-   * How often idle workers look for work [s] (default 2). Work enqueued by
-   * this process wakes its workers at once; the polling finds work that
-   * other processes enqueue (several servers on one PostgreSQL).
+   * How often idle workers look for work [s] (default 2 on PostgreSQL, 15
+   * on the embedded database). Work enqueued by this process wakes its
+   * workers at once, and so do items due for a retry; the polling finds
+   * work that other processes enqueue (several servers on one PostgreSQL),
+   * which the embedded database, one process's own, never has.
    */
   pollingIntervalSeconds?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
@@ -96,8 +105,19 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
     handler: Parameters<typeof boss.work<T>>[2],
   ) => {
     const ids: string[] = [];
+    // An item that failed is retried after the queue's retryDelay: wake the
+    // workers then, rather than waiting for the next poll.
+    const retryMs = ((QUEUE_OPTIONS[queue]?.retryDelay ?? 0) + 0.25) * 1000;
+    const wakingHandler: typeof handler = async (batch) => {
+      try {
+        return await handler(batch);
+      } catch (e) {
+        setTimeout(() => wake(queue), retryMs).unref();
+        throw e;
+      }
+    };
     for (let i = 0; i < slots; i++)
-      ids.push(await boss.work<T>(queue, { ...options, localConcurrency: 1 }, handler));
+      ids.push(await boss.work<T>(queue, { ...options, localConcurrency: 1 }, wakingHandler));
     workerIds.set(queue, ids);
     working.push(queue);
   };
@@ -175,7 +195,8 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       if (!w.pool && !ownPool) ownPool = createJobPlanPool({ threads: w.threads });
       const pool = w.pool ?? (ownPool as JobPlanPool);
       const deps = { store, pool, loadBoundary: opts.loadBoundary, graceMs: w.graceMs };
-      const pollingIntervalSeconds = w.pollingIntervalSeconds ?? 2;
+      // The embedded database has one process: all its work is enqueued here and wakes the workers.
+      const pollingIntervalSeconds = w.pollingIntervalSeconds ?? (store.kind === 'pglite' ? 15 : 2);
       await work<PlanItem>(
         PLAN_QUEUE,
         concurrency,
