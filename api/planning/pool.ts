@@ -36,13 +36,14 @@ export interface PlanPoolOptions {
   filename?: string;
   /**
    * Semi-space of each planning thread's young generation [MB] (default
-   * 16; the young generation is 3 of them). A median S1 plan allocates some
+   * 12; the young generation is 3 of them). A median S1 plan allocates some
    * 30 MB of short-lived objects: with the request thread's 4 MB a planning
-   * thread stopped for about 10 scavenges per plan, with 16 MB for about 3
-   * (S1, 200 selection fields, one at a time: Server-Timing plan median
-   * 28.2 -> 23.2 ms; 10 ha under load 78 -> 111 plans/s, CPU per plan
-   * 20.7 -> 15.3 ms) for some 50 MB more peak resident memory. V8 grows a
-   * semi-space only as survivors need it.
+   * thread stopped for about 10 scavenges per plan, with 12-16 MB for about
+   * 3 (S1, 200 selection fields, one at a time: Server-Timing plan median
+   * 28.2 -> 23.2 ms; 10 ha under load about 80 -> 120-140 plans/s, CPU per
+   * plan 20.7 -> 12-15 ms) for some 40 MB more peak resident memory (16 MB
+   * bought no more speed for 10 MB more). V8 grows a semi-space only as
+   * survivors need it.
    */
   semiSpaceMb?: number;
   /**
@@ -104,7 +105,7 @@ export interface PlanPool {
 }
 
 export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
-  const semiSpaceMb = opts.semiSpaceMb ?? 16;
+  const semiSpaceMb = opts.semiSpaceMb ?? 12;
   const threads = Math.max(1, opts.threads ?? availableParallelism());
   const maxQueue = Math.max(0, opts.maxQueue ?? Math.max(8, 8 * threads));
   // V8's --max-semi-space-size, which keeps the request thread's young
