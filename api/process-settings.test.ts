@@ -6,7 +6,7 @@ describe('missingServerSettings', () => {
   it('names every option and variable a bare process lacks', () => {
     expect(missingServerSettings([], {})).toEqual({
       options: ['--max-semi-space-size=4', '--liftoff-only'],
-      env: { MALLOC_ARENA_MAX: '2' },
+      env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
     });
   });
 
@@ -15,6 +15,7 @@ describe('missingServerSettings', () => {
       missingServerSettings(['--max-semi-space-size=16'], {
         NODE_OPTIONS: '--liftoff-only',
         MALLOC_ARENA_MAX: '4',
+        MALLOC_MMAP_THRESHOLD_: '262144',
       }),
     ).toEqual({ options: [], env: {} });
   });

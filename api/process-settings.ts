@@ -18,6 +18,14 @@
  *                             planning threads and freed on the request
  *                             thread, and memory freed into many arenas
  *                             stays resident.
+ *   MALLOC_MMAP_THRESHOLD_=131072
+ *                             blocks of 128 KB and more (a plan's answer is
+ *                             200 KB to several MB) are mapped on their own
+ *                             and go back to the system when freed; glibc
+ *                             otherwise raises the threshold after the first
+ *                             such block is freed and keeps answers in its
+ *                             heaps (HTTP benchmark under load: peak RSS
+ *                             about 405 -> 380 MB).
  *
  * Options and variables already set (on the command line, in NODE_OPTIONS
  * or in the environment) are kept as they are.
@@ -25,7 +33,10 @@
 
 export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=4', '--liftoff-only'];
 
-export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const SERVER_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+};
 
 const optionName = (o: string) => o.split('=', 1)[0];
 

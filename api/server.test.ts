@@ -72,8 +72,8 @@ describe('npm start', () => {
         expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toEqual(
           expect.arrayContaining(['--max-semi-space-size=4', '--liftoff-only']),
         );
-        expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain(
-          'MALLOC_ARENA_MAX=2',
+        expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toEqual(
+          expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']),
         );
       }
       expect(performance.now() - t0).toBeLessThan(20_000);
