@@ -340,7 +340,7 @@ export function planRoute(input: RouteInput): RouteResult {
     const lb = B.distance(b0, b1, db);
     const onA = A.stretch(a0, la, da);
     const onB = B.stretch(b0, lb, db);
-    if (onA.length < 2 || onB.length < 2) return null;
+    if (onA.length < 2 || onB.length < 2 || singleChord(onA) || singleChord(onB)) return null;
     const c1 = connectPoses(from, A.poseAt(a0, da), R, input.region);
     if (!c1) return null;
     const c2 = connectPoses(A.arrivalPoseAt(a0 + da * la, da), B.poseAt(b0, db), R, input.region);
@@ -384,7 +384,7 @@ export function planRoute(input: RouteInput): RouteResult {
           const b = p.snap(s1 - dir * la);
           const travel = p.distance(a, b, dir);
           const pts = p.stretch(a, travel, dir);
-          if (pts.length < 2) continue;
+          if (pts.length < 2 || singleChord(pts)) continue;
           const c1 = connectPoses(from, p.poseAt(a, dir), R, input.region, opts);
           if (!c1) continue;
           const c2 = connectPoses(p.arrivalPoseAt(a + dir * travel, dir), to, R, input.region, opts);
@@ -1084,4 +1084,14 @@ function checkedOrder(order: readonly Visit[], n: number): Visit[] {
     );
   }
   return order.map((v) => ({ track: v.track, forward: v.forward }));
+}
+
+/**
+ * A stretch of a ring shorter than a sample step of its curves, one chord:
+ * as a part of its own it reads as a straight, its ends off the headings of
+ * the turns before and after it (tangent to the ring's curve there) by half a
+ * sampling step. Travel along a ring is kept at least two samples long.
+ */
+function singleChord(pts: readonly Point[]): boolean {
+  return pts.length === 2 && Math.hypot(pts[1].x - pts[0].x, pts[1].y - pts[0].y) < 1.05;
 }
