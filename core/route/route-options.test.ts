@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../../test/helpers/check-plan.ts';
-import { hasCorpus, sampleSelection } from '../../test/helpers/corpus.ts';
+import { hasCorpus, loadBenchmarkSelection, sampleSelection } from '../../test/helpers/corpus.ts';
 import { planField } from '../plan.ts';
 import { type PathPart, PlanningError, type PlanRequest, type Point } from '../types/index.ts';
 
@@ -152,6 +152,21 @@ describe('forcedDirection', () => {
         }
         expect(checkPlan(plan).slice(0, 3), s.id).toEqual([]);
       }
+    }
+  });
+});
+
+describe.skipIf(!hasCorpus())('travel along a headland ring between two turns', () => {
+  // Each of these once drove a stretch of ring one sample long between two
+  // turns: a straight of its own, off the turns' headings by half a step.
+  const ids = ['fiboa-cz:47266368', 'fiboa-bg:00151-807', 'fiboa-ec_ro:74'];
+  const fields = hasCorpus() ? loadBenchmarkSelection().filter((s) => ids.includes(s.id)) : [];
+
+  it('keeps the heading continuous (auto order, S1)', () => {
+    expect(fields.map((s) => s.id).sort()).toEqual([...ids].sort());
+    for (const s of fields) {
+      const plan = planField({ ...request({ algorithm: 'auto' }), boundary: s.feature }).plan;
+      expect(checkPlan(plan).slice(0, 3), s.id).toEqual([]);
     }
   });
 });
