@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { planField } from '../../core/plan.ts';
+import { type CurvePiece, curveEndPose, sampleCurvePath } from '../../core/turn/clothoid.ts';
 import { samplePath } from '../../core/turn/path.ts';
 import type { Point, Pose } from '../../core/types/index.ts';
-import { checkPlan, junctionTurnDeg, TOLERANCES } from './check-plan.ts';
+import { checkPlan, curvatureRateViolation, junctionTurnDeg, TOLERANCES } from './check-plan.ts';
 
 const DEG = Math.PI / 180;
 const R = 6;
@@ -120,5 +121,71 @@ describe('checkPlan continuity', () => {
     expect(
       continuity().some((v) => v.sequence === turn.sequence && /heading jumps 4\.00/.test(v.message)),
     ).toBe(true);
+  });
+});
+
+describe('curvatureRateViolation', () => {
+  const sigma = 0.05;
+  /** Pieces sampled one after another as the planner samples parts (5 degrees, 1 m), joined into one polyline. */
+  function drive(pieces: CurvePiece[][]): Point[] {
+    let pose: Pose = { x: 0, y: 0, heading: 0 };
+    const out: Point[] = [];
+    for (const p of pieces) {
+      const path = { pieces: p, length: p.reduce((a, x) => a + x.length, 0), word: '' };
+      for (const s of sampleCurvePath(pose, path, { maxAngleRad: 5 * DEG, maxStep: 1 }))
+        out.push(...s.points.slice(out.length ? 1 : 0));
+      pose = curveEndPose(pose, path);
+    }
+    return out;
+  }
+  const L = K / sigma;
+  const up = { k0: 0, sharpness: sigma, length: L, reverse: false };
+  const arcOf = (k: number, len: number) => ({ k0: k, sharpness: 0, length: len, reverse: false });
+
+  it('passes a junction of a real plan: a connector ending in a clothoid and a 6 cm chord, then a ring starting in a clothoid', () => {
+    // fiboa-sk:530130601/1 at maxCurvatureRate 0.05 [m, from the junction]: chords of 0.51 m, one of 0.06 m, then 0.47 m.
+    const xy = [
+      [1.5850826, -5.4175126],
+      [1.3249229, -4.9734296],
+      [1.0765476, -4.5226667],
+      [0.8461676, -4.0624715],
+      [0.6403324, -3.5908192],
+      [0.4659681, -3.1066882],
+      [0.3281588, -2.6109116],
+      [0.2232392, -2.1071102],
+      [0.1449687, -1.5984568],
+      [0.0868333, -1.0870882],
+      [0.0421747, -0.574352],
+      [0.0042669, -0.0610651],
+      [0, 0],
+      [-0.0339121, 0.4726056],
+      [-0.0731267, 0.9447958],
+      [-0.1229304, 1.4159767],
+      [-0.1885684, 1.8851989],
+      [-0.2751981, 2.3509824],
+      [-0.3878147, 2.8111485],
+      [-0.5311366, 3.2626636],
+      [-0.7255936, 3.7391575],
+      [-0.9599729, 4.1973346],
+      [-1.2325672, 4.6338576],
+      [-1.541391, 5.0455466],
+    ];
+    expect(
+      curvatureRateViolation(
+        xy.map(([x, y]) => ({ x, y })),
+        sigma,
+      ),
+    ).toBeNull();
+  });
+
+  it('catches a curvature jump beside a short chord, and an arc starting straight from a straight', () => {
+    expect(
+      curvatureRateViolation(drive([[arcOf(0, 3), arcOf(0, 0.06)], [arcOf(K, 5)]]), sigma),
+    ).not.toBeNull();
+    expect(curvatureRateViolation(drive([[arcOf(0, 3)], [arcOf(K, 5)]]), sigma)).not.toBeNull();
+    // A clothoid twice as sharp as the limit: caught too.
+    expect(
+      curvatureRateViolation(drive([[arcOf(0, 3), { ...up, sharpness: 2 * sigma, length: L / 2 }]]), sigma),
+    ).not.toBeNull();
   });
 });

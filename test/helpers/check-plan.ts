@@ -556,8 +556,16 @@ function curvature(a: Point, b: Point, c: Point): number {
  * angle over (h1 + h2) / 2 is the mean curvature over the window from the
  * middle of one chord to the middle of the next, centred (h2 - h1) / 4
  * beyond b: exact for curvature linear in arc length (a clothoid).
- * Vertices closer than 5 cm to the previous one are skipped.
+ * Vertices closer than 5 cm to the previous one are skipped. A reading is
+ * compared with the latest one at least RATE_BASE before it: next to a short
+ * chord (a few centimetres of straight between two clothoids, say) the
+ * windows of neighbouring readings differ by less than their error, which
+ * would read as a rate far above the true one. A curvature jump still reads
+ * as at least its size over RATE_BASE plus one sample step.
  */
+/** Least arc length [m] between two curvature readings whose difference is read as a rate. */
+const RATE_BASE = 0.4;
+
 export function curvatureRateViolation(
   input: readonly Point[],
   sigma: number,
@@ -568,8 +576,10 @@ export function curvatureRateViolation(
   const end = input[input.length - 1];
   if (kept.length > 1 && kept[kept.length - 1] !== end) kept[kept.length - 1] = end;
   const pts = kept;
-  let prevK = Number.NaN;
-  let prevC = 0;
+  // Readings (window centre, curvature); `base` is the latest at least RATE_BASE back.
+  const cs: number[] = [];
+  const ks: number[] = [];
+  let base = -1;
   let s = 0;
   for (let k = 1; k < pts.length - 1; k++) {
     const h1 = dist(pts[k - 1], pts[k]);
@@ -578,12 +588,13 @@ export function curvatureRateViolation(
     const a = wrap(heading(pts[k], pts[k + 1]) - heading(pts[k - 1], pts[k]));
     const kappa = a / ((h1 + h2) / 2);
     const c = s + (h2 - h1) / 4;
-    if (!Number.isNaN(prevK)) {
-      const rate = Math.abs(kappa - prevK) / (c - prevC);
+    while (base + 1 < cs.length && cs[base + 1] <= c - RATE_BASE) base++;
+    if (base >= 0) {
+      const rate = Math.abs(kappa - ks[base]) / (c - cs[base]);
       if (rate > sigma * (1 + TOLERANCES.curvatureRate) + 1e-6) return { rate, point: pts[k] };
     }
-    prevK = kappa;
-    prevC = c;
+    cs.push(c);
+    ks.push(kappa);
   }
   return null;
 }
