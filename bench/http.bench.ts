@@ -6,7 +6,8 @@
  * 127.0.0.1 and posts scenario S1 (swath 6 m, turning radius 6 m, 2
  * exterior headland passes) to /api/path-plans/direct/geojson:
  *   1. one request at a time over the fields of the benchmark selection:
- *      the median (and p90) round trip, client side, body received;
+ *      the median (and p90) round trip, client side, body received, over
+ *      one kept-alive connection (node:http, as a lean client sends);
  *   2. for a ~10 ha and a ~100 ha real field, autocannon for a bounded
  *      time while /api/healthz is probed every 100 ms (from a thread of its own,
  *      as a load balancer probes from its own process): plans/s (200
@@ -44,6 +45,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -349,23 +351,48 @@ function serverTimings(header: string | null): Record<string, number> {
   return out;
 }
 
-async function post(
+/** One kept-alive connection for the requests sent one at a time. */
+const AGENT = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(
   url: string,
   body: string,
 ): Promise<{ status: number; text: string; ms: number; timing: Record<string, number> }> {
-  const t0 = performance.now();
-  const r = await fetch(`${url}/api/path-plans/direct/geojson`, {
-    method: 'POST',
-    headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-    body,
+  const target = new URL(`${url}/api/path-plans/direct/geojson`);
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent: AGENT,
+        headers: {
+          'x-api-key': KEY,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const ms = performance.now() - t0;
+          const header = res.headers['server-timing'];
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms,
+            timing: serverTimings(Array.isArray(header) ? header.join(',') : (header ?? null)),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  const text = await r.text();
-  return {
-    status: r.status,
-    text,
-    ms: performance.now() - t0,
-    timing: serverTimings(r.headers.get('server-timing')),
-  };
 }
 
 /** Phase 1: one request at a time over the selection. */
@@ -602,6 +629,7 @@ async function main() {
     writeFileSync(join(root, 'bench/results/http-bench.json'), `${JSON.stringify(result, null, 1)}\n`);
     console.log('written: bench/results/http-bench.json');
   } finally {
+    AGENT.destroy();
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
