@@ -83,4 +83,46 @@ describe('EdgeIndex', () => {
       { numRuns: 150 },
     );
   });
+
+  it('finds the same crossings as a one-cell index visiting every edge (long, short, axis-parallel and vertex-grazing segments)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 80 }),
+        fc.double({ min: 5, max: 500, noNaN: true }),
+        fc.double({ min: 0.1, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 6.28, noNaN: true }),
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              fc.double({ min: -1.3, max: 1.3, noNaN: true }).map((u) => ({ u })),
+              fc.nat({ max: 159 }).map((vertex) => ({ vertex })),
+            ),
+            fc.double({ min: -1.3, max: 1.3, noNaN: true }),
+            fc.constantFrom('free', 'horizontal', 'vertical'),
+          ),
+          { minLength: 2, maxLength: 30 },
+        ),
+        (half, r1, ratio, phase, probes) => {
+          const ring = starRing(half * 2, r1 * ratio, r1, 10, -20, phase);
+          const fast = new EdgeIndex([ring]);
+          const all = new EdgeIndex([ring], { cell: 1e9 });
+          let prev: Point | null = null;
+          for (const [a, v, kind] of probes) {
+            const p = 'vertex' in a ? ring[a.vertex % ring.length] : { x: 10 + a.u * r1, y: -20 + v * r1 };
+            if (prev) {
+              const q =
+                kind === 'horizontal'
+                  ? { x: p.x, y: prev.y }
+                  : kind === 'vertical'
+                    ? { x: prev.x, y: p.y }
+                    : p;
+              expect(fast.segmentCrosses(prev, q)).toBe(all.segmentCrosses(prev, q));
+            }
+            prev = p;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -22,7 +22,8 @@ export class EdgeIndex {
   private query = 0;
   readonly edgeCount: number;
 
-  constructor(rings: readonly (readonly Point[])[]) {
+  /** `cell` sets the grid's cell size [m] (tests compare with one cell over everything). */
+  constructor(rings: readonly (readonly Point[])[], opts: { cell?: number } = {}) {
     let n = 0;
     for (const r of rings) n += r.length;
     this.edgeCount = n;
@@ -57,7 +58,7 @@ export class EdgeIndex {
     const w = Math.max(maxX - minX, 1e-6);
     const h = Math.max(maxY - minY, 1e-6);
     // About two edges per cell on average, cells no smaller than 0.5 m.
-    const cell = Math.max(0.5, Math.sqrt((w * h) / Math.max(1, n * 0.5)));
+    const cell = opts.cell ?? Math.max(0.5, Math.sqrt((w * h) / Math.max(1, n * 0.5)));
     this.cell = cell;
     this.minX = minX - cell;
     this.minY = minY - cell;
@@ -96,14 +97,33 @@ export class EdgeIndex {
    */
   segmentCrosses(p: Point, q: Point): boolean {
     const stamp = ++this.query;
-    const x0 = this.cx(Math.min(p.x, q.x));
-    const x1 = this.cx(Math.max(p.x, q.x));
-    const y0 = this.cy(Math.min(p.y, q.y));
-    const y1 = this.cy(Math.max(p.y, q.y));
+    const loY = Math.min(p.y, q.y);
+    const hiY = Math.max(p.y, q.y);
+    const y0 = this.cy(loY);
+    const y1 = this.cy(hiY);
     const dx = q.x - p.x;
     const dy = q.y - p.y;
+    // Only the cells the segment passes: in each row of cells, those between
+    // where it enters and leaves the row's band (widened by a micrometre
+    // against rounding). A crossing lies in one of them, and so does the
+    // crossed edge, which is listed in every cell of its bounding box.
+    const slope = dy !== 0 ? dx / dy : 0;
+    const eps = 1e-6;
     let vertexPass = false;
     for (let y = y0; y <= y1; y++) {
+      let x0: number;
+      let x1: number;
+      if (y0 === y1 || dy === 0) {
+        x0 = this.cx(Math.min(p.x, q.x));
+        x1 = this.cx(Math.max(p.x, q.x));
+      } else {
+        const ya = Math.max(loY, this.minY + y * this.cell - eps);
+        const yb = Math.min(hiY, this.minY + (y + 1) * this.cell + eps);
+        const xa = p.x + (ya - p.y) * slope;
+        const xb = p.x + (yb - p.y) * slope;
+        x0 = this.cx(Math.min(xa, xb) - eps);
+        x1 = this.cx(Math.max(xa, xb) + eps);
+      }
       for (let x = x0; x <= x1; x++) {
         const c = y * this.nx + x;
         for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
