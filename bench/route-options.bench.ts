@@ -8,6 +8,9 @@
  * boustrophedon order of the same field (the acceptance ratio: median at
  * most 0.85) and what the optimizer itself reported; 'extendTracks' shows
  * the missed area with extended tracks (acceptance: median at most 0.5 %).
+ * 'passable' and 'usePassable-false' send each field's holes as passable
+ * obstacles (features marked passable: true), driven over or, with
+ * usePassable false, gone round.
  *
  *   npm run bench:options                       # first 100 fields of the selection
  *   npm run bench:options -- --limit 0          # the whole selection
@@ -44,6 +47,41 @@ interface Option {
   request?: Partial<PlanRequest>;
   /** Machine settings beyond S1 (the turn model). */
   machine?: Partial<PlanRequest['machine']>;
+  /** Send each field's holes as features of their own marked passable (fields without holes are sent as they are). */
+  holesPassable?: boolean;
+}
+
+type Ring = number[][];
+/** A feature's holes as passable features beside the field without them; the feature itself when it has none. */
+function withPassableHoles(feature: unknown): unknown {
+  const f = feature as {
+    type: string;
+    geometry?: { type: string; coordinates: unknown };
+    properties?: object;
+  };
+  const g = f.geometry;
+  if (!g) return feature;
+  const polys = (
+    g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : []
+  ) as Ring[][];
+  const holes = polys.flatMap((p) => p.slice(1));
+  if (!holes.length) return feature;
+  const outer = polys.map((p) => [p[0]]);
+  return {
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: f.properties ?? {},
+        geometry: { type: 'MultiPolygon', coordinates: outer },
+      },
+      ...holes.map((h) => ({
+        type: 'Feature',
+        properties: { passable: true },
+        geometry: { type: 'Polygon', coordinates: [h] },
+      })),
+    ],
+  };
 }
 
 const OPTIONS: Option[] = [
@@ -58,7 +96,15 @@ const OPTIONS: Option[] = [
   { name: 'spiral', route: { algorithm: 'auto' }, request: { trackType: 'Spiral' } },
   { name: 'headlandsFirst', route: { algorithm: 'auto', headlandsFirst: true } },
   { name: 'forcedDirection-CW', route: { algorithm: 'auto', forcedDirection: 'CW' } },
-  { name: 'usePassable-false', route: { algorithm: 'auto' }, request: { usePassable: false } },
+  // The holes of each field given as passable obstacles (a drain, a pole line): driven over, not worked;
+  // with usePassable false they are obstacles again, gone round by interior passes.
+  { name: 'passable', route: { algorithm: 'auto' }, holesPassable: true },
+  {
+    name: 'usePassable-false',
+    route: { algorithm: 'auto' },
+    request: { usePassable: false },
+    holesPassable: true,
+  },
   // Turn models: continuous-curvature turns with a curvature-rate limit [1/m^2].
   { name: 'cc-auto', route: { algorithm: 'auto' }, machine: { maxCurvatureRate: 0.05 } },
   { name: 'cc-optimized', route: { algorithm: 'optimized' }, machine: { maxCurvatureRate: 0.05 } },
@@ -101,7 +147,7 @@ for (const o of chosen) {
   const crashed: string[] = [];
   for (const c of cases) {
     const req: PlanRequest = {
-      boundary: c.feature,
+      boundary: o.holesPassable ? withPassableHoles(c.feature) : c.feature,
       machine: { swathWidth: 6, minTurningRadius: 6, ...o.machine },
       exteriorHeadlandPasses: 2,
       interiorHeadlandPasses: 1,
@@ -145,7 +191,11 @@ for (const o of chosen) {
   const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
   const col = (g: (r: Row) => number) => rows.map(g);
   const lines = [
-    `${o.name} (S1, maxOptimizerTime ${values.time} s): ${rows.length}/${cases.length} planned, ${refused} refused, ${crashed.length} crashed`,
+    `${o.name} (S1, maxOptimizerTime ${values.time} s): ${rows.length}/${cases.length} planned, ${refused} refused, ${crashed.length} crashed${
+      o.holesPassable
+        ? `; ${cases.filter((c) => withPassableHoles(c.feature) !== c.feature).length} fields with their holes sent as passable`
+        : ''
+    }`,
     `  plan time      median ${f(
       quantile(
         col((r) => r.ms),
