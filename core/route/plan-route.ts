@@ -677,6 +677,8 @@ export function planRoute(input: RouteInput): RouteResult {
       } else routeStart = firstPose;
     }
     let prev: Visit | null = null;
+    // Tracks no way reached in their turn, tried again from later on the route.
+    const deferred: Visit[] = [];
     for (const v of order) {
       const r = recs[v.track];
       const to = startPoseOf(r, v.forward);
@@ -684,8 +686,14 @@ export function planRoute(input: RouteInput): RouteResult {
         // A turn joins neighbouring tracks of one block at one end; anything else is a connector.
         const turn = prev !== null && r.block === recs[prev.track].block && v.forward !== prev.forward;
         if (!link(to, turn ? 'Turn' : 'HeadlandConnector')) {
-          r.done = true;
-          skipped.push(r.index);
+          // Into the track from its other end, else later.
+          const back = startPoseOf(r, !v.forward);
+          if (!link(back, 'HeadlandConnector')) {
+            deferred.push(v);
+            continue;
+          }
+          driveTrack(r, !v.forward);
+          prev = { track: v.track, forward: !v.forward };
           continue;
         }
       }
@@ -693,7 +701,41 @@ export function planRoute(input: RouteInput): RouteResult {
       driveTrack(r, v.forward);
       prev = v;
     }
+    driveDeferred(deferred);
     return report;
+  }
+
+  /**
+   * Tracks the pattern could not reach in their turn (behind a neck, say):
+   * from where the route has got to, the nearest one a way reaches, either
+   * end first, again and again; the rest are left out. Each track is tried
+   * once more after every track driven, at most.
+   */
+  function driveDeferred(deferred: Visit[]): void {
+    let left = deferred.slice();
+    let progress = true;
+    while (left.length && progress && pose) {
+      progress = false;
+      const here = pose as Pose;
+      left.sort(
+        (a, b) =>
+          dist(here, startPoseOf(recs[a.track], a.forward)) -
+          dist(here, startPoseOf(recs[b.track], b.forward)),
+      );
+      for (const v of left) {
+        const r = recs[v.track];
+        const fwd = [v.forward, !v.forward].find((f) => link(startPoseOf(r, f), 'HeadlandConnector'));
+        if (fwd === undefined) continue;
+        driveTrack(r, fwd);
+        left = left.filter((x) => x !== v);
+        progress = true;
+        break;
+      }
+    }
+    for (const v of left) {
+      recs[v.track].done = true;
+      skipped.push(recs[v.track].index);
+    }
   }
 
   /**

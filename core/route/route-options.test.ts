@@ -170,3 +170,16 @@ describe.skipIf(!hasCorpus())('travel along a headland ring between two turns', 
     }
   });
 });
+
+describe.skipIf(!hasCorpus())('tracks the order cannot reach in their turn', () => {
+  it('are driven from later on the route: the lobe of fiboa-de_sh:DESHLIL080100017 beyond a neck (boustrophedon, snake)', () => {
+    const f = loadBenchmarkSelection().find((s) => s.id === 'fiboa-de_sh:DESHLIL080100017');
+    for (const algorithm of ['boustrophedon', 'snake'] as const) {
+      const { plan } = planField({ ...request({ algorithm }), boundary: f?.feature });
+      expect(checkPlan(plan).slice(0, 3)).toEqual([]);
+      // 18 % covered when the 9 tracks of the lobe were left out.
+      expect(plan.zones[0].skippedTracks ?? 0).toBe(0);
+      expect(plan.stats.coveredPercent).toBeGreaterThan(65);
+    }
+  });
+});
