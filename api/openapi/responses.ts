@@ -422,7 +422,8 @@ export const DirectPathPlanModel = Type.Object(
     equipment: EquipmentModel,
     stats: Stats,
     repairs: Type.Array(Type.String(), {
-      description: 'What the planner repaired in the boundary, in words.',
+      description:
+        'What the planner repaired in the boundary, in words: rings closed and reoriented, duplicate, collinear and spike points removed, degenerate holes and passable obstacles without area dropped, overlapping parts merged.',
     }),
     zones: Type.Array(PathPlanZoneModel),
   },

@@ -149,6 +149,41 @@ describe('prepareField repairs what is unambiguous', () => {
     expect(fc.field.passable).toHaveLength(1);
     expect(polygonArea(fc.field.passable[0])).toBeCloseTo(400, -1);
   });
+
+  it('drops a passable obstacle without area (a drain drawn as a line there and back), saying so', () => {
+    const square = {
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'Polygon', coordinates: [ring(SQUARE)] },
+    };
+    const line = {
+      type: 'Feature',
+      properties: { passable: true },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          ring([
+            [0, 100],
+            [200, 100],
+            [100, 100],
+          ]),
+        ],
+      },
+    };
+    for (const usePassable of [true, false]) {
+      const boundary = { type: 'FeatureCollection', features: [square, line] };
+      const prepared = prepareField(boundary);
+      expect(prepared.field.parts).toHaveLength(1);
+      expect(prepared.field.passable).toHaveLength(0);
+      expect(prepared.repairs.some((r) => /Dropped the passable obstacle features\[1\]/.test(r))).toBe(true);
+      const { plan } = planField({ boundary, machine: { swathWidth: 6, minTurningRadius: 6 }, usePassable });
+      expect(checkPlan(plan)).toEqual([]);
+    }
+    // The same ring as the field itself is refused.
+    expect(refusal({ type: 'FeatureCollection', features: [{ ...line, properties: {} }] }).code).toBe(
+      'FIELD_TOO_FEW_POINTS',
+    );
+  });
 });
 
 describe('prepareField refuses the rest, saying what and where', () => {

@@ -51,11 +51,15 @@ export function prepareField(input: unknown): PreparedField {
   const nodes: Point[][] = [];
   for (const rp of raw) {
     const rings: Point[][] = [];
-    rp.rings.forEach((rr, i) => {
-      const ring = cleanRing(rr, frame, repairs, i === 0);
+    // A passable obstacle with no area (a drain drawn as a line) excludes nothing: dropped, not refused.
+    if (rp.rings.length === 0) continue;
+    const outerRing = cleanRing(rp.rings[0], frame, repairs, true, rp.passable);
+    if (!outerRing) continue;
+    rings.push(outerRing);
+    for (const rr of rp.rings.slice(1)) {
+      const ring = cleanRing(rr, frame, repairs, false);
       if (ring) rings.push(ring);
-    });
-    if (rings.length === 0) continue;
+    }
     const [outer, ...holes] = rings;
     checkRingsValid(outer, holes, rp, frame);
     const poly = buildPolygon(outer, holes, rp.path, repairs);
@@ -208,11 +212,18 @@ function frameFor(raw: RawPolygon[]): MetricFrame {
   return createMetricFrame(wrapLon((minLon + maxLon) / 2), (minLat + maxLat) / 2);
 }
 
-/** Project, de-duplicate, drop spikes and collinear points. Null when nothing is left (holes only). */
-function cleanRing(rr: RawRing, frame: MetricFrame, repairs: string[], exterior: boolean): Point[] | null {
+/** Project, de-duplicate, drop spikes and collinear points. Null when nothing is left (holes and passable obstacles only). */
+function cleanRing(
+  rr: RawRing,
+  frame: MetricFrame,
+  repairs: string[],
+  exterior: boolean,
+  passable = false,
+): Point[] | null {
   const c = rr.coords;
   if (c.length === 0) {
-    if (exterior) throw new PlanningError('FIELD_EMPTY', `${rr.path} is an empty ring.`, { path: rr.path });
+    if (exterior && !passable)
+      throw new PlanningError('FIELD_EMPTY', `${rr.path} is an empty ring.`, { path: rr.path });
     repairs.push(`Dropped the empty ring ${rr.path}.`);
     return null;
   }
@@ -257,6 +268,12 @@ function cleanRing(rr: RawRing, frame: MetricFrame, repairs: string[], exterior:
   if (removed > 0) repairs.push(`Removed ${removed} duplicate or collinear point(s) from ${rr.path}.`);
   if (spikes > 0) repairs.push(`Removed ${spikes} spike(s) from ${rr.path}.`);
   if (pts.length < 3) {
+    if (exterior && passable) {
+      repairs.push(
+        `Dropped the passable obstacle ${rr.path}: it has no area (fewer than 3 distinct points).`,
+      );
+      return null;
+    }
     if (exterior) {
       throw new PlanningError(
         'FIELD_TOO_FEW_POINTS',
