@@ -10,7 +10,10 @@
  * the missed area with extended tracks (acceptance: median at most 0.5 %).
  * 'passable' and 'usePassable-false' send each field's holes as passable
  * obstacles (features marked passable: true), driven over or, with
- * usePassable false, gone round.
+ * usePassable false, gone round. The other options: no decomposition,
+ * crosshatch lines, headland drive-through, clustered spiral with skipCount
+ * 1, the fuel objective, refill points of each strategy (a 2,000 l tank at
+ * 200 l/ha), a staging area off the field, start and end route nodes.
  *
  *   npm run bench:options                       # first 100 fields of the selection
  *   npm run bench:options -- --limit 0          # the whole selection
@@ -49,6 +52,15 @@ interface Option {
   machine?: Partial<PlanRequest['machine']>;
   /** Send each field's holes as features of their own marked passable (fields without holes are sent as they are). */
   holesPassable?: boolean;
+  /** Route options that depend on the field (a staging area near it, say). */
+  perField?: (feature: unknown) => Partial<RouteOptions>;
+}
+
+/** The first vertex of a feature's first exterior ring [lon, lat]. */
+function firstVertex(feature: unknown): [number, number] {
+  const g = (feature as { geometry: { type: string; coordinates: unknown } }).geometry;
+  const c = (g.type === 'Polygon' ? g.coordinates : (g.coordinates as unknown[])[0]) as number[][][];
+  return [c[0][0][0], c[0][0][1]];
 }
 
 type Ring = number[][];
@@ -105,6 +117,28 @@ const OPTIONS: Option[] = [
     request: { usePassable: false },
     holesPassable: true,
   },
+  { name: 'no-decomposition', route: { algorithm: 'auto' }, request: { decomposition: false } },
+  { name: 'crossHatches', route: { algorithm: 'auto' }, request: { useCrossHatches: true } },
+  { name: 'drivethrough', route: { algorithm: 'auto', enableHeadlandDrivethrough: true } },
+  // Turns onto the next line but one: narrower than the turning circle (bulbs, fishtails, the headland).
+  { name: 'clusteredSpiral-skip1', route: { algorithm: 'clusteredSpiral', skipCount: 1 } },
+  { name: 'optimized-fuel', route: { algorithm: 'optimized', objective: 'fuel' } },
+  // A 2,000 l tank at 200 l/ha: a refill every 10 ha.
+  ...(['Exact', 'StartOfTrack', 'ClosestExternalHeadland'] as const).map((refillStrategyType) => ({
+    name: `refill-${refillStrategyType}`,
+    route: { algorithm: 'auto' as const, calculateRefillPoints: true, refillStrategyType },
+    machine: { tankCapacity: 2000, applicationRate: 0.02 },
+  })),
+  // From and back to a yard 200 m or so off the field's first vertex; and from node 0 to node 1.
+  {
+    name: 'stagingArea',
+    route: { algorithm: 'auto' },
+    perField: (f) => {
+      const [lon, lat] = firstVertex(f);
+      return { stagingArea: [lon + 0.002, lat + 0.002] };
+    },
+  },
+  { name: 'start-end-nodes', route: { algorithm: 'auto', startPointNodeIndex: 0, endPointNodeIndex: 1 } },
   // Turn models: continuous-curvature turns with a curvature-rate limit [1/m^2].
   { name: 'cc-auto', route: { algorithm: 'auto' }, machine: { maxCurvatureRate: 0.05 } },
   { name: 'cc-optimized', route: { algorithm: 'optimized' }, machine: { maxCurvatureRate: 0.05 } },
@@ -138,6 +172,8 @@ interface Row {
   kinds: Record<string, number>;
   gain?: number;
   converged?: boolean;
+  /** Refill points of the plan, when asked for. */
+  refills?: number;
 }
 
 const results: Record<string, { rows: Row[]; refused: number; crashed: string[] }> = {};
@@ -151,7 +187,7 @@ for (const o of chosen) {
       machine: { swathWidth: 6, minTurningRadius: 6, ...o.machine },
       exteriorHeadlandPasses: 2,
       interiorHeadlandPasses: 1,
-      route: o.route,
+      route: { ...o.route, ...o.perField?.(c.feature) } as RouteOptions,
       ...o.request,
     };
     const t0 = performance.now();
@@ -178,6 +214,9 @@ for (const o of chosen) {
         kinds,
         ...(reps.length
           ? { gain: base > 0 ? 100 * (1 - cost / base) : 0, converged: reps.every((x) => x.converged) }
+          : {}),
+        ...(req.route?.calculateRefillPoints
+          ? { refills: r.plan.zones.reduce((a, z) => a + (z.refillPoints?.length ?? 0), 0) }
           : {}),
       });
       if (!values.quiet && v.length)
@@ -248,6 +287,11 @@ for (const o of chosen) {
       .join(', ')}`,
     `  violations     ${rows.filter((r) => r.violations > 0).length} field(s)`,
   ];
+  const refills = rows.filter((r) => r.refills !== undefined);
+  if (refills.length)
+    lines.push(
+      `  refill points  ${refills.reduce((a, r) => a + (r.refills ?? 0), 0)} on ${refills.filter((r) => (r.refills ?? 0) > 0).length} field(s)`,
+    );
   const gains = rows.filter((r) => r.gain !== undefined);
   if (gains.length)
     lines.push(
