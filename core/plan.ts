@@ -12,6 +12,7 @@ import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection, offset, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea, polygonArea } from './geometry/polygon.ts';
+import { polylineLength } from './geometry/vec.ts';
 import {
   generateHeadlands,
   type HeadlandResult,
@@ -412,7 +413,7 @@ function planZone(
       { zoneIndex: index },
     );
   }
-  const routeOf = (t: typeof tracks, type: typeof trackType) =>
+  const routeOf = (t: typeof tracks, type: typeof trackType, algorithm = options.route.algorithm) =>
     planRoute({
       tracks: t,
       headlands,
@@ -422,7 +423,7 @@ function planZone(
       start,
       end,
       order: {
-        algorithm: options.route.algorithm,
+        algorithm,
         skipCount: options.route.skipCount,
         objective: options.route.objective,
         maxEvaluations: options.route.maxEvaluations,
@@ -436,6 +437,21 @@ function planZone(
       runOnCorners: options.extendTracks === true,
     });
   let route = routeOf(tracks, trackType);
+  if (route.optimizer && !options.route.trackOrder) {
+    // The optimizer prices transitions with a quicker search than the route
+    // drives them with: the plain boustrophedon order, driven, is kept when
+    // it reaches as much and costs less (the report then gains nothing).
+    const plain = routeOf(tracks, trackType, 'boustrophedon');
+    const reach = (r: typeof route) => r.skippedTracks.length + r.failures + r.undrivenRings.length;
+    if (
+      reach(plain) < reach(route) ||
+      (reach(plain) === reach(route) && nonWorking(plain.parts) < nonWorking(route.parts))
+    )
+      route = {
+        ...plain,
+        optimizer: { ...route.optimizer, cost: route.optimizer.baselineCost, gainPercent: 0 },
+      };
+  }
   if (trackType !== 'Straight' && route.failures > 0) {
     // The curved or spiral tracks could not all be joined inside the field: plan straight ones instead.
     const straight = straightTracks();
@@ -623,4 +639,11 @@ function ringLength(ring: readonly Point[]): number {
     s += Math.hypot(b.x - a.x, b.y - a.y);
   }
   return s;
+}
+
+/** Length of the turns and connectors of driven parts [m]. */
+function nonWorking(parts: readonly PathPart[]): number {
+  let d = 0;
+  for (const p of parts) if (!p.working) d += polylineLength(p.points);
+  return d;
 }

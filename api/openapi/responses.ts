@@ -197,8 +197,13 @@ const OptimizerReport = Type.Object(
   {
     objective: Type.Union([Type.Literal('distance'), Type.Literal('time'), Type.Literal('fuel')]),
     baselineCost: Type.Number({ description: 'Cost of the plain boustrophedon order (m, s or l).' }),
-    cost: Type.Number({ description: 'Cost of the chosen order.' }),
-    gainPercent: Type.Number({ description: '100 (1 - cost / baselineCost) [%].' }),
+    cost: Type.Number({
+      description:
+        'Cost of the chosen order. Both orders are driven; when the plain boustrophedon order, driven, reaches as much and has fewer metres of turns and connectors, it is the route, and cost = baselineCost.',
+    }),
+    gainPercent: Type.Number({
+      description: '100 (1 - cost / baselineCost) [%]; 0 when the plain order is kept.',
+    }),
     evaluations: Type.Integer({ minimum: 0 }),
     improvements: Type.Integer({ minimum: 0 }),
     converged: Type.Boolean({
