@@ -51,8 +51,8 @@ export function prepareField(input: unknown): PreparedField {
   const nodes: Point[][] = [];
   for (const rp of raw) {
     const rings: Point[][] = [];
-    // A passable obstacle with no area (a drain drawn as a line) excludes nothing: dropped, not refused.
     if (rp.rings.length === 0) continue;
+    // A passable obstacle with no area (a drain drawn as a line) excludes nothing: dropped, not refused.
     const outerRing = cleanRing(rp.rings[0], frame, repairs, true, rp.passable);
     if (!outerRing) continue;
     rings.push(outerRing);
