@@ -4,7 +4,7 @@
  * them; the small object answers (health, current user) are serialised by
  * them.
  */
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 
 const correlationId = Type.String({
   description:
@@ -18,7 +18,7 @@ export const ErrorResponse = Type.Object(
     message: Type.String({ description: 'What was expected and what was found.' }),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { title: 'ErrorResponse' },
+  { $id: 'ErrorResponse', title: 'ErrorResponse' },
 );
 
 export const FieldErrorSchema = Type.Object({
@@ -39,7 +39,7 @@ export const ValidationErrorResponse = Type.Object(
     errors: Type.Array(FieldErrorSchema),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { title: 'ValidationErrorResponse' },
+  { $id: 'ValidationErrorResponse', title: 'ValidationErrorResponse' },
 );
 
 export const CreditsErrorResponse = Type.Object(
@@ -50,7 +50,7 @@ export const CreditsErrorResponse = Type.Object(
     correlationId,
     errorCode: Type.Literal('INSUFFICIENT_CREDITS'),
   },
-  { title: 'InsufficientCreditsResponse' },
+  { $id: 'InsufficientCreditsResponse', title: 'InsufficientCreditsResponse' },
 );
 
 export const RateLimitResponse = Type.Object(
@@ -61,7 +61,7 @@ export const RateLimitResponse = Type.Object(
     retryAfterSeconds: Type.Integer({ description: 'Seconds until the window resets; also in Retry-After.' }),
     correlationId,
   },
-  { title: 'RateLimitResponse' },
+  { $id: 'RateLimitResponse', title: 'RateLimitResponse' },
 );
 
 const rateHeaders = {
@@ -84,14 +84,27 @@ const rateHeaders = {
   },
 };
 
-/** Attaches the headers every response carries. */
-function withHeaders<T extends object>(
+/**
+ * A response: its description, the headers every response carries, and the
+ * schema as application/json content (a named schema stays whole, so the
+ * document refers to it by name); `Type.Null()` is a response without body.
+ */
+function withHeaders<T extends TSchema>(
   schema: T,
   description: string,
   extraHeaders: Record<string, unknown> = {},
-) {
-  return { ...schema, description, headers: { ...rateHeaders, ...extraHeaders } } as T;
+): ResponseOf<T> {
+  const headers = { ...rateHeaders, ...extraHeaders };
+  if ((schema as { type?: unknown }).type === 'null') return { ...schema, description, headers } as never;
+  return { description, headers, content: { 'application/json': { schema } } } as never;
 }
+
+/** What `withHeaders` makes, typed for the reply typing of the TypeBox provider. */
+export type ResponseOf<T extends TSchema> = {
+  description: string;
+  headers: Record<string, unknown>;
+  content: { 'application/json': { schema: T } };
+};
 
 export const commonErrors = {
   401: withHeaders(
@@ -189,6 +202,7 @@ const statMembers = {
 
 const Stats = Type.Object(statMembers, {
   additionalProperties: true,
+  $id: 'PlanStats',
   title: 'PlanStats',
   description: 'Every member listed is always present; later versions may add members.',
 });
@@ -212,6 +226,7 @@ const OptimizerReport = Type.Object(
   },
   {
     additionalProperties: false,
+    $id: 'OptimizerReport',
     title: 'OptimizerReport',
     description: "What the route optimizer gained (routeOptions.algorithm 'optimized' only).",
   },
@@ -276,7 +291,7 @@ const GeometryPartModel = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, title: 'GeometryPartModel' },
+  { additionalProperties: false, $id: 'GeometryPartModel', title: 'GeometryPartModel' },
 );
 
 const GeometryGroupModel = Type.Object(
@@ -295,7 +310,7 @@ const GeometryGroupModel = Type.Object(
       description: 'Reference geometry first (guidance tracks, headland passes), then the route parts.',
     }),
   },
-  { additionalProperties: false, title: 'GeometryGroupModel' },
+  { additionalProperties: false, $id: 'GeometryGroupModel', title: 'GeometryGroupModel' },
 );
 
 const PathPlanZoneModel = Type.Object(
@@ -383,7 +398,7 @@ const PathPlanZoneModel = Type.Object(
     ),
     geometryGroups: Type.Array(GeometryGroupModel, { minItems: 1 }),
   },
-  { additionalProperties: false, title: 'PathPlanZoneModel' },
+  { additionalProperties: false, $id: 'PathPlanZoneModel', title: 'PathPlanZoneModel' },
 );
 
 const EquipmentModel = Type.Object(
@@ -400,6 +415,7 @@ const EquipmentModel = Type.Object(
   },
   {
     additionalProperties: true,
+    $id: 'EquipmentModel',
     title: 'EquipmentModel',
     description:
       "The machine as planned, defaults filled in; other members of the request's equipment are echoed.",
@@ -434,17 +450,30 @@ export const DirectPathPlanModel = Type.Object(
   },
   {
     additionalProperties: false,
+    $id: 'PathPlanNormalizedModel',
     title: 'PathPlanNormalizedModel',
     description:
       'The v2.0.0 normalized path plan model, camelCase on the wire: zones > geometryGroups > geometryParts, statistics at each level. Geometry is GeoJSON in WGS84 [lon, lat] with 9 decimals; metres, square metres, seconds; bearings in degrees clockwise from north.',
   },
 );
 
-/** A copy of a schema that allows members beyond those listed, at every level. */
+/**
+ * A copy of a schema that allows members beyond those listed, at every
+ * level; a named part that changes so is named `Stored<name>`.
+ */
 function allowingMore<T extends object>(schema: T): T {
-  return JSON.parse(JSON.stringify(schema), (k, v) =>
+  const copy = JSON.parse(JSON.stringify(schema), (k, v) =>
     k === 'additionalProperties' && v === false ? true : v,
   );
+  type Node = Record<string, unknown>;
+  const rename = (c: unknown, o: unknown): void => {
+    if (typeof c !== 'object' || c === null) return;
+    for (const k of Object.keys(c)) rename((c as Node)[k], (o as Node)[k]);
+    const id = (o as Node).$id;
+    if (typeof id === 'string' && JSON.stringify(c) !== JSON.stringify(o)) (c as Node).$id = `Stored${id}`;
+  };
+  rename(copy, schema);
+  return copy;
 }
 
 /**
@@ -547,7 +576,7 @@ export const PlanFeature = Type.Union(
       'The aggregated statistics; geometry null. Always the last feature.',
     ),
   ],
-  { title: 'PlanFeature' },
+  { $id: 'PlanFeature', title: 'PlanFeature' },
 );
 
 export const PlanFeatureCollection = Type.Object(
@@ -561,6 +590,7 @@ export const PlanFeatureCollection = Type.Object(
   },
   {
     additionalProperties: false,
+    $id: 'PlanFeatureCollection',
     title: 'PlanFeatureCollection',
     description:
       'The plan as a GeoJSON FeatureCollection (spec 2.5), the active geometry group of each zone. Order: the field, then per zone its boundary, AB line, reference parts, route parts in driving order, route ends and statistics; the plan statistics last. Coordinates WGS84 [lon, lat], 9 decimals. Media type application/geo+json.',

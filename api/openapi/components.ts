@@ -1,0 +1,101 @@
+/**
+ * Named schemas of the OpenAPI document. A TypeBox schema given an `$id`
+ * where it is defined (`Type.Object({...}, { $id: 'Grower', ... })`) is
+ * published once, as `#/components/schemas/Grower`, and every operation
+ * refers to it there.
+ *
+ * The route schemas stay written as they are; when a route is added, each
+ * named schema in it becomes a shared schema of the route's context
+ * (`addSchema`, itself with its named parts as references) and the route
+ * refers to it with `{ $ref: '<$id>' }`. Validation and serialisation
+ * resolve the reference to the very same schema, so they work as before;
+ * a JSON Schema may not hold one `$id` twice, which a schema used at
+ * several places of a route would otherwise do.
+ */
+import type { FastifyInstance } from 'fastify';
+
+type Json = Record<string, unknown>;
+
+/** @fastify/swagger's ref resolver options: a shared schema is named by its `$id`. */
+export const openApiRefResolver = {
+  buildLocalReference(json: Json, _baseUri: unknown, _fragment: string, i: number): string {
+    return typeof json.$id === 'string' && NAME.test(json.$id) ? json.$id : `def-${i}`;
+  },
+};
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Members that only annotate a schema: a use of a named schema may tell its own. */
+const ANNOTATIONS = ['description', 'title', 'default', 'examples', '$comment'] as const;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A copy of `schema` in which every named part is a reference, registering the named parts. */
+function referencing(schema: unknown, share: (named: Json) => void, root: boolean): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => referencing(s, share, false));
+  if (!isObject(schema)) return schema;
+  if (!root && typeof schema.$id === 'string') {
+    share(schema);
+    const ref: Json = { $ref: schema.$id };
+    // A use that tells its own description keeps it beside the reference (OpenAPI 3.1 allows it).
+    if (typeof schema.description === 'string') ref.description = schema.description;
+    return ref;
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = referencing(v, share, false);
+  return out;
+}
+
+/** The schema without the annotations of its root, to tell two uses of one name apart. */
+function essence(schema: Json): string {
+  const s = { ...schema };
+  for (const k of ANNOTATIONS) delete s[k];
+  return JSON.stringify(s);
+}
+
+/**
+ * Makes the named schemas of every route added from now on (to `app` and
+ * its child contexts) shared schemas, referred to by `$id`. Two different
+ * schemas under one name are refused when the route is added.
+ */
+export function shareNamedSchemas(app: FastifyInstance): void {
+  const known = new Map<string, { essence: string; schema: Json; parts: string[] }>();
+
+  app.addHook('onRoute', function (route) {
+    const ctx = this as FastifyInstance;
+    // Shares a named schema (and the named schemas it refers to) in the route's context.
+    const provide = (id: string): void => {
+      if (ctx.getSchema(id)) return;
+      const { schema, parts } = known.get(id)!;
+      for (const p of parts) provide(p);
+      ctx.addSchema(schema);
+    };
+    const share = (named: Json): void => {
+      const id = named.$id as string;
+      if (!NAME.test(id)) throw new Error(`Schema name ${JSON.stringify(id)} is not a plain identifier.`);
+      const seen = known.get(id);
+      const e = essence(named);
+      if (seen === undefined) {
+        // The first use defines it (its own description included).
+        const parts: string[] = [];
+        const schema = referencing(named, (part) => parts.push(part.$id as string), true) as Json;
+        known.set(id, { essence: e, schema, parts });
+        // Its named parts are shared as well (checked against their other uses).
+        referencing(named, share, true);
+      } else if (seen.essence !== e) {
+        throw new Error(
+          `Two different schemas are named ${id} (route ${route.method} ${route.url}); give one another $id.`,
+        );
+      }
+      provide(id);
+    };
+    const schema = route.schema as Json | undefined;
+    if (!schema) return;
+    const out: Json = { ...schema };
+    // Parameters stay inline: OpenAPI lists them one by one.
+    for (const k of ['body', 'response'] as const) {
+      if (schema[k] !== undefined) out[k] = referencing(schema[k], share, false);
+    }
+    route.schema = out as typeof route.schema;
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The OpenAPI document as the server publishes it at /api/openapi.json,
+ * built without listening: an app over an in-memory database, no job
+ * workers. `npm run openapi [FILE]` writes it (default docs/openapi.json).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { openTestPgliteStore } from '../../store/testing.ts';
+import { buildApp } from '../app.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: a JSON document read by path
+export type OpenApiDocument = Record<string, any>;
+
+export async function openApiDocument(): Promise<OpenApiDocument> {
+  const store = await openTestPgliteStore();
+  try {
+    const app = await buildApp({ store, logger: false, purgeIntervalMs: 0, jobWorkers: false });
+    try {
+      await app.ready();
+      return structuredClone(app.swagger()) as OpenApiDocument;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+export function writeOpenApiDocument(doc: OpenApiDocument, file: string): string {
+  const path = resolve(file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
+  return path;
+}
+
+if (import.meta.main) {
+  const path = writeOpenApiDocument(await openApiDocument(), process.argv[2] ?? 'docs/openapi.json');
+  process.stdout.write(`${path}\n`);
+}
