@@ -176,9 +176,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     refResolver: openApiRefResolver,
     openapi: {
       openapi: '3.1.0',
+      servers: [{ url: '/', description: 'This server.' }],
       info: {
         title: 'Tramline route planning service',
         version: API_VERSION,
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description: OPENAPI_DESCRIPTION,
       },
       components: {

@@ -86,17 +86,19 @@ const rateHeaders = {
 
 /**
  * A response: its description, the headers every response carries, and the
- * schema as application/json content (a named schema stays whole, so the
- * document refers to it by name); `Type.Null()` is a response without body.
+ * schema as content of its media type (default application/json); a named
+ * schema stays whole there, so the document refers to it by name.
+ * `Type.Null()` is a response without body.
  */
 function withHeaders<T extends TSchema>(
   schema: T,
   description: string,
   extraHeaders: Record<string, unknown> = {},
+  mediaType = 'application/json',
 ): ResponseOf<T> {
   const headers = { ...rateHeaders, ...extraHeaders };
   if ((schema as { type?: unknown }).type === 'null') return { ...schema, description, headers } as never;
-  return { description, headers, content: { 'application/json': { schema } } } as never;
+  return { description, headers, content: { [mediaType]: { schema } } } as never;
 }
 
 /** What `withHeaders` makes, typed for the reply typing of the TypeBox provider. */
@@ -157,11 +159,11 @@ const LinearRing = Type.Array(Position, { minItems: 4, description: 'Closed ring
 
 export const GeoJSONPoint = Type.Object(
   { type: Type.Literal('Point'), coordinates: Position },
-  { additionalProperties: false, title: 'GeoJSONPoint' },
+  { additionalProperties: false, $id: 'GeoJSONPoint', title: 'GeoJSONPoint' },
 );
 export const GeoJSONLineString = Type.Object(
   { type: Type.Literal('LineString'), coordinates: Type.Array(Position, { minItems: 2 }) },
-  { additionalProperties: false, title: 'GeoJSONLineString' },
+  { additionalProperties: false, $id: 'GeoJSONLineString', title: 'GeoJSONLineString' },
 );
 export const GeoJSONPolygon = Type.Object(
   {
@@ -171,11 +173,11 @@ export const GeoJSONPolygon = Type.Object(
       description: 'Outer ring counter-clockwise, then the holes clockwise.',
     }),
   },
-  { additionalProperties: false, title: 'GeoJSONPolygon' },
+  { additionalProperties: false, $id: 'GeoJSONPolygon', title: 'GeoJSONPolygon' },
 );
 export const GeoJSONMultiPolygon = Type.Object(
   { type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Array(LinearRing, { minItems: 1 })) },
-  { additionalProperties: false, title: 'GeoJSONMultiPolygon' },
+  { additionalProperties: false, $id: 'GeoJSONMultiPolygon', title: 'GeoJSONMultiPolygon' },
 );
 
 const statMembers = {
@@ -495,7 +497,12 @@ const feature = (featureType: string, geometry: object, props: Record<string, ob
         { additionalProperties: false },
       ),
     },
-    { additionalProperties: false, title: `${featureType}Feature`, description },
+    {
+      additionalProperties: false,
+      $id: `${featureType}Feature`,
+      title: `${featureType}Feature`,
+      description,
+    },
   );
 
 const statProps = statMembers as Record<string, object>;

@@ -36,7 +36,7 @@ export const GeoJsonPolygon = Type.Object(
     }),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, title: 'Polygon' },
+  { ...strict, $id: 'InputPolygon', title: 'Polygon' },
 );
 
 export const GeoJsonMultiPolygon = Type.Object(
@@ -48,7 +48,7 @@ export const GeoJsonMultiPolygon = Type.Object(
     }),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, title: 'MultiPolygon' },
+  { ...strict, $id: 'InputMultiPolygon', title: 'MultiPolygon' },
 );
 
 type Geometry = Static<typeof GeoJsonPolygon> | Static<typeof GeoJsonMultiPolygon>;
@@ -76,7 +76,7 @@ export const GeoJsonFeature = Type.Object(
     id: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Number()])),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, title: 'Feature' },
+  { ...strict, $id: 'InputFeature', title: 'Feature' },
 );
 
 export const GeoJsonFeatureCollection = Type.Object(
@@ -86,7 +86,7 @@ export const GeoJsonFeatureCollection = Type.Object(
     properties: Type.Optional(FeatureProperties),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, title: 'FeatureCollection' },
+  { ...strict, $id: 'InputFeatureCollection', title: 'FeatureCollection' },
 );
 
 export type BoundaryInput =
@@ -167,7 +167,12 @@ export const Equipment = Type.Object(
       }),
     ),
   },
-  { ...strict, title: 'Equipment', description: 'The machine. Only swathWidth is required.' },
+  {
+    ...strict,
+    $id: 'Equipment',
+    title: 'Equipment',
+    description: 'The machine. Only swathWidth is required.',
+  },
 );
 
 // ---- Route options (spec 2.3) --------------------------------------------------------
@@ -274,7 +279,7 @@ export const RouteOptions = Type.Object(
       }),
     ),
   },
-  { ...strict, title: 'RouteOptions' },
+  { ...strict, $id: 'RouteApiOptions', title: 'RouteOptions' },
 );
 
 // ---- Requests ------------------------------------------------------------------------
@@ -420,6 +425,7 @@ export const DirectPlanRequest = Type.Object(
   },
   {
     ...strict,
+    $id: 'DirectPlanRequest',
     title: 'DirectPlanRequest',
     description:
       'A direct planning request in the v2.0.0 outline (boundary, equipment, exteriorHeadlandPasses, trackBearing, ...) or in the quick-start outline (field, machine.widthMeters, headland.passes, tracks.preferredDirectionDegrees). ' +
@@ -440,6 +446,7 @@ export const PathPlanRequest = Type.Object(
   },
   {
     ...strict,
+    $id: 'PathPlanRequest',
     title: 'PathPlanRequest',
     description:
       'The 2.2 subset: boundary, operationType, exteriorHeadlandPasses, interiorHeadlandPasses, equipment (boundary and equipment.swathWidth required).',

@@ -36,12 +36,12 @@ const RegisterRequest = Type.Object(
     lastName: Type.Optional(Name('Last name.')),
     companyName: Type.Optional(Name("Name of the user's first company (default: the e-mail address).")),
   },
-  { additionalProperties: false, title: 'RegisterRequest' },
+  { additionalProperties: false, $id: 'RegisterRequest', title: 'RegisterRequest' },
 );
 
 const LoginRequest = Type.Object(
   { email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) },
-  { additionalProperties: false, title: 'LoginRequest' },
+  { additionalProperties: false, $id: 'LoginRequest', title: 'LoginRequest' },
 );
 
 const RefreshRequest = Type.Object(
@@ -52,7 +52,7 @@ const RefreshRequest = Type.Object(
       description: 'The refresh token of the last token pair.',
     }),
   },
-  { additionalProperties: false, title: 'RefreshRequest' },
+  { additionalProperties: false, $id: 'RefreshRequest', title: 'RefreshRequest' },
 );
 
 export const SessionTokens = Type.Object(
@@ -68,12 +68,12 @@ export const SessionTokens = Type.Object(
     tokenType: Type.Literal('Bearer'),
     userId: Type.String({ format: 'uuid' }),
   },
-  { title: 'SessionTokens' },
+  { $id: 'SessionTokens', title: 'SessionTokens' },
 );
 
 const RegisterResponse = Type.Object(
   { ...SessionTokens.properties, companyId: Type.String({ format: 'uuid' }) },
-  { title: 'RegisterResponse' },
+  { $id: 'RegisterResponse', title: 'RegisterResponse' },
 );
 
 export async function issueSession(

@@ -22,7 +22,7 @@ const ApiKeyItem = Type.Object(
     revokedAt: Type.Union([Timestamp, Type.Null()]),
     active: Type.Boolean(),
   },
-  { title: 'ApiKey' },
+  { $id: 'ApiKey', title: 'ApiKey' },
 );
 
 const CreatedApiKey = Type.Object(
@@ -34,7 +34,7 @@ const CreatedApiKey = Type.Object(
     companyId: Type.String({ format: 'uuid' }),
     createdAt: Timestamp,
   },
-  { title: 'CreatedApiKey' },
+  { $id: 'CreatedApiKey', title: 'CreatedApiKey' },
 );
 
 const CreateApiKeyRequest = Type.Object(
@@ -46,7 +46,7 @@ const CreateApiKeyRequest = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, title: 'CreateApiKeyRequest' },
+  { additionalProperties: false, $id: 'CreateApiKeyRequest', title: 'CreateApiKeyRequest' },
 );
 
 const item = (k: ApiKeyRecord) => ({

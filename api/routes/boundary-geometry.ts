@@ -26,6 +26,7 @@ export const Rings = Type.Array(
   {
     minItems: 1,
     maxItems: 10_000,
+    $id: 'BoundaryRings',
     title: 'BoundaryRings',
     description:
       'The field as coordinate rings of [lon, lat] pairs (WGS84): the exterior ring first, then holes (obstacles). Rings are closed on save when they are not. Checked as the planner checks a field: too few points, self-intersections, coordinates that are not lon/lat and empty areas get 400 with an errorCode (FIELD_*) and the place (/boundary/{ring}/{point}).',

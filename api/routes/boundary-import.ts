@@ -105,7 +105,7 @@ const PolygonItem = Type.Object(
     bbox: Type.Array(Type.Number(), { description: '[minLon, minLat, maxLon, maxLat]' }),
     properties: Type.Record(Type.String(), Type.Unknown()),
   },
-  { title: 'ImportablePolygon' },
+  { $id: 'ImportablePolygon', title: 'ImportablePolygon' },
 );
 
 const describe = (p: ImportedPolygon, index: number) => {
@@ -210,7 +210,7 @@ export async function boundaryImportRoutes(app: FastifyInstance, opts: { store: 
               Type.Boolean({ description: 'Make it the active boundary (default true).' }),
             ),
           },
-          { additionalProperties: false, title: 'ImportBoundaryRequest' },
+          { additionalProperties: false, $id: 'ImportBoundaryRequest', title: 'ImportBoundaryRequest' },
         ),
         response: answers(
           {

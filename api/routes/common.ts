@@ -143,14 +143,17 @@ const responses: Record<number, unknown> = {
 
 /** Response schemas: `ok` for the success status plus the named error statuses (401 and 429 always). */
 export function answers(
-  ok: Record<number, { schema: TSchema | null; description: string }>,
+  ok: Record<number, { schema: TSchema | null; description: string; mediaType?: string }>,
   ...errors: number[]
 ): Record<number, unknown> {
   const out: Record<number, unknown> = {};
   for (const [status, a] of Object.entries(ok)) {
-    out[Number(status)] = withHeaders(a.schema ?? Type.Null(), a.description, {
-      ETag: { type: 'string', description: 'Version of the resource (where it is a stored resource).' },
-    });
+    out[Number(status)] = withHeaders(
+      a.schema ?? Type.Null(),
+      a.description,
+      { ETag: { type: 'string', description: 'Version of the resource (where it is a stored resource).' } },
+      a.mediaType,
+    );
   }
   for (const s of new Set([...errors, 401, 429])) out[s] = responses[s];
   return out;

@@ -41,12 +41,12 @@ export const Company = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Company' },
+  { $id: 'Company', title: 'Company' },
 );
 
 const CreateCompanyRequest = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200, description: 'Company name.' }) },
-  { additionalProperties: false, title: 'CreateCompanyRequest' },
+  { additionalProperties: false, $id: 'CreateCompanyRequest', title: 'CreateCompanyRequest' },
 );
 
 const Counts = Type.Object(
@@ -59,7 +59,7 @@ const Counts = Type.Object(
     operators: Type.Integer(),
     settings: Type.Integer(),
   },
-  { additionalProperties: Type.Integer(), title: 'CompanyCounts' },
+  { additionalProperties: Type.Integer(), $id: 'CompanyCounts', title: 'CompanyCounts' },
 );
 
 const Summary = Type.Object(
@@ -73,7 +73,7 @@ const Summary = Type.Object(
     }),
     users: Type.Integer({ description: 'Users with access.' }),
   },
-  { title: 'CompanySummary' },
+  { $id: 'CompanySummary', title: 'CompanySummary' },
 );
 
 const ZERO_COUNTS = {

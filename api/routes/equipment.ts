@@ -104,7 +104,7 @@ const SaveEquipmentRequest = Type.Object(
     companyId: Type.Optional(Uuid('The company of a new machine (required when creating).')),
     ...EquipmentFields,
   },
-  { additionalProperties: false, title: 'SaveEquipmentRequest' },
+  { additionalProperties: false, $id: 'SaveEquipmentRequest', title: 'SaveEquipmentRequest' },
 );
 
 const Equipment = Type.Object(
@@ -127,7 +127,7 @@ const Equipment = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Equipment' },
+  { $id: 'StoredEquipment', title: 'Equipment' },
 );
 
 const SaveOperatorRequest = Type.Object(
@@ -145,7 +145,7 @@ const SaveOperatorRequest = Type.Object(
     notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
     archived: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, title: 'SaveOperatorRequest' },
+  { additionalProperties: false, $id: 'SaveOperatorRequest', title: 'SaveOperatorRequest' },
 );
 
 const Operator = Type.Object(
@@ -162,7 +162,7 @@ const Operator = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Operator' },
+  { $id: 'Operator', title: 'Operator' },
 );
 
 const ListQuery = Type.Object(
@@ -365,7 +365,7 @@ export async function equipmentRoutes(app: FastifyInstance, opts: { store: Store
               uniqueItems: true,
             }),
           },
-          { additionalProperties: false, title: 'DeleteEquipmentRequest' },
+          { additionalProperties: false, $id: 'DeleteEquipmentRequest', title: 'DeleteEquipmentRequest' },
         ),
         response: answers(
           { 200: { schema: Type.Object({ deleted: Type.Integer() }), description: 'Deleted.' } },

@@ -61,7 +61,7 @@ export const Field = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Field' },
+  { $id: 'Field', title: 'Field' },
 );
 
 const boundaryMeta = {
@@ -81,12 +81,18 @@ const boundaryMeta = {
 export const VBoundary = Type.Object(
   { ...boundaryMeta, boundary: Rings },
   {
+    $id: 'VBoundary',
     title: 'VBoundary',
     description: 'A boundary with its rings (WGS84 [lon, lat], exterior first, closed).',
   },
 );
 
-const BBox = Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()], {
+// A plain array schema: a TypeBox tuple writes draft-07 `items: [...]`, which OpenAPI 3.1 does not read.
+const BBox = Type.Unsafe<[number, number, number, number]>({
+  type: 'array',
+  items: { type: 'number' },
+  minItems: 4,
+  maxItems: 4,
   description: '[minLon, minLat, maxLon, maxLat] of the exterior ring.',
 });
 
@@ -97,7 +103,7 @@ const BoundarySimple = Type.Object(
     rings: Type.Integer({ description: 'Number of rings (1 + holes).' }),
     vertices: Type.Integer({ description: 'Number of distinct vertices of all rings.' }),
   },
-  { title: 'BoundarySimple' },
+  { $id: 'BoundarySimple', title: 'BoundarySimple' },
 );
 
 const BoundaryDetailed = Type.Object(
@@ -108,12 +114,12 @@ const BoundaryDetailed = Type.Object(
     farmName: Type.String(),
     growerName: Type.String(),
   },
-  { title: 'BoundaryDetailed' },
+  { $id: 'BoundaryDetailed', title: 'BoundaryDetailed' },
 );
 
 const FieldWithBoundaries = Type.Object(
   { ...Field.properties, boundaries: Type.Array(VBoundary) },
-  { title: 'FieldWithBoundaries' },
+  { $id: 'FieldWithBoundaries', title: 'FieldWithBoundaries' },
 );
 
 const SaveFieldRequest = Type.Object(
@@ -123,12 +129,16 @@ const SaveFieldRequest = Type.Object(
     boundary: Rings,
     boundaryName: Type.Optional(Name('boundary')),
   },
-  { additionalProperties: false, title: 'SaveFieldRequest' },
+  { additionalProperties: false, $id: 'SaveFieldRequest', title: 'SaveFieldRequest' },
 );
 
 const SaveFieldResponse = Type.Object(
   { field: Field, vBoundary: VBoundary },
-  { title: 'SaveFieldResponse', description: 'The field and its boundary (active).' },
+  {
+    $id: 'SaveFieldResponse',
+    title: 'SaveFieldResponse',
+    description: 'The field and its boundary (active).',
+  },
 );
 
 const FieldWithBoundariesRequest = Type.Object(
@@ -147,7 +157,7 @@ const FieldWithBoundariesRequest = Type.Object(
       { minItems: 1, maxItems: 100 },
     ),
   },
-  { additionalProperties: false, title: 'FieldWithBoundariesRequest' },
+  { additionalProperties: false, $id: 'FieldWithBoundariesRequest', title: 'FieldWithBoundariesRequest' },
 );
 
 const UpdateFieldRequest = Type.Object(
@@ -155,7 +165,7 @@ const UpdateFieldRequest = Type.Object(
     name: Type.Optional(Name('field')),
     farmId: Type.Optional(Uuid('Move the field to this farm (of the same company).')),
   },
-  { additionalProperties: false, minProperties: 1, title: 'UpdateFieldRequest' },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdateFieldRequest', title: 'UpdateFieldRequest' },
 );
 
 const UpsertRequest = Type.Object(
@@ -175,7 +185,7 @@ const UpsertRequest = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, title: 'UpsertBoundaryRequest' },
+  { additionalProperties: false, $id: 'UpsertBoundaryRequest', title: 'UpsertBoundaryRequest' },
 );
 
 const GeoJsonFeature = Type.Object(
@@ -194,12 +204,12 @@ const GeoJsonFeature = Type.Object(
       area: Type.Number({ description: '[m²]' }),
     }),
   },
-  { title: 'BoundaryFeature' },
+  { $id: 'BoundaryFeature', title: 'BoundaryFeature' },
 );
 
 const FeatureCollection = Type.Object(
   { type: Type.Literal('FeatureCollection'), features: Type.Array(GeoJsonFeature) },
-  { title: 'BoundaryFeatureCollection' },
+  { $id: 'BoundaryFeatureCollection', title: 'BoundaryFeatureCollection' },
 );
 
 export const fieldBody = (f: FieldRecord): Static<typeof Field> => ({
@@ -761,7 +771,11 @@ export async function fieldRoutes(app: FastifyInstance, opts: { store: Store }):
         summary: 'A boundary as WKT',
         description: 'text/plain: POLYGON ((lon lat, ...), (hole), ...) in WGS84.',
         params: boundaryParams,
-        response: answers({ 200: { schema: Type.String(), description: 'text/plain WKT.' } }, 400, 404),
+        response: answers(
+          { 200: { schema: Type.String(), description: 'text/plain WKT.', mediaType: 'text/plain' } },
+          400,
+          404,
+        ),
       },
     },
     async (req, reply) => {
@@ -780,7 +794,13 @@ export async function fieldRoutes(app: FastifyInstance, opts: { store: Store }):
         description: 'A KML 2.2 document with one Placemark (the field name) holding the Polygon.',
         params: boundaryParams,
         response: answers(
-          { 200: { schema: Type.String(), description: 'application/vnd.google-earth.kml+xml' } },
+          {
+            200: {
+              schema: Type.String(),
+              description: 'application/vnd.google-earth.kml+xml',
+              mediaType: 'application/vnd.google-earth.kml+xml',
+            },
+          },
           400,
           404,
         ),

@@ -69,7 +69,11 @@ const common = {
   interiorHeadlandPasses: Passes('Headland passes around each obstacle, 0..50. Default 0.'),
 };
 
-const AutomaticRequest = Type.Object(common, { ...strict, title: 'AutomaticDecompositionRequest' });
+const AutomaticRequest = Type.Object(common, {
+  ...strict,
+  $id: 'AutomaticDecompositionRequest',
+  title: 'AutomaticDecompositionRequest',
+});
 
 const LineString = Type.Object(
   {
@@ -80,7 +84,7 @@ const LineString = Type.Object(
       description: '[lon, lat] positions in WGS84.',
     }),
   },
-  { ...strict, title: 'LineString' },
+  { ...strict, $id: 'DecompositionLineString', title: 'LineString' },
 );
 
 const ManualRequest = Type.Object(
@@ -93,7 +97,7 @@ const ManualRequest = Type.Object(
         'Cut lines drawn across the field. Each must cut at least one field part (or a piece of one) in two; a line that cuts nothing is refused (400).',
     }),
   },
-  { ...strict, title: 'ManualDecompositionRequest' },
+  { ...strict, $id: 'ManualDecompositionRequest', title: 'ManualDecompositionRequest' },
 );
 
 const ZoneFeature = Type.Object(
@@ -134,13 +138,14 @@ const ZoneFeature = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false, title: 'ZoneFeature' },
+  { additionalProperties: false, $id: 'ZoneFeature', title: 'ZoneFeature' },
 );
 
 const Zones = Type.Object(
   { type: Type.Literal('FeatureCollection'), features: Type.Array(ZoneFeature) },
   {
     additionalProperties: false,
+    $id: 'ZoneFeatureCollection',
     title: 'ZoneFeatureCollection',
     description: 'The zones; together they cover the field.',
   },
@@ -162,12 +167,16 @@ const AutomaticResponse = Type.Object(
     ),
     zones: Zones,
   },
-  { additionalProperties: false, title: 'AutomaticDecompositionResponse' },
+  {
+    additionalProperties: false,
+    $id: 'AutomaticDecompositionResponse',
+    title: 'AutomaticDecompositionResponse',
+  },
 );
 
 const ManualResponse = Type.Object(
   { zones: Zones },
-  { additionalProperties: false, title: 'ManualDecompositionResponse' },
+  { additionalProperties: false, $id: 'ManualDecompositionResponse', title: 'ManualDecompositionResponse' },
 );
 
 type Common = Static<typeof AutomaticRequest>;

@@ -53,7 +53,7 @@ const Utm = Type.Object(
     epsg: Type.Integer({ description: 'EPSG code (WGS 84 / UTM: 326zz north, 327zz south).' }),
     proj: Type.String({ description: 'The proj4 definition.' }),
   },
-  { title: 'UtmZone' },
+  { $id: 'UtmZone', title: 'UtmZone' },
 );
 
 /** Parser refusals as 400s pointing into the request. */
@@ -98,11 +98,17 @@ export async function geometryOperationRoutes(app: FastifyInstance): Promise<voi
         summary: 'WKT to GeoJSON',
         description:
           'A POLYGON or MULTIPOLYGON as a GeoJSON geometry. 400 names the character where the WKT goes wrong.',
-        body: Type.Object({ wkt: Wkt }, { additionalProperties: false, title: 'WktRequest' }),
+        body: Type.Object(
+          { wkt: Wkt },
+          { additionalProperties: false, $id: 'WktRequest', title: 'WktRequest' },
+        ),
         response: answers(
           {
             200: {
-              schema: Type.Object({ geometry: GeoJson }, { title: 'GeoJsonGeometryResponse' }),
+              schema: Type.Object(
+                { geometry: GeoJson },
+                { $id: 'GeoJsonGeometryResponse', title: 'GeoJsonGeometryResponse' },
+              ),
               description: 'The geometry.',
             },
           },
@@ -123,11 +129,14 @@ export async function geometryOperationRoutes(app: FastifyInstance): Promise<voi
         summary: 'GeoJSON to WKT',
         description:
           'The polygons of a Polygon, MultiPolygon, Feature or FeatureCollection as one WKT POLYGON (one polygon) or MULTIPOLYGON. 400 points at the offending member.',
-        body: Type.Object({ geojson: GeoJson }, { additionalProperties: false, title: 'GeoJsonRequest' }),
+        body: Type.Object(
+          { geojson: GeoJson },
+          { additionalProperties: false, $id: 'GeoJsonRequest', title: 'GeoJsonRequest' },
+        ),
         response: answers(
           {
             200: {
-              schema: Type.Object({ wkt: Type.String() }, { title: 'WktResponse' }),
+              schema: Type.Object({ wkt: Type.String() }, { $id: 'WktResponse', title: 'WktResponse' }),
               description: 'The WKT.',
             },
           },
@@ -156,12 +165,15 @@ export async function geometryOperationRoutes(app: FastifyInstance): Promise<voi
           'Every position of a WGS84 GeoJSON geometry, Feature or FeatureCollection (any geometry type) in metres [easting, northing] of a WGS 84 / UTM zone (standard 6° zones; the zone of the centre of the bounding box unless zone is given), rounded to 1 mm; heights are kept. 400 FIELD_NOT_LONLAT names a position that is not a longitude/latitude.',
         body: Type.Object(
           { geojson: GeoJson, ...UtmOptions },
-          { additionalProperties: false, title: 'GeoJsonToUtmRequest' },
+          { additionalProperties: false, $id: 'GeoJsonToUtmRequest', title: 'GeoJsonToUtmRequest' },
         ),
         response: answers(
           {
             200: {
-              schema: Type.Object({ geojson: GeoJson, utm: Utm }, { title: 'GeoJsonUtmResponse' }),
+              schema: Type.Object(
+                { geojson: GeoJson, utm: Utm },
+                { $id: 'GeoJsonUtmResponse', title: 'GeoJsonUtmResponse' },
+              ),
               description: 'The same GeoJSON in UTM metres, and the zone.',
             },
           },
@@ -187,12 +199,15 @@ export async function geometryOperationRoutes(app: FastifyInstance): Promise<voi
           'A WGS84 POLYGON or MULTIPOLYGON in metres [easting northing] of a WGS 84 / UTM zone (the zone of its centre unless zone is given), rounded to 1 mm.',
         body: Type.Object(
           { wkt: Wkt, ...UtmOptions },
-          { additionalProperties: false, title: 'WktToUtmRequest' },
+          { additionalProperties: false, $id: 'WktToUtmRequest', title: 'WktToUtmRequest' },
         ),
         response: answers(
           {
             200: {
-              schema: Type.Object({ wkt: Type.String(), utm: Utm }, { title: 'WktUtmResponse' }),
+              schema: Type.Object(
+                { wkt: Type.String(), utm: Utm },
+                { $id: 'WktUtmResponse', title: 'WktUtmResponse' },
+              ),
               description: 'The WKT in UTM metres, and the zone.',
             },
           },

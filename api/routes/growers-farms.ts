@@ -52,13 +52,18 @@ const NamedBody = (what: string) =>
       ),
       archived: Type.Optional(Type.Boolean({ description: 'Default false.' })),
     },
-    { additionalProperties: false, title: `Create${what[0].toUpperCase()}${what.slice(1)}Request` },
+    {
+      additionalProperties: false,
+      $id: `Create${what[0].toUpperCase()}${what.slice(1)}Request`,
+      title: `Create${what[0].toUpperCase()}${what.slice(1)}Request`,
+    },
   );
 
 const PatchBody = (what: string) =>
   Type.Partial(NamedBody(what), {
     additionalProperties: false,
     minProperties: 1,
+    $id: `Update${what[0].toUpperCase()}${what.slice(1)}Request`,
     title: `Update${what[0].toUpperCase()}${what.slice(1)}Request`,
     description: 'The members to change; the others keep their value.',
   });
@@ -74,7 +79,7 @@ export const Grower = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Grower' },
+  { $id: 'Grower', title: 'Grower' },
 );
 
 export const Farm = Type.Object(
@@ -89,12 +94,16 @@ export const Farm = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Farm' },
+  { $id: 'Farm', title: 'Farm' },
 );
 
 const ContentsSchema = Type.Object(
   { farms: Type.Integer(), fields: Type.Integer(), boundaries: Type.Integer() },
-  { title: 'HierarchyContents', description: 'What lies below (farms counts only for growers).' },
+  {
+    $id: 'HierarchyContents',
+    title: 'HierarchyContents',
+    description: 'What lies below (farms counts only for growers).',
+  },
 );
 
 const FieldBrief = Type.Object(
@@ -104,17 +113,17 @@ const FieldBrief = Type.Object(
     activeBoundaryId: Type.Union([Uuid('Its active boundary.'), Type.Null()]),
     area: Type.Number({ description: 'Area of the active boundary [m²]; 0 without one.' }),
   },
-  { title: 'FieldBrief' },
+  { $id: 'FieldBrief', title: 'FieldBrief' },
 );
 
 const GrowerDetailed = Type.Object(
   { ...Grower.properties, farms: Type.Array(Farm), contents: ContentsSchema },
-  { title: 'GrowerDetailed' },
+  { $id: 'GrowerDetailed', title: 'GrowerDetailed' },
 );
 
 const FarmDetailed = Type.Object(
   { ...Farm.properties, fields: Type.Array(FieldBrief) },
-  { title: 'FarmDetailed' },
+  { $id: 'FarmDetailed', title: 'FarmDetailed' },
 );
 
 const CanDelete = Type.Object(
@@ -125,7 +134,7 @@ const CanDelete = Type.Object(
     contents: ContentsSchema,
     reason: Type.Union([Type.String(), Type.Null()]),
   },
-  { title: 'CanDelete' },
+  { $id: 'CanDelete', title: 'CanDelete' },
 );
 
 const DeleteQuery = Type.Object(

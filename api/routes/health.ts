@@ -27,7 +27,7 @@ const Health = Type.Object(
     }),
     uptimeSeconds: Type.Number(),
   },
-  { title: 'Health' },
+  { $id: 'Health', title: 'Health' },
 );
 
 export async function healthRoutes(

@@ -34,6 +34,8 @@ export const MAX_BULK_BOUNDARIES = 5000;
 export const MAX_EXPORT_PLANS = 500;
 
 const JobRequest = Type.Omit(DirectPlanRequest, ['boundary', 'field'], {
+  $id: 'JobPlanRequest',
+  title: 'JobPlanRequest',
   additionalProperties: false,
   description:
     'A direct planning request (POST /api/path-plans/direct) without its boundary: each boundary of the job is planned with it. pathPlanName defaults to the field name.',
@@ -149,7 +151,7 @@ const RouteDebugAnswer = Type.Object(
       ),
     }),
   },
-  { title: 'RouteDebugResult' },
+  { $id: 'RouteDebugResult', title: 'RouteDebugResult' },
 );
 
 const ConstructBody = Type.Object(
@@ -189,13 +191,16 @@ const ConstructBody = Type.Object(
     ),
     routeOptions: Type.Optional(RouteOptions),
   },
-  { additionalProperties: false, title: 'RouteConstructRequest' },
+  { additionalProperties: false, $id: 'RouteConstructRequest', title: 'RouteConstructRequest' },
 );
 
-const Accepted = Type.Object({
-  jobId: Type.String({ format: 'uuid' }),
-  status: Type.Literal('queued'),
-});
+const Accepted = Type.Object(
+  {
+    jobId: Type.String({ format: 'uuid' }),
+    status: Type.Literal('queued'),
+  },
+  { $id: 'JobAccepted', title: 'JobAccepted' },
+);
 
 const JobStatus = Type.Object(
   {
@@ -228,7 +233,11 @@ const JobStatus = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
-  { description: 'A job. While queued or running the answer carries Retry-After: 5.' },
+  {
+    $id: 'JobStatus',
+    title: 'JobStatus',
+    description: 'A job. While queued or running the answer carries Retry-After: 5.',
+  },
 );
 
 const jobParams = Type.Object({ jobId: Uuid('The job id.') }, { additionalProperties: false });

@@ -41,6 +41,7 @@ const PartnerUserRequest = Type.Object(
   },
   {
     additionalProperties: false,
+    $id: 'PartnerUserRequest',
     title: 'PartnerUserRequest',
     description:
       'email, firstName and lastName are required when the user is created (the first call for a partnerUserId) and ignored afterwards: the stored user is answered unchanged.',
@@ -56,13 +57,14 @@ const PartnerUser = Type.Object(
     lastName: Type.Union([Type.String(), Type.Null()]),
     created: Type.Boolean({ description: 'true when this call created the user.' }),
   },
-  { title: 'PartnerUser' },
+  { $id: 'PartnerUser', title: 'PartnerUser' },
 );
 
 const PartnerCompanyRequest = Type.Object(
   { partnerCompanyId: PartnerId('company'), name: Type.String({ minLength: 1, maxLength: 200 }) },
   {
     additionalProperties: false,
+    $id: 'PartnerCompanyRequest',
     title: 'PartnerCompanyRequest',
     description: 'name is used when the company is created; an existing company keeps its name.',
   },
@@ -75,7 +77,7 @@ const PartnerCompany = Type.Object(
     name: Type.String(),
     created: Type.Boolean(),
   },
-  { title: 'PartnerCompany' },
+  { $id: 'PartnerCompany', title: 'PartnerCompany' },
 );
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('member')]);
@@ -89,7 +91,7 @@ const PartnerAccessRequest = Type.Object(
       description: "Default 'member'. Granting again with another role changes it.",
     }),
   },
-  { additionalProperties: false, title: 'PartnerCompanyAccessRequest' },
+  { additionalProperties: false, $id: 'PartnerCompanyAccessRequest', title: 'PartnerCompanyAccessRequest' },
 );
 
 const PartnerAccess = Type.Object(
@@ -101,7 +103,7 @@ const PartnerAccess = Type.Object(
     role: Role,
     created: Type.Boolean({ description: 'true when this call granted new access.' }),
   },
-  { title: 'PartnerCompanyAccess' },
+  { $id: 'PartnerCompanyAccess', title: 'PartnerCompanyAccess' },
 );
 
 const LaunchRequest = Type.Object(
@@ -116,7 +118,7 @@ const LaunchRequest = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, title: 'LaunchRequest' },
+  { additionalProperties: false, $id: 'LaunchRequest', title: 'LaunchRequest' },
 );
 
 const LaunchResponse = Type.Object(
@@ -131,7 +133,7 @@ const LaunchResponse = Type.Object(
         'Where to send the browser: the platform path /launch with query code, userId and returnUrl.',
     }),
   },
-  { title: 'LaunchResponse' },
+  { $id: 'LaunchResponse', title: 'LaunchResponse' },
 );
 
 const ExchangeRequest = Type.Object(
@@ -139,12 +141,12 @@ const ExchangeRequest = Type.Object(
     code: Type.String({ minLength: 1, maxLength: 200 }),
     userId: Type.String({ format: 'uuid', description: 'The platform user id from the launch answer.' }),
   },
-  { additionalProperties: false, title: 'LaunchExchangeRequest' },
+  { additionalProperties: false, $id: 'LaunchExchangeRequest', title: 'LaunchExchangeRequest' },
 );
 
 const ExchangeResponse = Type.Object(
   { ...SessionTokens.properties, returnUrl: Type.Union([Type.String(), Type.Null()]) },
-  { title: 'LaunchExchangeResponse' },
+  { $id: 'LaunchExchangeResponse', title: 'LaunchExchangeResponse' },
 );
 
 const notAuthorized = withHeaders(

@@ -65,7 +65,7 @@ const ReferenceLinesRequest = Type.Object(
       }),
     ),
   },
-  { ...strict, title: 'ReferenceLinesRequest' },
+  { ...strict, $id: 'ReferenceLinesRequest', title: 'ReferenceLinesRequest' },
 );
 
 type Body = Static<typeof ReferenceLinesRequest>;
@@ -75,7 +75,7 @@ const LineStringGeometry = Type.Object(
     type: Type.Literal('LineString'),
     coordinates: Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), { minItems: 2 }),
   },
-  { additionalProperties: false, title: 'ReferenceLineString' },
+  { additionalProperties: false, $id: 'ReferenceLineString', title: 'ReferenceLineString' },
 );
 
 const lineProps = {
@@ -102,12 +102,12 @@ const lineProps = {
 
 const ReferenceLine = Type.Object(
   { ...lineProps, line: LineStringGeometry },
-  { additionalProperties: false, title: 'ReferenceLine' },
+  { additionalProperties: false, $id: 'ReferenceLine', title: 'ReferenceLine' },
 );
 
 const ReferenceLinesResponse = Type.Object(
   { lines: Type.Array(ReferenceLine) },
-  { additionalProperties: false, title: 'ReferenceLinesResponse' },
+  { additionalProperties: false, $id: 'ReferenceLinesResponse', title: 'ReferenceLinesResponse' },
 );
 
 const ReferenceLinesGeoJson = Type.Object(
@@ -124,7 +124,11 @@ const ReferenceLinesGeoJson = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, title: 'ReferenceLinesFeatureCollection' },
+  {
+    additionalProperties: false,
+    $id: 'ReferenceLinesFeatureCollection',
+    title: 'ReferenceLinesFeatureCollection',
+  },
 );
 
 function prepare(body: Body) {

@@ -24,29 +24,32 @@ import { answers, notFound, principalOf, Uuid } from './common.ts';
 
 const ROUTE_PART_TYPES = new Set(['RouteTrack', 'Turn', 'HeadlandTurn', 'HeadlandConnector', 'Connector']);
 
-const Route = Type.Object({
-  routeId: Type.String({ description: 'The geometry group id.' }),
-  pathPlanId: Type.String({ format: 'uuid' }),
-  zoneId: Type.String(),
-  zoneIndex: Type.Integer(),
-  isActive: Type.Boolean({ description: 'The group is the active group of its zone.' }),
-  trackBearing: Type.Number(),
-  stats: Type.Object({}, { additionalProperties: true, description: 'Statistics of the group.' }),
-  routeParts: Type.Array(
-    Type.Object({
-      geometryPartId: Type.String(),
-      geometryPartType: Type.String(),
-      sequence: Type.Union([Type.Integer(), Type.Null()]),
-      working: Type.Boolean(),
-      length: Type.Number(),
-      geometry: Type.Object({}, { additionalProperties: true }),
-    }),
-    {
-      description:
-        'The route in driving order; working parts (RouteTrack, headland passes driven) and non-working parts (turns, connectors).',
-    },
-  ),
-});
+const Route = Type.Object(
+  {
+    routeId: Type.String({ description: 'The geometry group id.' }),
+    pathPlanId: Type.String({ format: 'uuid' }),
+    zoneId: Type.String(),
+    zoneIndex: Type.Integer(),
+    isActive: Type.Boolean({ description: 'The group is the active group of its zone.' }),
+    trackBearing: Type.Number(),
+    stats: Type.Object({}, { additionalProperties: true, description: 'Statistics of the group.' }),
+    routeParts: Type.Array(
+      Type.Object({
+        geometryPartId: Type.String(),
+        geometryPartType: Type.String(),
+        sequence: Type.Union([Type.Integer(), Type.Null()]),
+        working: Type.Boolean(),
+        length: Type.Number(),
+        geometry: Type.Object({}, { additionalProperties: true }),
+      }),
+      {
+        description:
+          'The route in driving order; working parts (RouteTrack, headland passes driven) and non-working parts (turns, connectors).',
+      },
+    ),
+  },
+  { $id: 'Route', title: 'Route' },
+);
 
 function routeOf(m: PathPlanNormalizedModel, z: PathPlanZoneModel, g: GeometryGroupModel) {
   const parts = g.geometryParts

@@ -53,17 +53,20 @@ const RouteZoneRequest = Type.Object(
     ),
     routeOptions: Type.Optional(RouteOptions),
   },
-  { additionalProperties: false, title: 'RouteZoneRequest' },
+  { additionalProperties: false, $id: 'RouteZoneRequest', title: 'RouteZoneRequest' },
 );
 
-const RoutedGroup = Type.Object({
-  pathPlanId: Type.String({ format: 'uuid' }),
-  pathPlanZoneId: Type.String(),
-  geometryGroup: Type.Object(
-    {},
-    { additionalProperties: true, description: 'The GeometryGroupModel with its new route parts.' },
-  ),
-});
+const RoutedGroup = Type.Object(
+  {
+    pathPlanId: Type.String({ format: 'uuid' }),
+    pathPlanZoneId: Type.String(),
+    geometryGroup: Type.Object(
+      {},
+      { additionalProperties: true, description: 'The GeometryGroupModel with its new route parts.' },
+    ),
+  },
+  { $id: 'RoutedGeometryGroup', title: 'RoutedGeometryGroup' },
+);
 
 export interface RoutingDeps {
   pool: PlanPool;

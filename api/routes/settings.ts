@@ -154,7 +154,7 @@ const Setting = Type.Object(
     updatedAt: Timestamp,
     etag: Etag,
   },
-  { title: 'Setting' },
+  { $id: 'Setting', title: 'Setting' },
 );
 
 const Name = Type.String({
@@ -227,7 +227,7 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         headers: ifMatchHeaders,
         body: Type.Object(
           { name: Name, value: Value },
-          { additionalProperties: false, title: 'SetSettingRequest' },
+          { additionalProperties: false, $id: 'SetSettingRequest', title: 'SetSettingRequest' },
         ),
         response: answers(saved, 400, 404, 412),
       },
@@ -263,7 +263,7 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
             name: Type.Optional(Name),
             value: Value,
           },
-          { additionalProperties: false, title: 'SaveSettingRequest' },
+          { additionalProperties: false, $id: 'SaveSettingRequest', title: 'SaveSettingRequest' },
         ),
         response: answers(saved, 400, 404, 412),
       },
@@ -308,7 +308,7 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         headers: ifMatchHeaders,
         body: Type.Object(
           { name: Name, value: Value },
-          { additionalProperties: false, title: 'SetUserSettingRequest' },
+          { additionalProperties: false, $id: 'SetUserSettingRequest', title: 'SetUserSettingRequest' },
         ),
         response: answers(saved, 400, 404, 412),
       },
@@ -368,7 +368,7 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         summary: 'Check a setting without storing it',
         body: Type.Object(
           { name: Name, value: Value },
-          { additionalProperties: false, title: 'ValidateSettingRequest' },
+          { additionalProperties: false, $id: 'ValidateSettingRequest', title: 'ValidateSettingRequest' },
         ),
         response: answers(
           {
@@ -408,7 +408,7 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
             offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
           },
-          { additionalProperties: false, title: 'SettingsTableRequest' },
+          { additionalProperties: false, $id: 'SettingsTableRequest', title: 'SettingsTableRequest' },
         ),
         response: answers(
           {

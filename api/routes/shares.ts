@@ -25,16 +25,19 @@ export const MAX_SHARE_DAYS = 365;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const Share = Type.Object({
-  shareId: Type.String({ format: 'uuid' }),
-  type: Type.Literal('path-plan'),
-  pathPlanId: Type.String({ format: 'uuid' }),
-  companyId: Type.String({ format: 'uuid' }),
-  createdAt: Type.String({ format: 'date-time' }),
-  expiresAt: Type.String({ format: 'date-time' }),
-  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  active: Type.Boolean({ description: 'Neither expired nor revoked.' }),
-});
+const Share = Type.Object(
+  {
+    shareId: Type.String({ format: 'uuid' }),
+    type: Type.Literal('path-plan'),
+    pathPlanId: Type.String({ format: 'uuid' }),
+    companyId: Type.String({ format: 'uuid' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+    revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    active: Type.Boolean({ description: 'Neither expired nor revoked.' }),
+  },
+  { $id: 'Share', title: 'Share' },
+);
 
 const shareOut = (s: ShareRecord) => ({
   shareId: s.id,
@@ -74,11 +77,14 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
         response: answers(
           {
             201: {
-              schema: Type.Object({
-                ...Share.properties,
-                code: Type.String({ description: 'The share code; shown only here.' }),
-                url: Type.String({ description: 'Path of the anonymous read of the plan.' }),
-              }),
+              schema: Type.Object(
+                {
+                  ...Share.properties,
+                  code: Type.String({ description: 'The share code; shown only here.' }),
+                  url: Type.String({ description: 'Path of the anonymous read of the plan.' }),
+                },
+                { $id: 'CreatedShare', title: 'CreatedShare' },
+              ),
               description: 'The share.',
             },
           },
@@ -121,11 +127,14 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
             200: {
               schema: Type.Union([
                 Share,
-                Type.Object({
-                  type: Type.Literal('path-plan'),
-                  pathPlanIds: Type.Array(Type.String()),
-                  expiresAt: Type.String(),
-                }),
+                Type.Object(
+                  {
+                    type: Type.Literal('path-plan'),
+                    pathPlanIds: Type.Array(Type.String()),
+                    expiresAt: Type.String(),
+                  },
+                  { $id: 'SharedPlans', title: 'SharedPlans' },
+                ),
               ]),
               description: 'The share.',
             },
@@ -151,19 +160,23 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
   );
 
   r.delete(
-    '/api/shares/:shareId',
+    '/api/shares/:shareIdOrCode',
     {
       schema: {
         tags,
         summary: 'Revoke a share',
         description: 'The code stops working at once. Revoking a revoked share is fine.',
-        params: Type.Object({ shareId: Uuid('The share id.') }, { additionalProperties: false }),
+        params: Type.Object(
+          // One parameter name with GET /api/shares/{shareIdOrCode}: OpenAPI takes them for one path.
+          { shareIdOrCode: Uuid('The share id (a share code does not revoke).') },
+          { additionalProperties: false },
+        ),
         response: answers({ 204: { schema: null, description: 'Revoked.' } }, 400, 404),
       },
     },
     async (req, reply) => {
-      if (!(await shares.revoke(principalOf(req).userId, req.params.shareId)))
-        throw notFound('share', req.params.shareId);
+      if (!(await shares.revoke(principalOf(req).userId, req.params.shareIdOrCode)))
+        throw notFound('share', req.params.shareIdOrCode);
       return reply.code(204).send();
     },
   );

@@ -44,28 +44,31 @@ const ROUTE_PARTS = new Set(['RouteTrack', 'Turn', 'HeadlandTurn', 'HeadlandConn
 
 const Any = Type.Object({}, { additionalProperties: true });
 
-const ListItem = Type.Object({
-  pathPlanId: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  fieldId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  boundaryId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  pathPlanGroupId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  operationType: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-  totalArea: Type.Number({ description: 'Field area less holes [m^2].' }),
-  numberOfTracks: Type.Integer(),
-  traffickedArea: Type.Number({
-    description:
-      'Wheel footprint along the route: total distance x the width the tyres run on (equipment trackWidths and tireWidths; 0 without tyre widths) [m^2].',
-  }),
-  totalTime: Type.Number({ description: 'Estimated time to complete [s].' }),
-  archived: Type.Boolean(),
-  starred: Type.Boolean(),
-  rating: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
-  ratingComment: Type.Union([Type.String(), Type.Null()]),
-  etag: Type.String(),
-});
+const ListItem = Type.Object(
+  {
+    pathPlanId: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    fieldId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    boundaryId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    pathPlanGroupId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    operationType: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    totalArea: Type.Number({ description: 'Field area less holes [m^2].' }),
+    numberOfTracks: Type.Integer(),
+    traffickedArea: Type.Number({
+      description:
+        'Wheel footprint along the route: total distance x the width the tyres run on (equipment trackWidths and tireWidths; 0 without tyre widths) [m^2].',
+    }),
+    totalTime: Type.Number({ description: 'Estimated time to complete [s].' }),
+    archived: Type.Boolean(),
+    starred: Type.Boolean(),
+    rating: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
+    ratingComment: Type.Union([Type.String(), Type.Null()]),
+    etag: Type.String(),
+  },
+  { $id: 'PathPlanListItem', title: 'PathPlanListItem' },
+);
 
 export function listItem(r: PathPlanRow) {
   return {
@@ -261,7 +264,10 @@ const readQuery = (q: ListQuery, defaultLimit: number) => ({
   offset: q.offset ? Number(q.offset) : 0,
   limit: q.limit ? Number(q.limit) : defaultLimit,
 });
-const Ids = Type.Object({ pathPlanIds: Type.Array(Type.String({ format: 'uuid' })) });
+const Ids = Type.Object(
+  { pathPlanIds: Type.Array(Type.String({ format: 'uuid' })) },
+  { $id: 'PathPlanIdList', title: 'PathPlanIdList' },
+);
 
 export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Store }): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -402,7 +408,10 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         response: answers(
           {
             200: {
-              schema: Type.Object({ items: Type.Array(ListItem), total: Type.Integer() }),
+              schema: Type.Object(
+                { items: Type.Array(ListItem), total: Type.Integer() },
+                { $id: 'PathPlanListPage', title: 'PathPlanListPage' },
+              ),
               description: 'A page of plans.',
             },
           },
@@ -481,7 +490,12 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         response: answers(
           {
             200: {
-              schema: Type.Array(Type.Object({ pathPlanId: Type.String(), name: Type.String() })),
+              schema: Type.Array(
+                Type.Object(
+                  { pathPlanId: Type.String(), name: Type.String() },
+                  { $id: 'PathPlanName', title: 'PathPlanName' },
+                ),
+              ),
               description: 'Newest first.',
             },
           },
@@ -669,11 +683,14 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
     },
   );
 
-  const Rating = Type.Object({
-    pathPlanId: Type.String({ format: 'uuid' }),
-    rating: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
-    comment: Type.Union([Type.String(), Type.Null()]),
-  });
+  const Rating = Type.Object(
+    {
+      pathPlanId: Type.String({ format: 'uuid' }),
+      rating: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
+      comment: Type.Union([Type.String(), Type.Null()]),
+    },
+    { $id: 'PathPlanRating', title: 'PathPlanRating' },
+  );
   r.get(
     '/api/path-plans/:pathPlanId/rate',
     {
@@ -792,13 +809,16 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
 
   // ---- path plan groups ----
   const gtags = ['Path plan groups'];
-  const Group = Type.Object({
-    pathPlanGroupId: Type.String({ format: 'uuid' }),
-    companyId: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    pathPlanIds: Type.Array(Type.String({ format: 'uuid' })),
-    createdAt: Type.String({ format: 'date-time' }),
-  });
+  const Group = Type.Object(
+    {
+      pathPlanGroupId: Type.String({ format: 'uuid' }),
+      companyId: Type.String({ format: 'uuid' }),
+      name: Type.String(),
+      pathPlanIds: Type.Array(Type.String({ format: 'uuid' })),
+      createdAt: Type.String({ format: 'date-time' }),
+    },
+    { $id: 'PathPlanGroup', title: 'PathPlanGroup' },
+  );
   const groupOut = async (g: { id: string; companyId: string; name: string; createdAt: Date }) => ({
     pathPlanGroupId: g.id,
     companyId: g.companyId,
@@ -849,7 +869,12 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         response: answers(
           {
             200: {
-              schema: Type.Array(Type.Object({ pathPlanGroupId: Type.String(), name: Type.String() })),
+              schema: Type.Array(
+                Type.Object(
+                  { pathPlanGroupId: Type.String(), name: Type.String() },
+                  { $id: 'PathPlanGroupName', title: 'PathPlanGroupName' },
+                ),
+              ),
               description: 'By name.',
             },
           },

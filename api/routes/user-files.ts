@@ -48,7 +48,7 @@ export const UserFile = Type.Object(
     uploadedBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
     createdAt: Timestamp,
   },
-  { title: 'UserFile' },
+  { $id: 'UserFile', title: 'UserFile' },
 );
 
 export const userFileBody = (f: UserFileRecord) => ({
@@ -240,7 +240,13 @@ export async function userFileRoutes(app: FastifyInstance, opts: { store: Store 
           'The stored bytes with the media type of their kind, as an attachment under the file name; ETag is the SHA-256.',
         params: idParams('userFileId'),
         response: answers(
-          { 200: { schema: Type.String({ format: 'binary' }), description: 'The file.' } },
+          {
+            200: {
+              schema: Type.String({ format: 'binary' }),
+              description: 'The file.',
+              mediaType: 'application/octet-stream',
+            },
+          },
           400,
           404,
         ),

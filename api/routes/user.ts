@@ -68,12 +68,12 @@ const CurrentUser = Type.Object(
       unlimited: Type.Boolean(),
     }),
   },
-  { title: 'CurrentUser' },
+  { $id: 'CurrentUser', title: 'CurrentUser' },
 );
 
 const CompanyAccessItem = Type.Object(
   { companyId: Type.String({ format: 'uuid' }), name: Type.String(), role: Role },
-  { title: 'UserCompany' },
+  { $id: 'UserCompany', title: 'UserCompany' },
 );
 
 const CompanyListItem = Type.Object(
@@ -85,7 +85,7 @@ const CompanyListItem = Type.Object(
     createdAt: Timestamp,
     etag: Type.String(),
   },
-  { title: 'CompanyListItem' },
+  { $id: 'CompanyListItem', title: 'CompanyListItem' },
 );
 
 const CompanyListRequest = Type.Object(
@@ -98,7 +98,7 @@ const CompanyListRequest = Type.Object(
       Type.Integer({ minimum: 1, maximum: 1000, description: 'Default 100, at most 1000.' }),
     ),
   },
-  { additionalProperties: false, title: 'CompanyListRequest' },
+  { additionalProperties: false, $id: 'CompanyListRequest', title: 'CompanyListRequest' },
 );
 
 const CompanyListQuery = Type.Object(
@@ -124,7 +124,7 @@ const CompanyListResponse = Type.Object(
     offset: Type.Integer(),
     limit: Type.Integer(),
   },
-  { title: 'CompanyListResponse' },
+  { $id: 'CompanyListResponse', title: 'CompanyListResponse' },
 );
 
 const listItem = (c: CompanyView) => ({
