@@ -16,7 +16,7 @@ import { correlationIdOf, registerAccessControl } from './auth/access-control.ts
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
-import { openApiRefResolver, shareNamedSchemas } from './openapi/components.ts';
+import { openApiRefResolver, shareNamedSchemas, shareResponseHeaders } from './openapi/components.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
 import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
@@ -174,6 +174,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     refResolver: openApiRefResolver,
+    transformObject: shareResponseHeaders,
     openapi: {
       openapi: '3.1.0',
       servers: [{ url: '/', description: 'This server.' }],

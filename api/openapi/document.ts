@@ -1,7 +1,9 @@
 /**
  * The OpenAPI document as the server publishes it at /api/openapi.json,
  * built without listening: an app over an in-memory database, no job
- * workers. `npm run openapi [FILE]` writes it (default docs/openapi.json).
+ * workers. `npm run openapi [FILE [TYPES]]` writes it (default
+ * docs/openapi.json) and the TypeScript types of it (default
+ * api/client/schema.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -34,6 +36,11 @@ export function writeOpenApiDocument(doc: OpenApiDocument, file: string): string
 }
 
 if (import.meta.main) {
-  const path = writeOpenApiDocument(await openApiDocument(), process.argv[2] ?? 'docs/openapi.json');
-  process.stdout.write(`${path}\n`);
+  const doc = await openApiDocument();
+  process.stdout.write(`${writeOpenApiDocument(doc, process.argv[2] ?? 'docs/openapi.json')}\n`);
+  // The types of the client in api/client (generated, not kept in git).
+  const { clientTypes } = await import('./client-types.ts');
+  const types = resolve(process.argv[3] ?? 'api/client/schema.ts');
+  writeFileSync(types, await clientTypes(doc));
+  process.stdout.write(`${types}\n`);
 }

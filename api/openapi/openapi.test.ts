@@ -34,6 +34,18 @@ function deref(s: Json): Json {
     .reduce((o: Json, k: string) => o[k], doc);
 }
 
+/** The schema with every reference replaced by what it names (the named schemas are not recursive). */
+function inline(s: unknown): Json {
+  if (Array.isArray(s)) return s.map(inline);
+  if (typeof s !== 'object' || s === null) return s as Json;
+  const o = s as Json;
+  if (typeof o.$ref === 'string') {
+    const { $ref: _, ...siblings } = o;
+    return { ...inline(deref(o)), ...siblings };
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, inline(v)]));
+}
+
 /** The value of a literal schema (the document writes TypeBox's const as a one-value enum). */
 const lit = (s: Json) => s?.const ?? s?.enum?.[0];
 
@@ -128,8 +140,8 @@ const requests: [string, Json][] = [
 
 describe('OpenAPI response schemas of the direct endpoints', () => {
   it('declares route start and end points as GeoJSON Points, in the model and in GeoJSON', () => {
-    const model = responseSchema('/api/path-plans/direct', 200, 'application/json');
-    const zone = deref(model.properties.zones.items);
+    const model = inline(responseSchema('/api/path-plans/direct', 200, 'application/json'));
+    const zone = model.properties.zones.items;
     for (const m of ['routeStartPoint', 'routeEndPoint']) {
       const p = deref(zone.properties[m]);
       expect(lit(p.properties.type)).toBe('Point');
@@ -138,8 +150,8 @@ describe('OpenAPI response schemas of the direct endpoints', () => {
       expect(zone.required).not.toContain(m);
     }
     expect(lit(deref(zone.properties.refillPoints).items.properties.point.properties.type)).toBe('Point');
-    const geo = responseSchema('/api/path-plans/direct/geojson', 200, 'application/geo+json');
-    const variants = deref(geo.properties.features.items).anyOf.map(deref);
+    const geo = inline(responseSchema('/api/path-plans/direct/geojson', 200, 'application/geo+json'));
+    const variants = geo.properties.features.items.anyOf;
     const start = variants.find(
       (v: Json) => lit(v.properties.properties.properties.featureType) === 'routeStartPoint',
     );
@@ -214,7 +226,7 @@ describe('OpenAPI response schemas of the direct endpoints', () => {
   });
 
   it('writes down what the spec leaves open: required members, defaults, bounds', () => {
-    const body = deref(
+    const body = inline(
       doc.paths['/api/path-plans/direct'].post.requestBody.content['application/json'].schema,
     );
     const text = JSON.stringify(body);

@@ -246,9 +246,15 @@ const GeometryPartType = Type.Union(
     'Connector',
     'Crosshatch',
   ].map((t) => Type.Literal(t)),
+  {
+    $id: 'GeometryPartType',
+    description:
+      'Reference geometry (GuidanceTrack, ExteriorHeadlandPass, InteriorHeadlandPass, Crosshatch: the GuidanceGeometryType and Crosshatch of release 1.5.0) and route parts (RouteTrack, Turn, HeadlandTurn, HeadlandConnector, Connector).',
+  },
 );
 
 const Direction = Type.Union([Type.Literal('CW'), Type.Literal('CCW')], {
+  $id: 'HeadlandDirection',
   description: 'Sense of travel around the pass on a north-up map.',
 });
 
@@ -270,7 +276,7 @@ const GeometryPartModel = Type.Object(
           bearing: Type.Number({ description: '[deg clockwise from north, 0..180)' }),
           width: Type.Number({ description: 'Working width [m].' }),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, $id: 'GeometryPartTrackDetail' },
       ),
     ),
     headlandDetail: Type.Optional(
@@ -283,13 +289,13 @@ const GeometryPartModel = Type.Object(
           direction: Direction,
           obstacleIndex: Type.Optional(Type.Integer({ minimum: 0 })),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, $id: 'GeometryPartHeadlandDetail' },
       ),
     ),
     turnDetail: Type.Optional(
       Type.Object(
         { turnKind: Type.String({ description: "'U', 'bulb', 'K', 'headland', ..." }) },
-        { additionalProperties: false },
+        { additionalProperties: false, $id: 'GeometryPartTurnDetail' },
       ),
     ),
   },
@@ -300,7 +306,9 @@ const GeometryGroupModel = Type.Object(
   {
     geometryGroupId: Type.String(),
     isActive: Type.Boolean(),
-    trackType: Type.Union([Type.Literal('Straight'), Type.Literal('Curved'), Type.Literal('Spiral')]),
+    trackType: Type.Union([Type.Literal('Straight'), Type.Literal('Curved'), Type.Literal('Spiral')], {
+      $id: 'TrackType',
+    }),
     trackBearing: Type.Number({ description: '[deg clockwise from north, 0..180)' }),
     abLine: { ...GeoJSONLineString, description: 'The reference line the tracks are parallel to.' },
     referenceLine: Type.Optional({
@@ -351,7 +359,7 @@ const PathPlanZoneModel = Type.Object(
             sequence: Type.Integer({ minimum: 0 }),
             volumeApplied: Type.Number({ description: '[l] up to this point.' }),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, $id: 'RefillPoint' },
         ),
         { description: 'routeOptions.calculateRefillPoints only.' },
       ),

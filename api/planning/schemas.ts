@@ -36,7 +36,7 @@ export const GeoJsonPolygon = Type.Object(
     }),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, $id: 'InputPolygon', title: 'Polygon' },
+  { ...strict, $id: 'Polygon', title: 'Polygon' },
 );
 
 export const GeoJsonMultiPolygon = Type.Object(
@@ -48,7 +48,7 @@ export const GeoJsonMultiPolygon = Type.Object(
     }),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, $id: 'InputMultiPolygon', title: 'MultiPolygon' },
+  { ...strict, $id: 'MultiPolygon', title: 'MultiPolygon' },
 );
 
 type Geometry = Static<typeof GeoJsonPolygon> | Static<typeof GeoJsonMultiPolygon>;
@@ -76,7 +76,7 @@ export const GeoJsonFeature = Type.Object(
     id: Type.Optional(Type.Union([Type.String({ maxLength: 256 }), Type.Number()])),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, $id: 'InputFeature', title: 'Feature' },
+  { ...strict, $id: 'Feature', title: 'Feature' },
 );
 
 export const GeoJsonFeatureCollection = Type.Object(
@@ -86,7 +86,7 @@ export const GeoJsonFeatureCollection = Type.Object(
     properties: Type.Optional(FeatureProperties),
     bbox: Type.Optional(BBox),
   },
-  { ...strict, $id: 'InputFeatureCollection', title: 'FeatureCollection' },
+  { ...strict, $id: 'FeatureCollection', title: 'FeatureCollection' },
 );
 
 export type BoundaryInput =
@@ -98,10 +98,14 @@ const boundaryDescription =
   'The field as GeoJSON in WGS84 [lon, lat]: a Polygon, MultiPolygon, Feature of either, or FeatureCollection of such Features. ' +
   'Holes are non-passable obstacles; separate parts become separate zones. At most 100,000 vertices (else 413).';
 
-export const Boundary = byType<BoundaryInput>(
-  [GeoJsonPolygon, GeoJsonMultiPolygon, GeoJsonFeature, GeoJsonFeatureCollection],
-  boundaryDescription,
-);
+export const Boundary = Type.Unsafe<BoundaryInput>({
+  ...byType<BoundaryInput>(
+    [GeoJsonPolygon, GeoJsonMultiPolygon, GeoJsonFeature, GeoJsonFeatureCollection],
+    boundaryDescription,
+  ),
+  $id: 'Boundary',
+  title: 'Boundary',
+});
 
 // ---- Equipment ------------------------------------------------------------------
 
@@ -379,8 +383,10 @@ export const DirectPlanRequest = Type.Object(
         },
         {
           ...strict,
+          $id: 'CurvedOptions',
+          title: 'CurvedOptions',
           description:
-            'Smoothing of the reference curve of Curved tracks; with another trackType: 400 INVALID_OPTION.',
+            'Smoothing of the reference curve of Curved tracks (the SmoothingStrategyType of release 1.5.0 is corner cutting here); with another trackType: 400 INVALID_OPTION.',
         },
       ),
     ),

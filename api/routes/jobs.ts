@@ -50,12 +50,12 @@ const BulkBody = Type.Object(
     }),
     request: JobRequest,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'BulkGuidanceRequest', title: 'BulkGuidanceRequest' },
 );
 
 const GuidanceBody = Type.Object(
   { boundaryId: Uuid('The stored boundary to plan.'), request: JobRequest },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'GuidanceRequest', title: 'GuidanceRequest' },
 );
 
 const PathPlanBody = Type.Object(
@@ -72,7 +72,7 @@ const PathPlanBody = Type.Object(
     operationType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     routeOptions: Type.Optional(RouteOptions),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'GuidancePathPlanRequest', title: 'GuidancePathPlanRequest' },
 );
 
 const RoutePlanBody = Type.Object(
@@ -80,7 +80,7 @@ const RoutePlanBody = Type.Object(
     pathPlanId: Uuid('The stored plan to route again.'),
     routeOptions: Type.Optional(RouteOptions),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'RoutePlanRequest', title: 'RoutePlanRequest' },
 );
 
 const ExportBody = Type.Object(
@@ -91,7 +91,7 @@ const ExportBody = Type.Object(
       { description: `One of ${EXPORT_FORMATS.join(', ')}.` },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'PathPlanExportRequest', title: 'PathPlanExportRequest' },
 );
 
 const Num = (description: string) => Type.Number({ description });
