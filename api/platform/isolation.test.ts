@@ -203,7 +203,7 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/path-plans-export/jobs/:jobId' },
   { method: 'GET', route: '/api/path-plans-export/:batchId/file' },
   { method: 'GET', route: '/api/shares/:shareIdOrCode', body: undefined },
-  { method: 'DELETE', route: '/api/shares/:shareId' },
+  { method: 'DELETE', route: '/api/shares/:shareIdOrCode' },
   // Equipment, operators, user files.
   {
     method: 'POST',
