@@ -820,7 +820,11 @@ describe('OpenAPI', () => {
       expect.arrayContaining(['200', '400', '401', '402', '413', '415', '422', '429', '503']),
     );
     expect(direct.responses['200'].content['application/geo+json']).toBeDefined();
-    expect(direct.responses['200'].headers['X-RateLimit-Reset'].schema.type).toBe('integer');
+    // Headers told the same on every response are shared components.
+    expect(direct.responses['200'].headers['X-RateLimit-Reset']).toEqual({
+      $ref: '#/components/headers/X-RateLimit-Reset',
+    });
+    expect(doc.components.headers['X-RateLimit-Reset'].schema.type).toBe('integer');
     expect(direct.responses['401'].content).toBeUndefined();
     expect(JSON.stringify(doc)).toContain('trackBearing');
     expect(doc.paths['/api/openapi.json']).toBeUndefined();

@@ -507,7 +507,7 @@ const feature = (featureType: string, geometry: object, props: Record<string, ob
     },
     {
       additionalProperties: false,
-      $id: `${featureType}Feature`,
+      $id: `${featureType[0]!.toUpperCase()}${featureType.slice(1)}Feature`,
       title: `${featureType}Feature`,
       description,
     },
