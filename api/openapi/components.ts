@@ -147,3 +147,8 @@ export function shareResponseHeaders(document: { openapiObject: object } | { swa
 }
 
 const NAME_OF_HEADER = /^[A-Za-z0-9._-]+$/;
+
+/** Names a schema written in place (a route's answer): `named('DeletedCount', Type.Object({ ... }))`. */
+export function named<T extends object>(name: string, schema: T): T {
+  return { ...schema, $id: name, title: name };
+}

@@ -107,6 +107,10 @@ describe('named schemas of the OpenAPI document', () => {
 
     const ok = answers().filter(([, status, type]) => /^2/.test(status) && type === 'application/json');
     const named = ok.filter(([, , , s]) => refersToNamed(s));
+    const direct = ok.filter(([, , , s]) => typeof s.$ref === 'string');
+    expect(direct.length / ok.length, 'JSON success answers that are a named schema').toBeGreaterThanOrEqual(
+      0.8,
+    );
     expect(ok.length).toBeGreaterThan(100);
     expect(
       named.length / ok.length,
@@ -121,10 +125,10 @@ describe('named schemas of the OpenAPI document', () => {
       [],
     );
     // The direct interface answers the plan model by name.
-    const direct = (
+    const plan = (
       doc.paths['/api/path-plans/direct'].post.responses['200'].content['application/json'] as Json
     ).schema as Json;
-    expect(direct.$ref).toBe('#/components/schemas/PathPlanNormalizedModel');
+    expect(plan.$ref).toBe('#/components/schemas/PathPlanNormalizedModel');
   });
 
   it('resolves every reference, and headers told the same everywhere are shared', () => {

@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { CompanyView } from '../../store/repositories/companies.ts';
 import { ApiError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import {
   answers,
   Etag,
@@ -196,7 +197,7 @@ export async function companyRoutes(app: FastifyInstance, opts: { store: Store }
         response: answers(
           {
             200: {
-              schema: Type.Object({ companyId: Type.String(), deleted: Counts }),
+              schema: named('CompanyPurgeResult', Type.Object({ companyId: Type.String(), deleted: Counts })),
               description: 'Purged.',
             },
           },
@@ -260,11 +261,14 @@ export async function companyRoutes(app: FastifyInstance, opts: { store: Store }
         response: answers(
           {
             200: {
-              schema: Type.Object({
-                companyId: Type.String(),
-                empty: Type.Boolean({ description: 'true when the company has no boundary.' }),
-                boundaries: Type.Integer(),
-              }),
+              schema: named(
+                'CompanyEmpty',
+                Type.Object({
+                  companyId: Type.String(),
+                  empty: Type.Boolean({ description: 'true when the company has no boundary.' }),
+                  boundaries: Type.Integer(),
+                }),
+              ),
               description: 'Answer.',
             },
           },

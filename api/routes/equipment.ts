@@ -24,6 +24,7 @@ import {
   type OperatorRecord,
 } from '../../store/repositories/equipment.ts';
 import { ApiError, validationError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import {
   answers,
   Etag,
@@ -368,7 +369,12 @@ export async function equipmentRoutes(app: FastifyInstance, opts: { store: Store
           { additionalProperties: false, $id: 'DeleteEquipmentRequest', title: 'DeleteEquipmentRequest' },
         ),
         response: answers(
-          { 200: { schema: Type.Object({ deleted: Type.Integer() }), description: 'Deleted.' } },
+          {
+            200: {
+              schema: named('DeletedCount', Type.Object({ deleted: Type.Integer() })),
+              description: 'Deleted.',
+            },
+          },
           400,
           404,
         ),

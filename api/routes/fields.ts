@@ -27,6 +27,7 @@ import { type Static, Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { BoundaryRecord, FieldRecord } from '../../store/repositories/hierarchy.ts';
 import { ApiError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import { bboxOf, boundaryKml, boundaryWkt, checkRings, Rings } from './boundary-geometry.ts';
 import {
   answers,
@@ -499,7 +500,12 @@ export async function fieldRoutes(app: FastifyInstance, opts: { store: Store }):
         summary: "A field's boundaries without geometry",
         params: idParams('fieldId'),
         response: answers(
-          { 200: { schema: Type.Array(Type.Object(boundaryMeta)), description: 'Boundaries.' } },
+          {
+            200: {
+              schema: Type.Array(named('BoundaryMeta', Type.Object(boundaryMeta))),
+              description: 'Boundaries.',
+            },
+          },
           400,
           404,
         ),
@@ -601,11 +607,14 @@ export async function fieldRoutes(app: FastifyInstance, opts: { store: Store }):
         response: answers(
           {
             200: {
-              schema: Type.Object({
-                companyId: Type.String(),
-                fields: Type.Integer(),
-                withoutBoundaries: Type.Integer(),
-              }),
+              schema: named(
+                'FieldsWithoutBoundariesCount',
+                Type.Object({
+                  companyId: Type.String(),
+                  fields: Type.Integer(),
+                  withoutBoundaries: Type.Integer(),
+                }),
+              ),
               description: 'Counts.',
             },
           },

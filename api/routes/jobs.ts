@@ -23,6 +23,7 @@ import { createHierarchyRepository } from '../../store/repositories/hierarchy.ts
 import { createJobsRepository, type JobKind, type JobView } from '../../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { ApiError, fromPlanningError, validationError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
 import { DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
@@ -594,17 +595,20 @@ export async function jobRoutes(
         response: answers(
           {
             200: {
-              schema: Type.Object({
-                pathPlanId: Type.String({ format: 'uuid' }),
-                pathPlanZoneId: Type.String(),
-                geometryGroup: Type.Object(
-                  {},
-                  {
-                    additionalProperties: true,
-                    description: 'The GeometryGroupModel with its new route parts.',
-                  },
-                ),
-              }),
+              schema: named(
+                'ConstructedRoute',
+                Type.Object({
+                  pathPlanId: Type.String({ format: 'uuid' }),
+                  pathPlanZoneId: Type.String(),
+                  geometryGroup: Type.Object(
+                    {},
+                    {
+                      additionalProperties: true,
+                      description: 'The GeometryGroupModel with its new route parts.',
+                    },
+                  ),
+                }),
+              ),
               description: 'The updated group.',
             },
           },

@@ -28,6 +28,7 @@ import {
 import type { Store } from '../../store/db.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { ApiError, fromPlanningError, validationError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import { type PlanPool, PlanTimeoutError, PoolBusyError } from '../planning/pool.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
@@ -169,7 +170,7 @@ export async function routingRoutes(
         response: answers(
           {
             200: {
-              schema: Type.Object({ geometryGroups: Type.Array(RoutedGroup) }),
+              schema: named('RoutedGeometryGroups', Type.Object({ geometryGroups: Type.Array(RoutedGroup) })),
               description: 'The updated groups, in request order.',
             },
           },

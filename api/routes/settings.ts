@@ -27,6 +27,7 @@ import {
 } from '../../store/repositories/settings.ts';
 import { UUID_RE } from '../../store/uuidv7.ts';
 import { type FieldError, validationError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import {
   answers,
   Etag,
@@ -338,10 +339,13 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         response: answers(
           {
             200: {
-              schema: Type.Object({
-                names: Type.Array(Type.String()),
-                known: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
-              }),
+              schema: named(
+                'SettingNames',
+                Type.Object({
+                  names: Type.Array(Type.String()),
+                  known: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+                }),
+              ),
               description: 'Names.',
             },
           },
@@ -373,13 +377,16 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         response: answers(
           {
             200: {
-              schema: Type.Object({
-                valid: Type.Boolean(),
-                known: Type.Boolean({
-                  description: 'Whether the service knows the name (and checks its value type).',
+              schema: named(
+                'SettingValidation',
+                Type.Object({
+                  valid: Type.Boolean(),
+                  known: Type.Boolean({
+                    description: 'Whether the service knows the name (and checks its value type).',
+                  }),
+                  errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
                 }),
-                errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
-              }),
+              ),
               description: 'The verdict.',
             },
           },
@@ -413,7 +420,10 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         response: answers(
           {
             200: {
-              schema: Type.Object({ items: Type.Array(Setting), total: Type.Integer() }),
+              schema: named(
+                'SettingsTablePage',
+                Type.Object({ items: Type.Array(Setting), total: Type.Integer() }),
+              ),
               description: 'A page.',
             },
           },
@@ -482,7 +492,12 @@ export async function settingRoutes(app: FastifyInstance, opts: { store: Store }
         description: 'Only one’s own (another user id answers 404).',
         params: idParams('userId'),
         response: answers(
-          { 200: { schema: Type.Object({ deleted: Type.Integer() }), description: 'Deleted.' } },
+          {
+            200: {
+              schema: named('DeletedCount', Type.Object({ deleted: Type.Integer() })),
+              description: 'Deleted.',
+            },
+          },
           400,
           404,
         ),

@@ -26,6 +26,7 @@ import {
   type StoredPlan,
 } from '../../store/repositories/path-plans.ts';
 import { ApiError, validationError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import {
   answers,
@@ -314,7 +315,11 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         description:
           'Figures, the boundary to 6 decimals (about 0.1 m), and per zone its geometry groups, the active group’s AB line and its guidance tracks as their two ends; no route parts. For lists and maps.',
         params: planParams,
-        response: answers({ 200: { schema: Any, description: 'The preview.' } }, 400, 404),
+        response: answers(
+          { 200: { schema: named('PathPlanPreview', Any), description: 'The preview.' } },
+          400,
+          404,
+        ),
       },
     },
     async (req, reply) => {
@@ -335,7 +340,11 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         tags,
         summary: 'A stored plan as GeoJSON (the active group of each zone)',
         params: planParams,
-        response: answers({ 200: { schema: Any, description: 'A FeatureCollection.' } }, 400, 404),
+        response: answers(
+          { 200: { schema: named('PathPlanGeoJson', Any), description: 'A FeatureCollection.' } },
+          400,
+          404,
+        ),
       },
     },
     async (req, reply) => {
@@ -464,7 +473,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         response: answers(
           {
             200: {
-              schema: Type.Array(Type.String({ format: 'uuid' })),
+              schema: named('PathPlanIds', Type.Array(Type.String({ format: 'uuid' }))),
               description: 'Plan ids, newest first.',
             },
           },
@@ -524,7 +533,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         response: answers(
           {
             200: {
-              schema: Type.Array(Type.String({ format: 'uuid' })),
+              schema: named('PathPlanIds', Type.Array(Type.String({ format: 'uuid' }))),
               description: 'Plan ids, newest first.',
             },
           },
@@ -907,21 +916,24 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         response: answers(
           {
             200: {
-              schema: Type.Object({
-                groups: Type.Array(
-                  Type.Object({
-                    pathPlanGroupId: Type.String(),
-                    name: Type.String(),
-                    planCount: Type.Integer(),
-                    totalArea: Type.Number(),
-                    totalTraffickedArea: Type.Number(),
-                    totalTime: Type.Number(),
-                  }),
-                ),
-                planCount: Type.Integer(),
-                totalTraffickedArea: Type.Number(),
-                totalTime: Type.Number(),
-              }),
+              schema: named(
+                'PathPlanGroupSummary',
+                Type.Object({
+                  groups: Type.Array(
+                    Type.Object({
+                      pathPlanGroupId: Type.String(),
+                      name: Type.String(),
+                      planCount: Type.Integer(),
+                      totalArea: Type.Number(),
+                      totalTraffickedArea: Type.Number(),
+                      totalTime: Type.Number(),
+                    }),
+                  ),
+                  planCount: Type.Integer(),
+                  totalTraffickedArea: Type.Number(),
+                  totalTime: Type.Number(),
+                }),
+              ),
               description: 'The summary.',
             },
           },
