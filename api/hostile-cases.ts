@@ -42,6 +42,8 @@ export interface HostileCase {
   slot: string;
   /** What was put there, for the report. */
   value: string;
+  /** Sent with the partner admin's key (partner routes), not the company's. */
+  asPartner?: boolean;
 }
 
 /** Ids of one company's objects, by parameter or member name (`companyId`, `fieldId`, ...). */
@@ -393,6 +395,7 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
         const body =
           change.body ?? (jsonSchema ? JSON.stringify(plainBody) : upload ? UPLOAD_FILE : undefined);
         return {
+          ...(op.tags?.includes('Partner') ? { asPartner: true } : {}),
           route,
           method,
           url,

@@ -265,6 +265,10 @@ export interface Outcome {
 export interface RunOptions {
   base: string;
   key: string;
+  /** A partner admin's key, for partner routes. */
+  partnerKey?: string;
+  /** Longest strings per member name (`maxLengths`). */
+  limits?: Map<string, number>;
   /** Check health every this many requests (default 25). */
   batch?: number;
   timeoutMs?: number;
@@ -291,7 +295,11 @@ export async function runCases(cases: HostileCase[], o: RunOptions): Promise<Run
     const c = cases[i];
     const a = await call(o.base, c.url, {
       method: c.method,
-      key: c.route.startsWith('POST /api/account/') ? undefined : o.key,
+      key: c.route.startsWith('POST /api/account/')
+        ? undefined
+        : c.asPartner
+          ? (o.partnerKey ?? o.key)
+          : o.key,
       body: c.body,
       type: c.contentType,
       timeoutMs: timeoutMs * 2,
@@ -302,6 +310,11 @@ export async function runCases(cases: HostileCase[], o: RunOptions): Promise<Run
     else if (a.status < 200 || (a.status >= 300 && a.status < 400)) failure = `unexpected ${a.status}`;
     else if (c.kind === 'cross' && a.status < 300) failure = `${a.status} for another company's id`;
     else if (a.ms > timeoutMs) failure = `answered after ${Math.round(a.ms)} ms`;
+    else if (c.asPartner && c.kind === 'string' && a.status < 300) {
+      // Partner records have no reads of their own: what the answer echoes is what was stored.
+      const junk = junkIn(a.json, o.limits ?? new Map());
+      if (junk.length) failure = `${a.status}, stored: ${junk.join('; ')}`;
+    }
     if (a.status < 300 && typeof a.json?.accessToken === 'string') registered.push(a.json.accessToken);
     outcomes.push({ c, status: a.status, ms: a.ms, text: a.text.slice(0, 300), failure });
     if ((i + 1) % batch === 0 || i === cases.length - 1) {
@@ -397,6 +410,8 @@ export interface Prepared {
   doc: OpenApiDocument;
   a: { key: string; ids: Ids };
   b: { key: string; ids: Ids };
+  /** A partner admin with a partner user and company named by the plain partner id. */
+  partner: { key: string; partnerId: string };
   limits: Map<string, number>;
   /** The other company's reads before the run. */
   before: Record<string, unknown>;
@@ -405,7 +420,9 @@ export interface Prepared {
 /** Two companies with one of everything (A attacks, B is attacked), the document, and B's state. */
 export async function prepare(
   base: string,
-  makeKey: () => Promise<{ key: string; keyId: string; companyId: string; userId: string }>,
+  makeKey: (opts?: {
+    partnerAdmin?: boolean;
+  }) => Promise<{ key: string; keyId: string; companyId: string; userId: string }>,
 ): Promise<Prepared> {
   const doc = (await must(call(base, '/api/openapi.json'), 200, 'openapi')).json as OpenApiDocument;
   const ka = await makeKey();
@@ -413,13 +430,49 @@ export async function prepare(
   const aIds = await makeCompanyObjects(base, ka);
   const bIds = await makeCompanyObjects(base, kb);
   const before = await snapshot(base, kb.key, companyReads(bIds));
+  // The partner's user and company exist, so changes of one member at a time update them.
+  const kp = await makeKey({ partnerAdmin: true });
+  const partnerId = PARTNER_ID;
+  const pPost = async (path: string, body: unknown) => {
+    const a = await call(base, path, { key: kp.key, body: JSON.stringify(body) });
+    if (a.status !== 200 && a.status !== 201) throw new Error(`${path}: ${a.status} ${a.text.slice(0, 300)}`);
+  };
+  await pPost('/api/partner/users', {
+    partnerUserId: partnerId,
+    email: `partner-${Date.now()}@example.org`,
+    firstName: 'Partner',
+    lastName: 'User',
+  });
+  await pPost('/api/partner/companies', { partnerCompanyId: partnerId, name: 'Partner farm' });
+  await pPost('/api/partner/company-accesses', {
+    partnerUserId: partnerId,
+    partnerCompanyId: partnerId,
+    role: 'admin',
+  });
   return {
     doc,
     a: { key: ka.key, ids: aIds },
     b: { key: kb.key, ids: bIds },
+    partner: { key: kp.key, partnerId },
     limits: maxLengths(doc),
     before,
   };
+}
+
+/** The partner id plain requests name (the first plain string the partner id pattern takes). */
+const PARTNER_ID = 'Hostile test';
+
+/** A session of the partner's user (launch and exchange), to read what partner routes stored. */
+async function partnerUserSession(base: string, p: Prepared): Promise<string | null> {
+  const l = await call(base, '/api/partner/launch', {
+    key: p.partner.key,
+    body: JSON.stringify({ userId: p.partner.partnerId }),
+  });
+  if (l.status >= 300) return null;
+  const ex = await call(base, '/api/partner/launch/exchange', {
+    body: JSON.stringify({ code: l.json.code, userId: l.json.userId }),
+  });
+  return ex.status < 300 ? ex.json.accessToken : null;
 }
 
 /** Runs cases and every check after it; `ok` when nothing failed. */
@@ -429,7 +482,15 @@ export async function runHostile(
   cases: HostileCase[],
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ result: RunResult; storedJunk: string[]; otherChanged: string[]; ok: boolean; text: string }> {
-  const result = await runCases(cases, { base, key: p.a.key, onProgress });
+  const result = await runCases(cases, {
+    base,
+    key: p.a.key,
+    partnerKey: p.partner.key,
+    limits: p.limits,
+    onProgress,
+  });
+  const partnerSession = await partnerUserSession(base, p);
+  if (partnerSession) result.registered.push(partnerSession);
   const after = await snapshot(base, p.b.key, companyReads(p.b.ids));
   const otherChanged = changedReads(p.before, after).map(
     (k) => `${k}: ${JSON.stringify(p.before[k]).slice(0, 200)} -> ${JSON.stringify(after[k]).slice(0, 200)}`,

@@ -32,7 +32,7 @@ let cases: HostileCase[];
 
 beforeAll(async () => {
   srv = await startTestServer({ rateLimitPerMin: 10_000_000 });
-  p = await prepare(srv.url, () => testKey({ unlimited: true }));
+  p = await prepare(srv.url, (o) => testKey({ unlimited: true, ...o }));
   cases = generateCases({ doc: p.doc, own: p.a.ids, other: p.b.ids, seed: SEED });
 });
 afterAll(async () => {

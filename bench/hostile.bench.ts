@@ -27,7 +27,7 @@ const srv = await startTestServer({ rateLimitPerMin: 10_000_000 });
 let ok = false;
 try {
   const t0 = performance.now();
-  const p = await prepare(srv.url, () => testKey({ unlimited: true }));
+  const p = await prepare(srv.url, (o) => testKey({ unlimited: true, ...o }));
   let cases = generateCases({ doc: p.doc, own: p.a.ids, other: p.b.ids, seed });
   if (values.route) cases = cases.filter((c) => c.route.includes(values.route!));
   const limit = Number(values.limit);
@@ -35,6 +35,8 @@ try {
   console.log(
     `${cases.length} cases (seed ${seed}); fixture ready in ${Math.round(performance.now() - t0)} ms`,
   );
+  console.log(`attacking company A: ${JSON.stringify(p.a.ids)}`);
+  console.log(`other company B: ${JSON.stringify(p.b.ids)}`);
   const t1 = performance.now();
   const out = await runHostile(srv.url, p, cases, (done, total) => {
     if (done % 500 === 0 || done === total) process.stderr.write(`  ${done}/${total}\n`);
