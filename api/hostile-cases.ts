@@ -288,9 +288,10 @@ const drawsArb: fc.Arbitrary<Draws> = fc.record({
 });
 
 /** The hostile strings for one place: three control characters, a surrogate, a bidi override, a huge one. */
-function hostileStrings(d: Draws): { value: string; label: string }[] {
+function hostileStrings(d: Draws, tag: number): { value: string; label: string }[] {
   const base = 'Hostile test';
-  const put = (c: string) => base.slice(0, d.insertAt) + c + base.slice(d.insertAt);
+  // The tag names the place, so junk found stored later leads back to the request that stored it.
+  const put = (c: string) => `${base.slice(0, d.insertAt)}${c}${base.slice(d.insertAt)} #${tag}`;
   const huge = d.hugeChar.repeat(Math.ceil(HUGE_LENGTH / d.hugeChar.length)).slice(0, HUGE_LENGTH);
   return [
     ...CONTROL.map((c) => ({
@@ -351,6 +352,7 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
   const n = { seq: 0, tag: o.seed };
   const draws = fc.sample(drawsArb, { seed: o.seed, numRuns: 20_000 });
   let di = 0;
+  let tags = 0;
   const draw = () => draws[di++ % draws.length];
   const cases: HostileCase[] = [];
 
@@ -392,8 +394,13 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
                 .map(([k, v]) => `${encodeURIComponent(k)}=${encodeComponent(v)}`)
                 .join('&')}`
             : '');
-        const body =
+        const raw =
           change.body ?? (jsonSchema ? JSON.stringify(plainBody) : upload ? UPLOAD_FILE : undefined);
+        // Each request registers its own e-mail address, so registrations do not refuse each other.
+        const body = raw?.replace(
+          /hostile-(\d+)-\d+@example\.org/g,
+          `hostile-$1-c${cases.length}@example.org`,
+        );
         return {
           ...(op.tags?.includes('Partner') ? { asPartner: true } : {}),
           route,
@@ -417,7 +424,7 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
             }),
           );
         }
-        for (const h of hostileStrings(draw())) {
+        for (const h of hostileStrings(draw(), ++tags)) {
           cases.push(
             build('string', `path:${p.name}`, `${h.label}: ${show(h.value)}`, {
               path: { [p.name]: h.value },
@@ -437,7 +444,7 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
             }),
           );
         }
-        for (const h of hostileStrings(draw())) {
+        for (const h of hostileStrings(draw(), ++tags)) {
           cases.push(
             build('string', `query:${p.name}`, `${h.label}: ${show(h.value)}`, {
               query: { [p.name]: h.value },
@@ -468,7 +475,7 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
         }
         if (isDestructive) continue;
         if (t === 'string' || t === undefined) {
-          for (const h of hostileStrings(draw())) {
+          for (const h of hostileStrings(draw(), ++tags)) {
             cases.push(
               build('string', where, `${h.label}: ${show(h.value)}`, {
                 body: bodyOf(s.at, JSON.stringify(h.value)),

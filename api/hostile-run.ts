@@ -234,9 +234,13 @@ export function junkIn(value: unknown, limits: Map<string, number>, where = ''):
     if (typeof v === 'string') {
       const max = limits.get(name);
       if (CONTROL_RE.test(v)) out.push(`${at}: control character in ${JSON.stringify(v.slice(0, 40))}`);
-      if (LONE_SURROGATE_RE.test(v)) out.push(`${at}: lone surrogate`);
-      if (v.includes(REPLACEMENT)) out.push(`${at}: U+FFFD (a lone surrogate stored replaced)`);
-      if (BIDI_RE.test(v)) out.push(`${at}: bidi override`);
+      const excerpt = JSON.stringify(v.slice(0, 40)).replace(
+        /[\u202a-\u202e\u2066-\u2069]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+      );
+      if (LONE_SURROGATE_RE.test(v)) out.push(`${at}: lone surrogate in ${excerpt}`);
+      if (v.includes(REPLACEMENT)) out.push(`${at}: U+FFFD (a lone surrogate stored replaced) in ${excerpt}`);
+      if (BIDI_RE.test(v)) out.push(`${at}: bidi override in ${excerpt}`);
       if (v.length >= HUGE_LENGTH) out.push(`${at}: ${v.length} characters`);
       else if (max !== undefined && v.length > max) out.push(`${at}: ${v.length} characters, over ${max}`);
     } else if (typeof v === 'number') {
@@ -495,7 +499,16 @@ export async function runHostile(
   const otherChanged = changedReads(p.before, after).map(
     (k) => `${k}: ${JSON.stringify(p.before[k]).slice(0, 200)} -> ${JSON.stringify(after[k]).slice(0, 200)}`,
   );
-  const junk = await storedJunk(base, p.a.key, p.a.ids, result.registered, p.limits);
+  // Each finding names the request that stored it (by the tag in the hostile string).
+  const byTag = new Map<string, HostileCase>();
+  for (const c of cases) {
+    const tag = /#(\d+)/.exec(c.value)?.[1];
+    if (tag && !byTag.has(tag)) byTag.set(tag, c);
+  }
+  const junk = (await storedJunk(base, p.a.key, p.a.ids, result.registered, p.limits)).map((j) => {
+    const c = byTag.get(/#(\d+)/.exec(j)?.[1] ?? '');
+    return c ? `${j} <- ${c.route} ${c.slot}` : j;
+  });
   const ok =
     result.outcomes.every((o) => !o.failure) &&
     result.healthFailures.length === 0 &&

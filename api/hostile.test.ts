@@ -118,7 +118,7 @@ describe('hostile cases from the OpenAPI document', () => {
       '/list/1/name: 7 characters, over 5',
       '/list/2/note: control character in "a\\u0000b"',
       '/list/3/n: number 3000000000',
-      '/list/4/t: bidi override',
+      '/list/4/t: bidi override in "x\\u202ey"',
     ]);
     expect(junkIn({ ok: 'line\nbreak\ttab', emoji: '\u{1F33E}' }, limits)).toEqual([]);
   });
