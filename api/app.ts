@@ -138,6 +138,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Access control first: correlation id, API key or session, rate limit; before any body parsing.
   registerAccessControl(app, opts.store, { limit: rateLimit, windowSeconds }, tokens);
+  // No answer is to be sniffed into another type (JSON read as HTML or script).
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
 
   // JSON only (also as application/geo+json); anything else is 415.
   app.removeContentTypeParser('text/plain');
@@ -305,7 +309,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
-  await app.register(webRoutes, { store: opts.store, tokens, web: opts.web });
+  await app.register(webRoutes, {
+    store: opts.store,
+    tokens,
+    web: opts.web,
+    trustProxy: Boolean(opts.trustProxy),
+  });
 
   // While closing, answers close their connection, so keep-alive clients do not hold shutdown up.
   let closing = false;

@@ -29,7 +29,8 @@ describe('planning view routes', () => {
       body: JSON.stringify({ email, password, returnUrl: '/path-planning/boundary/abc?embedded=true' }),
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ returnUrl: `${server.url}/path-planning/boundary/abc?embedded=true` });
+    // A path on this origin: the browser stays on the origin it signed in at.
+    expect(await res.json()).toEqual({ returnUrl: '/path-planning/boundary/abc?embedded=true' });
     const set = res.headers.get('set-cookie') ?? '';
     expect(set).toMatch(/^tramline_session=/);
     expect(set).toMatch(/HttpOnly/i);
@@ -140,9 +141,10 @@ describe('planning view routes', () => {
   it('accepts return URLs on its own origin and allowed origins only', () => {
     const own = 'http://127.0.0.1:8080';
     const allowed = ['https://portal.example.com'];
-    expect(safeReturnUrl('/path-planning/boundary/b1', own, allowed)).toBe(
-      `${own}/path-planning/boundary/b1`,
-    );
+    expect(safeReturnUrl('/path-planning/boundary/b1', own, allowed)).toBe('/path-planning/boundary/b1');
+    expect(safeReturnUrl(`${own}/a?b=1#c`, own, allowed)).toBe('/a?b=1#c');
+    // A path starting with // would leave the origin.
+    expect(safeReturnUrl(`${own}//evil.example/x`, own, allowed)).toBeNull();
     expect(safeReturnUrl('https://portal.example.com/farm?x=1', own, allowed)).toBe(
       'https://portal.example.com/farm?x=1',
     );
@@ -162,6 +164,12 @@ describe('planning view routes', () => {
       basemapUrl: 'https://tiles.example/{z}/{x}/{y}.png',
       basemapAttribution: undefined,
     });
+    expect(webOptionsFromEnv({ TRAMLINE_PUBLIC_URL: 'https://plan.example.com/' }).publicUrl).toBe(
+      'https://plan.example.com',
+    );
+    expect(() => webOptionsFromEnv({ TRAMLINE_PUBLIC_URL: 'https://plan.example.com/app' })).toThrow(
+      /TRAMLINE_PUBLIC_URL/,
+    );
     expect(() => webOptionsFromEnv({ TRAMLINE_ALLOWED_ORIGINS: 'https://a.example/path' })).toThrow(
       /TRAMLINE_ALLOWED_ORIGINS/,
     );

@@ -13,11 +13,16 @@
  *      a session acts for its user wherever a key does;
  *   3. rate limit: one atomic upsert on the shared window row of the key
  *      (or, without a valid key, of the client address); `X-RateLimit-*`
- *      headers on every response;
+ *      headers on every response; health probes are not counted; calls the
+ *      server makes to itself (`app.inject` from /login and /launch) carry
+ *      the caller's bucket in a header signed with a secret of this process
+ *      (`app.innerCallHeaders(req)`), so they are not counted again and
+ *      never share one bucket of the loopback address;
  *   4. a key-protected endpoint without a valid key: 401 with no body
  *      (429 instead once the address has used up its window, which stops
  *      key guessing).
  */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/db.ts';
 import { type KeyPrincipal, plausibleApiKey } from '../../store/repositories/api-keys.ts';
@@ -32,8 +37,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who the API key speaks for; null without a valid key. */
     principal: KeyPrincipal | null;
+    /** The rate limit bucket this request counted in (null: not counted, e.g. a health probe). */
+    rateBucket: string | null;
+  }
+  interface FastifyInstance {
+    /** Headers for `app.inject` calls made on behalf of `req`: they count in `req`'s rate limit bucket. */
+    innerCallHeaders(req: FastifyRequest): Record<string, string>;
   }
 }
+
+/** Header naming the rate limit bucket of the caller of an inner call, signed with the process secret. */
+export const INNER_CALL_HEADER = 'x-tramline-inner-call';
+
+/** Routes never rate limited: load balancer and orchestrator probes. */
+const UNLIMITED_ROUTES: ReadonlySet<string> = new Set(['GET /api/healthz', 'HEAD /api/healthz']);
 
 /** Name of the HttpOnly session cookie of the planning view. */
 export const SESSION_COOKIE = 'tramline_session';
@@ -111,6 +128,29 @@ export function registerAccessControl(
   tokens: TokenService,
 ): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('rateBucket', null);
+
+  // Inner calls name their caller's bucket with a MAC of this process's secret; nobody outside knows it.
+  const secret = randomBytes(32);
+  const mac = (bucket: string) => createHmac('sha256', secret).update(bucket, 'utf8').digest('base64url');
+  app.decorate('innerCallHeaders', (req: FastifyRequest) => {
+    const bucket = req.rateBucket ?? `ip:${req.ip}`;
+    return {
+      'x-correlation-id': req.id,
+      [INNER_CALL_HEADER]: `${mac(bucket)}.${Buffer.from(bucket, 'utf8').toString('base64url')}`,
+    };
+  });
+  /** The caller's bucket of a genuine inner call; null for anything else. */
+  const innerBucket = (req: FastifyRequest): string | null => {
+    const v = req.headers[INNER_CALL_HEADER];
+    if (typeof v !== 'string') return null;
+    const [sig, enc] = v.split('.', 2);
+    if (!sig || !enc) return null;
+    const bucket = Buffer.from(enc, 'base64url').toString('utf8');
+    const want = Buffer.from(mac(bucket));
+    const got = Buffer.from(sig);
+    return got.length === want.length && timingSafeEqual(got, want) ? bucket : null;
+  };
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-correlation-id', req.id);
@@ -118,10 +158,22 @@ export function registerAccessControl(
     const principal = await resolvePrincipal(req, store, tokens);
     req.principal = principal;
 
-    const hit = await store.rateLimits.hit(
-      principal ? `${principal.kind === 'session' ? 'session' : 'key'}:${principal.keyId}` : `ip:${req.ip}`,
-      rate.windowSeconds,
-    );
+    if (UNLIMITED_ROUTES.has(`${req.method} ${req.routeOptions.url}`)) return;
+    const inner = innerBucket(req);
+    if (inner !== null) {
+      // Counted already as the outer request of this caller.
+      req.rateBucket = inner;
+      if (!principal && requiresApiKey(req.method, req.url, req.routeOptions.url)) {
+        reply.code(401).send();
+        return reply;
+      }
+      return;
+    }
+    const bucket = principal
+      ? `${principal.kind === 'session' ? 'session' : 'key'}:${principal.keyId}`
+      : `ip:${req.ip}`;
+    req.rateBucket = bucket;
+    const hit = await store.rateLimits.hit(bucket, rate.windowSeconds);
     reply.header('x-ratelimit-limit', String(rate.limit));
     reply.header('x-ratelimit-remaining', String(Math.max(0, rate.limit - hit.count)));
     reply.header('x-ratelimit-reset', String(hit.resetSeconds));

@@ -5,8 +5,14 @@
  * when set, otherwise a random key made once and kept in the database.
  * A token is honoured only while its session is live (checked per request),
  * so revoking a session ends its tokens at once.
+ *
+ * Refresh tokens name their session and carry a MAC under the same key
+ * (`tlr_<sessionId>.<nonce>.<mac>`); the database keeps only the hash of the
+ * live one. A refresh token that verifies but is not the live one was used
+ * before (replayed, or stolen and raced): the account routes then end the
+ * whole session, so neither the thief nor the victim keeps it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Store } from '../../store/db.ts';
 
@@ -24,13 +30,32 @@ export interface TokenService {
   ): Promise<{ accessToken: string; expiresIn: number }>;
   /** The session and user of a valid, unexpired token; null otherwise. */
   verify(token: string): Promise<{ sessionId: string; userId: string } | null>;
+  /** A new refresh token of the session (unguessable: a random nonce and a MAC). */
+  newRefreshToken(sessionId: string): string;
+  /** The session a refresh token was issued for, when its MAC verifies; null otherwise. */
+  refreshTokenSession(token: string): string | null;
 }
+
+const REFRESH_RE = /^tlr_([0-9a-f-]{36})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
 export async function createTokenService(store: Store, secret?: string): Promise<TokenService> {
   const keyText =
     secret ?? (await store.secrets.ensure('jwt-hs256', () => randomBytes(32).toString('base64url')));
   const key = new TextEncoder().encode(keyText);
+  const refreshMac = (sessionId: string, nonce: string) =>
+    createHmac('sha256', key).update(`tramline-refresh-token|${sessionId}|${nonce}`).digest('base64url');
   return {
+    newRefreshToken(sessionId) {
+      const nonce = randomBytes(16).toString('base64url');
+      return `tlr_${sessionId}.${nonce}.${refreshMac(sessionId, nonce)}`;
+    },
+    refreshTokenSession(token) {
+      const m = REFRESH_RE.exec(token);
+      if (!m) return null;
+      const want = Buffer.from(refreshMac(m[1], m[2]));
+      const got = Buffer.from(m[3]);
+      return got.length === want.length && timingSafeEqual(got, want) ? m[1] : null;
+    },
     async issue(sessionId, userId, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS) {
       const accessToken = await new SignJWT({ sid: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

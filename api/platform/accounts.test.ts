@@ -90,19 +90,22 @@ describe('register, login, refresh, logout', () => {
     const a = await call(srv.url, '/api/account/refresh', { body: { refreshToken: r.refreshToken } });
     expectOk(a);
     expect(a.json.refreshToken).not.toBe(r.refreshToken);
-    expectError(
-      await call(srv.url, '/api/account/refresh', { body: { refreshToken: r.refreshToken } }),
-      401,
-      'INVALID_REFRESH_TOKEN',
-    );
-    // Two concurrent refreshes of one token: exactly one wins.
+    const b = await call(srv.url, '/api/account/refresh', { body: { refreshToken: a.json.refreshToken } });
+    expectOk(b);
+    // Two concurrent refreshes of one token: exactly one wins, and the loser's reuse ends the session.
     const race = await Promise.all(
       [1, 2, 3].map(() =>
-        call(srv.url, '/api/account/refresh', { body: { refreshToken: a.json.refreshToken } }),
+        call(srv.url, '/api/account/refresh', { body: { refreshToken: b.json.refreshToken } }),
       ),
     );
     expect(race.filter((x) => x.status === 200)).toHaveLength(1);
-    const live = race.find((x) => x.status === 200)!.json;
+    for (const x of race.filter((y) => y.status !== 200)) expectError(x, 401, 'INVALID_REFRESH_TOKEN');
+    const raced = race.find((x) => x.status === 200)!.json;
+    expect((await call(srv.url, '/api/user/current', { bearer: raced.accessToken })).status).toBe(401);
+
+    const r2 = await register();
+    const live = (await call(srv.url, '/api/account/refresh', { body: { refreshToken: r2.refreshToken } }))
+      .json;
     expectOk(await call(srv.url, '/api/user/current', { bearer: live.accessToken }));
     expect(
       (await call(srv.url, '/api/account/logout', { method: 'POST', bearer: live.accessToken })).status,
@@ -111,7 +114,7 @@ describe('register, login, refresh, logout', () => {
     expect(after.status).toBe(401);
     expect(after.text).toBe('');
     // The original access token belongs to the same (now ended) session.
-    expect((await call(srv.url, '/api/user/current', { bearer: r.accessToken })).status).toBe(401);
+    expect((await call(srv.url, '/api/user/current', { bearer: r2.accessToken })).status).toBe(401);
     expectError(
       await call(srv.url, '/api/account/refresh', { body: { refreshToken: live.refreshToken } }),
       401,

@@ -117,6 +117,23 @@ describe('company settings', () => {
       errors: [],
     });
   });
+
+  it('refuses values nested too deep (10,000 levels once overflowed the stack: 500)', async () => {
+    for (const deep of [
+      '['.repeat(10_000) + ']'.repeat(10_000),
+      `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+    ]) {
+      const raw = `{"name":"deep.value","value":${deep}}`;
+      const set = await a.call('/api/user-settings', { method: 'POST', raw });
+      expectError(set, 400, 'VALIDATION_ERROR');
+      expect(set.json.errors[0]).toMatchObject({ path: '/value' });
+      expect(set.json.errors[0].message).toMatch(/deeper than 64 levels/);
+      const check = await a.call('/api/settings/validate', { method: 'POST', raw });
+      expect(check.status).toBeLessThan(500);
+    }
+    const shallow = await a.post('/api/settings/validate', { name: 'deep.ok', value: [[[[1]]]] });
+    expect(shallow.json).toMatchObject({ valid: true });
+  });
 });
 
 describe('user settings', () => {

@@ -82,7 +82,9 @@ export async function issueSession(
   userId: string,
   origin: 'login' | 'register' | 'launch',
 ): Promise<Static<typeof SessionTokens>> {
-  const s = await store.sessions.create(userId, origin, SESSION_TTL_SECONDS);
+  const s = await store.sessions.create(userId, origin, SESSION_TTL_SECONDS, (sid) =>
+    tokens.newRefreshToken(sid),
+  );
   const t = await tokens.issue(s.sessionId, userId);
   return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer', userId };
 }
@@ -182,7 +184,7 @@ export async function accountRoutes(
         tags: ['Account'],
         summary: 'Swap a refresh token for a new token pair',
         description:
-          'The refresh token works once: the answer carries a new one. An unknown, used, expired or revoked refresh token gets 401 INVALID_REFRESH_TOKEN. No API key needed.',
+          'The refresh token works once: the answer carries a new one. An unknown, used, expired or revoked refresh token gets 401 INVALID_REFRESH_TOKEN. A used one coming back means it leaked (or two refreshes raced): the whole session ends, with every token it issued. No API key needed.',
         security: [],
         body: RefreshRequest,
         response: {
@@ -198,8 +200,18 @@ export async function accountRoutes(
       },
     },
     async (req) => {
-      const s = await store.sessions.rotate(req.body.refreshToken);
+      const s = await store.sessions.rotate(req.body.refreshToken, (sid) => tokens.newRefreshToken(sid));
       if (!s) {
+        // Ours (the MAC verifies) but not the live one: it was used before. End the session.
+        const reused = tokens.refreshTokenSession(req.body.refreshToken);
+        if (reused && (await store.sessions.end(reused))) {
+          req.log.warn({ sessionId: reused }, 'a used refresh token came back; the session is ended');
+          throw new ApiError(
+            401,
+            'INVALID_REFRESH_TOKEN',
+            'The refresh token was used already; the session is ended for safety. Log in again.',
+          );
+        }
         throw new ApiError(
           401,
           'INVALID_REFRESH_TOKEN',

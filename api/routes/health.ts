@@ -1,5 +1,5 @@
 /**
- * GET /api/healthz: liveness and readiness, no key needed.
+ * GET /api/healthz: liveness and readiness, no key needed, not rate limited.
  *
  * The database check is shared: at most one ping per `databaseCheckMs`
  * (default 1 s), and concurrent checks wait for the same ping. A load
@@ -11,7 +11,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
-import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
 import type { PlanPool } from '../planning/pool.ts';
 
 const Health = Type.Object(
@@ -58,12 +57,11 @@ export async function healthRoutes(
         tags: ['Service'],
         summary: 'Health check',
         description:
-          'Answers 200 when the database answers (checked at most once a second), 503 otherwise. No API key needed. Planner load is reported, not judged.',
+          'Answers 200 when the database answers (checked at most once a second), 503 otherwise. No API key needed, and never rate limited (probes do not count against the client address). Planner load is reported, not judged.',
         security: [],
         response: {
-          200: withHeaders(Health, 'Healthy.'),
-          503: withHeaders(Health, 'The database does not answer.'),
-          429: withHeaders(ErrorResponse, 'Rate limit of the client address exceeded.'),
+          200: { ...Health, description: 'Healthy.' },
+          503: { ...Health, description: 'The database does not answer.' },
         },
       },
     },

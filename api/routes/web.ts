@@ -35,9 +35,14 @@ export interface WebOptions {
   basemapAttribution?: string;
   /** Origins (scheme://host[:port]) that may embed the view and be launch return targets, besides this server's own. */
   allowedOrigins?: string[];
+  /** The origin browsers reach this server at (TRAMLINE_PUBLIC_URL); see `ownOrigins`. */
+  publicUrl?: string;
 }
 
-/** Web settings from the environment: TRAMLINE_BASEMAP_URL, TRAMLINE_BASEMAP_ATTRIBUTION, TRAMLINE_ALLOWED_ORIGINS. */
+/**
+ * Web settings from the environment: TRAMLINE_BASEMAP_URL,
+ * TRAMLINE_BASEMAP_ATTRIBUTION, TRAMLINE_ALLOWED_ORIGINS, TRAMLINE_PUBLIC_URL.
+ */
 export function webOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebOptions {
   const origins = (env.TRAMLINE_ALLOWED_ORIGINS ?? '')
     .split(',')
@@ -65,10 +70,31 @@ export function webOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebOpti
       `TRAMLINE_BASEMAP_URL must be an http(s) raster tile template with {z}, {x} and {y}; found "${basemapUrl}".`,
     );
   }
+  const publicRaw = env.TRAMLINE_PUBLIC_URL || undefined;
+  let publicUrl: string | undefined;
+  if (publicRaw !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(publicRaw);
+    } catch {
+      u = undefined;
+    }
+    if (
+      !u ||
+      (u.protocol !== 'https:' && u.protocol !== 'http:') ||
+      u.origin !== publicRaw.replace(/\/$/, '')
+    ) {
+      throw new ConfigError(
+        `TRAMLINE_PUBLIC_URL must be the bare http(s) origin browsers reach this server at (scheme://host[:port], no path), like https://plan.example.com; found "${publicRaw}".`,
+      );
+    }
+    publicUrl = u.origin;
+  }
   return {
     basemapUrl,
     basemapAttribution: env.TRAMLINE_BASEMAP_ATTRIBUTION || undefined,
     allowedOrigins: origins,
+    ...(publicUrl ? { publicUrl } : {}),
   };
 }
 
@@ -80,46 +106,96 @@ function routeAlgorithms(): string[] {
   return [...(list ?? SUPPORTED_ROUTE_ALGORITHMS)];
 }
 
-/** This server's origin as the browser sees it. */
-export function ownOrigin(req: FastifyRequest): string {
-  return `${req.protocol}://${req.host}`;
+/** How this server learns its own origin: never from the Host header of a request. */
+export interface OriginSettings {
+  /** TRAMLINE_PUBLIC_URL: the origin browsers reach this server at. */
+  publicUrl?: string;
+  /** Proxies are trusted (TRAMLINE_TRUST_PROXY): their X-Forwarded-Proto and X-Forwarded-Host name the origin. */
+  trustProxy?: boolean;
 }
 
-function isLoopback(req: FastifyRequest): boolean {
-  return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(req.host);
+const LOOPBACK_RE = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * This server's own origins for a request, most preferred first: the
+ * configured public URL; else, behind a trusted proxy, the forwarded scheme
+ * and host; else the address and port the connection came in on (with
+ * `localhost` when that is a loopback address). The Host header alone
+ * decides nothing, so a proxy passing it on cannot make another site ours.
+ */
+export function ownOrigins(req: FastifyRequest, settings: OriginSettings = {}): string[] {
+  if (settings.publicUrl) return [settings.publicUrl];
+  const forwardedHost = req.headers['x-forwarded-host'];
+  if (settings.trustProxy && typeof forwardedHost === 'string' && forwardedHost !== '') {
+    try {
+      return [new URL(`${req.protocol}://${forwardedHost.split(',', 1)[0].trim()}`).origin];
+    } catch {
+      // An unusable forwarded host: fall back to the connection.
+    }
+  }
+  const scheme = req.protocol === 'https' ? 'https' : 'http';
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const port = req.socket.localPort;
+  const at = (host: string) => new URL(`${scheme}://${host}:${port}`).origin;
+  if (LOOPBACK_RE.test(address))
+    return [at(address.includes(':') ? `[${address}]` : address), at('localhost')];
+  return [at(address.includes(':') ? `[${address}]` : address)];
 }
 
 /**
- * Cookie attributes: in a secure context (https, or a loopback address,
- * which browsers treat as secure) SameSite=None; Secure; Partitioned, so the
- * view also works embedded in another origin's iframe (browsers that block
- * third-party cookies keep partitioned ones, per embedding site); on plain
- * http elsewhere SameSite=Lax (embedding then needs https).
+ * Whether the browser sees this server in a secure context: the public URL
+ * is https; or a trusted proxy forwarded https; or, without either, the
+ * connection is TLS or came in on a loopback address (browsers treat
+ * http://localhost as secure).
  */
-function cookieOptions(req: FastifyRequest, maxAge: number) {
-  const secure = req.protocol === 'https' || isLoopback(req);
+function secureContext(req: FastifyRequest, settings: OriginSettings): boolean {
+  if (settings.publicUrl) return settings.publicUrl.startsWith('https:');
+  if (req.protocol === 'https') return true;
+  if (settings.trustProxy && req.headers['x-forwarded-proto'] !== undefined) return false;
+  return LOOPBACK_RE.test(req.socket.localAddress ?? '');
+}
+
+/**
+ * Cookie attributes: in a secure context SameSite=None; Secure; Partitioned,
+ * so the view also works embedded in another origin's iframe (browsers that
+ * block third-party cookies keep partitioned ones, per embedding site); on
+ * plain http elsewhere SameSite=Lax (embedding then needs https). Setting
+ * and clearing use the same attributes, or browsers keep the cookie.
+ */
+function cookieOptions(secure: boolean) {
   return {
     httpOnly: true,
     path: '/',
-    maxAge,
     secure,
     sameSite: secure ? ('none' as const) : ('lax' as const),
     partitioned: secure,
   };
 }
 
-/** A return URL on this origin or an allowed one, as an absolute URL; null otherwise. */
-export function safeReturnUrl(raw: string, own: string, allowed: readonly string[]): string | null {
+/**
+ * A return URL on this server's origin (answered as a path, so the browser
+ * stays on the origin it uses) or on an allowed origin (absolute); null otherwise.
+ */
+export function safeReturnUrl(
+  raw: string,
+  own: string | readonly string[],
+  allowed: readonly string[],
+): string | null {
+  const owns = typeof own === 'string' ? [own] : own;
   if (raw.length > 2048 || raw.includes('\\') || [...raw].some((c) => c.charCodeAt(0) < 0x20)) return null;
   let u: URL;
   try {
-    u = new URL(raw, `${own}/`);
+    u = new URL(raw, `${owns[0]}/`);
   } catch {
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   if (u.username || u.password) return null;
-  return u.origin === own || allowed.includes(u.origin) ? u.href : null;
+  if (owns.includes(u.origin)) {
+    // "//host" would leave the origin again.
+    return u.pathname.startsWith('//') ? null : `${u.pathname}${u.search}${u.hash}`;
+  }
+  return allowed.includes(u.origin) ? u.href : null;
 }
 
 /**
@@ -136,11 +212,12 @@ function withConfig(html: string, config: object, dataUrl: string): string {
 
 export async function webRoutes(
   app: FastifyInstance,
-  opts: { store: Store; tokens: TokenService; web?: WebOptions },
+  opts: { store: Store; tokens: TokenService; web?: WebOptions; trustProxy?: boolean },
 ): Promise<void> {
   const { store, tokens } = opts;
   const web = opts.web ?? webOptionsFromEnv();
   const allowed = web.allowedOrigins ?? [];
+  const origin: OriginSettings = { publicUrl: web.publicUrl, trustProxy: opts.trustProxy };
   const frameAncestors = ["'self'", ...allowed].join(' ');
 
   const page = (name: string): string => {
@@ -168,7 +245,10 @@ export async function webRoutes(
     const claims = await tokens.verify(accessToken);
     if (!claims) throw new ApiError(500, 'INTERNAL_ERROR', 'The new session token did not verify.');
     const { accessToken: long } = await tokens.issue(claims.sessionId, claims.userId, SESSION_TTL_SECONDS);
-    reply.setCookie(SESSION_COOKIE, long, cookieOptions(req, SESSION_TTL_SECONDS));
+    reply.setCookie(SESSION_COOKIE, long, {
+      ...cookieOptions(secureContext(req, origin)),
+      maxAge: SESSION_TTL_SECONDS,
+    });
   };
 
   await app.register(fastifyCookie);
@@ -257,17 +337,18 @@ export async function webRoutes(
     { schema: { hide: true } },
     async (req, reply) => {
       const b = (req.body ?? {}) as { email?: unknown; password?: unknown; returnUrl?: unknown };
+      // The inner call counts in this client's rate limit bucket, not in one of the loopback address.
       const res = await app.inject({
         method: 'POST',
         url: '/api/account/login',
         payload: { email: b.email, password: b.password },
-        headers: { 'x-correlation-id': req.id },
+        headers: app.innerCallHeaders(req),
       });
       if (res.statusCode !== 200) {
         return reply.code(res.statusCode).type('application/json; charset=utf-8').send(res.body);
       }
       const returnUrl =
-        (typeof b.returnUrl === 'string' && safeReturnUrl(b.returnUrl, ownOrigin(req), [])) || '/';
+        (typeof b.returnUrl === 'string' && safeReturnUrl(b.returnUrl, ownOrigins(req, origin), [])) || '/';
       await setSession(req, reply, (res.json() as { accessToken: string }).accessToken);
       return { returnUrl };
     },
@@ -276,7 +357,7 @@ export async function webRoutes(
   app.post('/logout', { schema: { hide: true } }, async (req, reply) => {
     if (req.principal?.kind === 'session')
       await store.sessions.revoke(req.principal.keyId, req.principal.userId);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(secureContext(req, origin)));
     return reply.code(204).send();
   });
 
@@ -291,19 +372,20 @@ export async function webRoutes(
       if (missing.length) {
         throw validationError(missing.map((k) => ({ path: `/querystring/${k}`, message: 'is required' })));
       }
-      const target = safeReturnUrl(returnUrl!, ownOrigin(req), allowed);
+      const own = ownOrigins(req, origin);
+      const target = safeReturnUrl(returnUrl!, own, allowed);
       if (!target) {
         throw new ApiError(
           400,
           'INVALID_RETURN_URL',
-          `returnUrl must be on this server (${ownOrigin(req)}) or on an allowed origin${allowed.length ? ` (${allowed.join(', ')})` : ''}; found "${returnUrl!.slice(0, 200)}".`,
+          `returnUrl must be on this server (${own[0]}) or on an allowed origin${allowed.length ? ` (${allowed.join(', ')})` : ''}; found "${returnUrl!.slice(0, 200)}".`,
         );
       }
       const res = await app.inject({
         method: 'POST',
         url: '/api/partner/launch/exchange',
         payload: { code, userId },
-        headers: { 'x-correlation-id': req.id },
+        headers: app.innerCallHeaders(req),
       });
       if (res.statusCode !== 200 && res.statusCode !== 201) {
         return reply.code(res.statusCode).type('application/json; charset=utf-8').send(res.body);

@@ -1,7 +1,9 @@
 /**
  * Sign-in sessions. A session has one live refresh token (opaque, stored as
- * its SHA-256); refreshing replaces it in one atomic UPDATE, so a refresh
- * token works once and of two concurrent refreshes exactly one wins.
+ * its SHA-256); refreshing replaces it with a compare-and-swap UPDATE, so a
+ * refresh token works once and of two concurrent refreshes exactly one wins.
+ * The caller may make the tokens (`makeToken`, given the session id), so a
+ * used token can still be told to belong to its session.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
@@ -36,9 +38,10 @@ export function createSessionsRepository(db: Database) {
       userId: string,
       origin: SessionOrigin,
       ttlSeconds: number,
+      makeToken?: (sessionId: string) => string,
     ): Promise<{ sessionId: string; refreshToken: string }> {
-      const refreshToken = newRefreshToken();
       const id = uuidv7();
+      const refreshToken = makeToken?.(id) ?? newRefreshToken();
       await db.insert(sessions).values({
         id,
         userId,
@@ -52,20 +55,32 @@ export function createSessionsRepository(db: Database) {
     /** Swaps a live refresh token for a new one; null when unknown, used, expired or revoked. */
     async rotate(
       refreshToken: string,
+      makeToken?: (sessionId: string) => string,
     ): Promise<{ sessionId: string; userId: string; refreshToken: string } | null> {
-      const next = newRefreshToken();
+      const live = and(
+        eq(sessions.refreshHash, hashToken(refreshToken)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      );
+      const [found] = await db.select({ id: sessions.id }).from(sessions).where(live);
+      if (!found) return null;
+      const next = makeToken?.(found.id) ?? newRefreshToken();
       const [row] = await db
         .update(sessions)
         .set({ refreshHash: hashToken(next), refreshedAt: sql`now()` })
-        .where(
-          and(
-            eq(sessions.refreshHash, hashToken(refreshToken)),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, sql`now()`),
-          ),
-        )
+        .where(and(eq(sessions.id, found.id), live))
         .returning({ sessionId: sessions.id, userId: sessions.userId });
       return row ? { ...row, refreshToken: next } : null;
+    },
+
+    /** Ends a session whoever's it is (a used refresh token came back); true when it was live. */
+    async end(sessionId: string): Promise<boolean> {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return rows.length > 0;
     },
 
     /** Ends a session of this user; true when it was live. */
