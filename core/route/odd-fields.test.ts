@@ -56,3 +56,15 @@ describe.skipIf(!hasCorpus())('the outer headland pass is driven half a swath fr
     });
   }
 });
+
+describe.skipIf(!hasCorpus())('no driven part is shorter than 5 cm', () => {
+  // Fishtail turns whose forward creep before or after reversing was 2 cm.
+  const fields = [
+    ...turned('fiboa-be_wal:...E76AF87F25F3FB0DADB85705FE6ABA9E'),
+    ...turned('fiboa-pt:355362'),
+  ];
+  it.each(fields)('%s', (_id, f) => {
+    const p = plan(f);
+    expect(checkPlan(p)).toEqual([]);
+  });
+});

@@ -19,6 +19,7 @@ import { RingPath } from './ring-path.ts';
 import { RouteBuilder } from './route-builder.ts';
 import { entryPose } from './route-geometry.ts';
 import { RouteLinks, type RouteRing } from './route-links.ts';
+import { withoutDegenerateParts } from './route-tidy.ts';
 import type { RouteInput, RouteResult } from './route-types.ts';
 import { buildBlocks, type TrackRec } from './track-blocks.ts';
 
@@ -96,7 +97,7 @@ export function planRoute(input: RouteInput): RouteResult {
     routeEnd = input.end;
   }
   return {
-    parts: b.parts,
+    parts: withoutDegenerateParts(b.parts),
     start: b.routeStart,
     end: routeEnd,
     failures: b.failures,
