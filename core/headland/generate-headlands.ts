@@ -132,6 +132,23 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           if (rings.length >= wanted(k)) break;
         }
       }
+      // A part of the pass narrower than twice the turning radius (a thin arm of
+      // the field) has no rounded ring of its own: it is gone round wider, as
+      // far out as the turning radius needs, where that stays in the field.
+      for (const part of exterior) {
+        if (part.passNumber !== k || rings.some((r) => pointInRing(r[0], part.ring))) continue;
+        const wider = drivableRings(
+          offset([{ outer: part.ring, holes: [] }], RS, 'round', 0.03),
+          RF,
+          boundaryIndex,
+          opts.curvatureRate,
+        );
+        // Not over the passes outside it: an inner pass keeps (k - 1) swaths off the edge.
+        const clear = (k - 1) * w - 0.05;
+        rings.push(
+          ...wider.filter((r) => clear <= 0 || r.every((q) => boundaryIndex.distance(q, clear) >= clear)),
+        );
+      }
       for (const ring of rings) drivenExterior.push({ passNumber: k, ring });
     }
   }

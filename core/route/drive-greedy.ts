@@ -59,9 +59,27 @@ export function driveGreedy(b: RouteBuilder): void {
     return out.sort((x, y) => x.d - y.d);
   }
 
+  /**
+   * The turn from the end of track r driven one way to the nearest track
+   * of its block driven back [m]: a short first track must not end where
+   * its neighbour is far.
+   */
+  const firstTurn = (r: TrackRec, f: boolean): number => {
+    const blk = blocks[r.block];
+    if (blk.length < 2) return 0;
+    const end = b.endPoseOf(r, f);
+    let best = Number.POSITIVE_INFINITY;
+    for (const q of blk) {
+      if (q === r || Math.abs(q.track.line - r.track.line) > 2 * skip + 1) continue;
+      const p = dubinsShortest(end, b.startPoseOf(q, !f), b.R);
+      best = Math.min(best, p ? p.length : Number.POSITIVE_INFINITY);
+    }
+    return Number.isFinite(best) ? best : 0;
+  };
   let first = recs[0];
-  let forward = true;
-  // Begin near where the machine is (after the headland passes), else near the start node.
+  let forward = firstTurn(first, true) <= firstTurn(first, false);
+  // Begin near where the machine is (after the headland passes), else near the start node,
+  // at the end of a block whose first turn is short.
   const near: Point | undefined = b.pose ? b.pose : input.start;
   if (near) {
     let bd = Number.POSITIVE_INFINITY;
@@ -69,7 +87,7 @@ export function driveGreedy(b: RouteBuilder): void {
       for (const r of [blk[0], blk[blk.length - 1]]) {
         for (const f of [true, false]) {
           const p = b.startPoseOf(r, f);
-          const d = dist(p, near);
+          const d = dist(p, near) + firstTurn(r, f);
           if (d < bd) {
             bd = d;
             first = r;
@@ -84,7 +102,7 @@ export function driveGreedy(b: RouteBuilder): void {
     }
     if (!b.link(b.startPoseOf(first, forward), 'HeadlandConnector')) b.failures++;
   } else {
-    b.routeStart = first.track.a;
+    b.routeStart = b.startPoseOf(first, forward);
   }
   let current = first;
   let remaining: number;

@@ -14,6 +14,12 @@ import { FieldTravel } from './field-travel.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { dist, pickShorter, polyLen, ringArea, singleChord } from './route-geometry.ts';
 
+/** Reversing of a turn or connector: at most this many turning radii. */
+const MAX_REVERSE_RADII = 5;
+
+/** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
+const CUSP_PENALTY_RADII = 4;
+
 /** A headland pass of the zone with its path for driving and travel. */
 export interface RouteRing {
   ring: HeadlandRing;
@@ -88,7 +94,9 @@ export class RouteLinks {
     region: EdgeIndex,
     opts: ConnectOptions = {},
   ): Connection | null {
-    const o = this.sigma === undefined ? opts : { ...opts, curvatureRate: this.sigma };
+    // Reversing only as far as a turn needs: a longer way back is driven forward along a headland or through the field.
+    const capped = { maxReverse: MAX_REVERSE_RADII * r, ...opts };
+    const o = this.sigma === undefined ? capped : { ...capped, curvatureRate: this.sigma };
     // Keep the obstacle margin where the ends allow it; where no path keeps it (ends
     // in an obstacle's margin, a gap between obstacles narrower than the machine
     // needs to turn), hold the path to the obstacles themselves.
@@ -138,6 +146,11 @@ export class RouteLinks {
     if (!direct && !via) {
       direct = this.connectPoses(from, to, R, this.region);
       via = direct ? null : (this.viaRing(from, to, true) ?? this.viaTwoRings(from, to));
+    } else if (!direct && via && via.length > 6 * R + dist(from, to)) {
+      // A long way round the headland against a turn with a short reversing
+      // manoeuvre: the turn, when it saves more than its stops cost.
+      const turn = this.connectPoses(from, to, R, this.region);
+      if (turn && turn.length + CUSP_PENALTY_RADII * R < via.length) direct = turn;
     }
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, type]] } : (best as Found);
