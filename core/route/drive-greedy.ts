@@ -126,7 +126,12 @@ export function driveGreedy(b: RouteBuilder): void {
     while (!reached) {
       const entries = chooseEntries(current.block);
       if (entries.length === 0) break;
-      for (const e of entries.slice(0, 8)) {
+      // The nearest entries first; then one of each other block: a block out
+      // of reach from here may be reached from the next one.
+      const tried = new Set<number>();
+      for (const [i, e] of entries.entries()) {
+        if (i >= 8 && tried.has(e.rec.block)) continue;
+        tried.add(e.rec.block);
         if (b.link(b.startPoseOf(e.rec, e.forward), 'HeadlandConnector')) {
           current = e.rec;
           forward = e.forward;

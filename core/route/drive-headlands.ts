@@ -100,6 +100,24 @@ export class HeadlandDriver {
         }
       }
     }
+    if (!chosen && pose) {
+      // Else a way on that reverses farther than a turn needs.
+      const s0 = path.project(pose);
+      let bestLen = Number.POSITIVE_INFINITY;
+      for (const dir of dirs) {
+        for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
+          if (la > path.length / 2) continue;
+          const s = path.snap(s0 + dir * la);
+          const c = b.links.connectPoses(pose, path.poseAt(s, dir), R, input.region, {
+            maxReverse: Number.POSITIVE_INFINITY,
+          });
+          if (c && c.length < bestLen) {
+            bestLen = c.length;
+            chosen = { s, dir, conn: c };
+          }
+        }
+      }
+    }
     if (!chosen) return false;
     if (chosen.conn) b.pushConnection(chosen.conn, 'HeadlandConnector');
     // Sharp corners of an exterior pass are driven square, with a reversing

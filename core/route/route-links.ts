@@ -137,7 +137,10 @@ export class RouteLinks {
       if (d) return { length: d.length, legs: [[d, type]] };
       if (!anywhere) return null;
       const legs = this.fieldTravel().connect(from, to);
-      if (!legs) return null;
+      if (!legs) {
+        const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
+        return far ? { length: far.length, legs: [[far, type]] } : null;
+      }
       return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
     }
     // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
@@ -155,9 +158,13 @@ export class RouteLinks {
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, type]] } : (best as Found);
     if (!anywhere) return null;
-    // Last resort: through the field along straight legs between waypoints.
+    // Last resort: through the field along straight legs between waypoints,
+    // else a turn that reverses farther than a turn needs.
     const legs = this.fieldTravel().connect(from, to);
-    if (!legs) return null;
+    if (!legs) {
+      const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
+      return far ? { length: far.length, legs: [[far, type]] } : null;
+    }
     return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
   }
 
