@@ -43,6 +43,8 @@ export interface ConnectOptions {
   allowReverse?: boolean;
   /** Give up on paths longer than this [m]. */
   maxLength?: number;
+  /** Reversing paths: at most this much driven backwards [m] (default no limit). */
+  maxReverse?: number;
   /**
    * Curvature-rate limit [1/m^2]: turns are continuous-curvature paths
    * (clothoid, arc, clothoid). Undefined: arcs start abruptly.
@@ -72,7 +74,15 @@ export function connectPoses(
       if (c) return c;
     }
     if (opts.allowReverse === false) return null;
-    return reversingCurve(from, to, radius, sigma, region, maxLength);
+    return reversingCurve(
+      from,
+      to,
+      radius,
+      sigma,
+      region,
+      maxLength,
+      opts.maxReverse ?? Number.POSITIVE_INFINITY,
+    );
   }
   for (const p of dubinsPaths(from, to, radius)) {
     if (p.length > maxLength) break;
@@ -80,7 +90,14 @@ export function connectPoses(
     if (c) return c;
   }
   if (opts.allowReverse === false) return null;
-  return reversingConnection(from, to, radius, region, maxLength);
+  return reversingConnection(
+    from,
+    to,
+    radius,
+    region,
+    maxLength,
+    opts.maxReverse ?? Number.POSITIVE_INFINITY,
+  );
 }
 
 /**
@@ -95,6 +112,7 @@ function reversingConnection(
   radius: number,
   region: EdgeIndex,
   maxLength: number,
+  maxReverse: number,
 ): Connection | null {
   const candidates: TurnPath[] = [];
   for (const back of BACKS.map((k) => k * radius)) {
@@ -130,10 +148,18 @@ function reversingConnection(
   candidates.sort((a, b) => a.length - b.length);
   for (const c of candidates) {
     if (c.length > maxLength) break;
+    if (reversed(c.segments) > maxReverse) continue;
     const conn = tryPath(from, c, radius, region);
     if (conn) return conn;
   }
   return null;
+}
+
+/** Length driven backwards [m]. */
+function reversed(pieces: readonly { length: number; reverse: boolean }[]): number {
+  let s = 0;
+  for (const p of pieces) if (p.reverse) s += p.length;
+  return s;
 }
 
 /** Straight reversing distances tried before a forward turn [radii]. */
@@ -164,6 +190,7 @@ function reversingCurve(
   sigma: number,
   region: EdgeIndex,
   maxLength: number,
+  maxReverse: number,
 ): Connection | null {
   const candidates: CurvePath[] = [];
   for (const back of BACKS.map((k) => k * radius)) {
@@ -217,6 +244,7 @@ function reversingCurve(
   candidates.sort((a, b) => a.length - b.length);
   for (const c of candidates) {
     if (c.length > maxLength) break;
+    if (reversed(c.pieces) > maxReverse) continue;
     const conn = tryCurve(from, c, region);
     if (conn) return conn;
   }

@@ -11,9 +11,7 @@ import type { PlanRequest } from '../types/index.ts';
 
 // Fixture fields whose default routes follow a headland pass somewhere.
 const fields = loadFixtureFields().filter((f) =>
-  ['fiboa-cz:42697133', 'fiboa-cz:44715294'].includes(
-    (f as { properties?: { id?: string } }).properties?.id ?? '',
-  ),
+  ['fiboa-nz:7', 'fiboa-cz:44715294'].includes((f as { properties?: { id?: string } }).properties?.id ?? ''),
 );
 
 const request = (boundary: unknown, drive?: boolean): PlanRequest => ({

@@ -60,15 +60,27 @@ export class FieldTravel {
     return l;
   }
 
+  /**
+   * Legs through the field from one pose to the other, each reversing at
+   * most as far as turning round needs (a few turning radii); only where no
+   * such legs are found, legs that reverse farther.
+   */
   connect(from: Pose, to: Pose): Connection[] | null {
     const R = this.radius;
-    for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R]) {
-      const l = this.level(clearance);
-      if (!l) continue;
-      const route = this.shortestChain(from, to, l);
-      if (!route) continue;
-      const legs = this.drive(from, to, route);
-      if (legs) return legs;
+    const chains: (Point[] | null)[] = [];
+    for (const maxReverse of [5 * R, Number.POSITIVE_INFINITY]) {
+      let k = 0;
+      for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R]) {
+        const i = k++;
+        if (chains.length <= i) {
+          const l = this.level(clearance);
+          chains.push(l ? this.shortestChain(from, to, l) : null);
+        }
+        const route = chains[i];
+        if (!route) continue;
+        const legs = this.drive(from, to, route, maxReverse);
+        if (legs) return legs;
+      }
     }
     return null;
   }
@@ -141,7 +153,7 @@ export class FieldTravel {
     return chain.reverse();
   }
 
-  private drive(from: Pose, to: Pose, waypoints: Point[]): Connection[] | null {
+  private drive(from: Pose, to: Pose, waypoints: Point[], maxReverse: number): Connection[] | null {
     const R = this.radius;
     const poses: Pose[] = waypoints.map((p, i) => {
       const q = i + 1 < waypoints.length ? waypoints[i + 1] : to;
@@ -155,7 +167,7 @@ export class FieldTravel {
         p,
         R,
         this.region,
-        this.curvatureRate === undefined ? {} : { curvatureRate: this.curvatureRate },
+        this.curvatureRate === undefined ? { maxReverse } : { maxReverse, curvatureRate: this.curvatureRate },
       );
       if (!c) return null;
       legs.push(c);

@@ -124,6 +124,40 @@ describe('checkPlan continuity', () => {
   });
 });
 
+describe('checkPlan degenerate parts', () => {
+  it('reports a driven part shorter than 5 cm, and none on the plan as made', () => {
+    const m = 111_320;
+    const w = 200 / (m * Math.cos(55 * DEG));
+    const h = 150 / m;
+    const boundary = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [10, 55],
+          [10 + w, 55],
+          [10 + w, 55 + h],
+          [10, 55 + h],
+          [10, 55],
+        ],
+      ],
+    };
+    const { plan } = planField({
+      boundary,
+      machine: { swathWidth: 6, minTurningRadius: R },
+      exteriorHeadlandPasses: 1,
+    });
+    const degenerate = () => checkPlan(plan).filter((v) => v.rule === 'degenerate-part');
+    expect(degenerate()).toEqual([]);
+    const parts = plan.zones[0].groups[plan.zones[0].activeGroup].parts;
+    const turn = parts.find((p) => p.sequence !== undefined && p.type === 'Turn');
+    expect(turn).toBeDefined();
+    const o = turn!.points[0];
+    // A 4.5 cm creep.
+    turn!.points = [o, { x: o.x + 0.045, y: o.y }];
+    expect(degenerate().map((v) => v.sequence)).toEqual([turn!.sequence]);
+  });
+});
+
 describe('curvatureRateViolation', () => {
   const sigma = 0.05;
   /** Pieces sampled one after another as the planner samples parts (5 degrees, 1 m), joined into one polyline. */

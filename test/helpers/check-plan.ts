@@ -39,6 +39,8 @@ export const TOLERANCES = {
   /** Curved parts: at most this between vertices [m] and this heading step [deg]. */
   maxStep: 1.0 + 1e-6,
   maxStepDeg: 5 + 1e-6,
+  /** No driven part is shorter than this [m]: a stop and start (or a cusp) with no way between. */
+  minPart: 0.05,
   /** Statistics equal the geometry within this fraction. */
   stats: 0.005,
   /**
@@ -210,6 +212,17 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
         message: 'driven part with fewer than 2 points',
       });
       continue;
+    }
+    const length = pts.reduce((a, q, k) => (k ? a + dist(pts[k - 1], q) : 0), 0);
+    if (length < TOLERANCES.minPart) {
+      out.push({
+        rule: 'degenerate-part',
+        zone: z,
+        part: i,
+        sequence: p.sequence,
+        message: `${p.type}${p.reverse ? ' (reversing)' : ''} is ${(length * 100).toFixed(1)} cm long; driven parts are at least ${TOLERANCES.minPart * 100} cm`,
+        at: pts[0],
+      });
     }
     if (!field.contains(pts[0]) && field.distance(pts[0], 1) > TOLERANCES.field) {
       out.push({
