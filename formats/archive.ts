@@ -269,7 +269,8 @@ function unpackEntry(
     const cap = Math.max(0, Math.min(limits.maxEntryBytes, room, ratioCap, e.size));
     try {
       // zlib inflates chunk by chunk and stops as soon as the output passes maxOutputLength.
-      bytes = inflateRawSync(packed, { maxOutputLength: cap + 1 });
+      const b = inflateRawSync(packed, { maxOutputLength: cap + 1 });
+      bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     } catch (err) {
       if ((err as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE')
         throw importError(`${what}: ${e.name} cannot be unpacked (${(err as Error).message}).`, e.name);
@@ -304,8 +305,10 @@ function overCap(
   if (cap === limits.maxEntryBytes) return entryTooLarge(what, e.name, limits, cap + 1);
   if (cap === room) return totalTooLarge(what, limits, limits.maxTotalBytes + 1);
   if (cap === ratioCap) return ratioTooHigh(what, e.name, limits, cap + 1, e.compressedSize);
-  return importError(
-    `${what}: ${e.name} unpacks to more than the ${e.size} bytes its header declares; the zip is damaged or forged.`,
-    e.name,
+  return new FileRefusal(
+    'ARCHIVE_SIZE_MISMATCH',
+    422,
+    `${what}: ${e.name} unpacks to more than the ${e.size} bytes its header declares (unpacking stopped there); the zip is damaged or forged.`,
+    { limit: 'declaredSize', limitValue: e.size, entry: e.name },
   );
 }

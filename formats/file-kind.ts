@@ -73,12 +73,13 @@ const WKT_RE =
 export function sniffFileKind(
   data: Uint8Array,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  what = 'The file',
 ): { kind: FileKind } | { kind: null; reason: string } {
   if (data.length === 0) return { kind: null, reason: 'the file is empty' };
   if (looksLikeZip(data)) {
     let names: string[];
     try {
-      names = listZip(data, limits).map((e) => e.name.toLowerCase());
+      names = listZip(data, limits, what).map((e) => e.name.toLowerCase());
     } catch (e) {
       if (e instanceof FileRefusal) throw e;
       return {

@@ -107,7 +107,7 @@ export function readerAnswer(e: unknown, fileName: string, stored: boolean): unk
 
 /** The OpenAPI answers of the archive limits (shared by the upload and the import routes). */
 export const ARCHIVE_LIMIT_CODES =
-  'ARCHIVE_TOO_MANY_ENTRIES, ARCHIVE_ENTRY_TOO_LARGE, ARCHIVE_TOO_LARGE (the entry count and unpacked size limits), ARCHIVE_RATIO_TOO_HIGH, ARCHIVE_ENTRY_OVERLAP (entries sharing data), ARCHIVE_ENCRYPTED';
+  'ARCHIVE_TOO_MANY_ENTRIES, ARCHIVE_ENTRY_TOO_LARGE, ARCHIVE_TOO_LARGE (the entry count and unpacked size limits), ARCHIVE_RATIO_TOO_HIGH, ARCHIVE_ENTRY_OVERLAP (entries sharing data), ARCHIVE_SIZE_MISMATCH (an entry unpacking to more than its header declares), ARCHIVE_ENCRYPTED';
 
 export const UserFile = Type.Object(
   {
@@ -312,7 +312,7 @@ A company keeps at most a number of files and of bytes (the operator sets both; 
           ),
           422: withHeaders(
             ErrorResponse,
-            'ARCHIVE_ENTRY_OVERLAP (entries of the zip share data), ARCHIVE_RATIO_TOO_HIGH (an entry compressed past the ratio limit), ARCHIVE_ENCRYPTED; FILE_TOO_COMPLEX when checking the zip takes more time or memory than a file reader has. `details` names the limit and its value.',
+            'ARCHIVE_ENTRY_OVERLAP (entries of the zip share data), ARCHIVE_RATIO_TOO_HIGH (an entry compressed past the ratio limit), ARCHIVE_SIZE_MISMATCH (an entry unpacking to more than its header declares), ARCHIVE_ENCRYPTED; FILE_TOO_COMPLEX when checking the zip takes more time or memory than a file reader has. `details` names the limit and its value.',
           ),
           503: withHeaders(
             ErrorResponse,
@@ -337,7 +337,7 @@ A company keeps at most a number of files and of bytes (the operator sets both; 
       try {
         const text = uploadAsUtf8(sent, charset);
         data = text.transcoded ? Buffer.from(text.data) : sent;
-        sniffed = sniffFileKind(data, archiveLimits);
+        sniffed = sniffFileKind(data, archiveLimits, fileName ?? 'The file');
         if (sniffed.kind !== null && XML_KINDS.has(sniffed.kind))
           assertNoDoctype(data.toString('utf8'), fileName ?? 'The file');
       } catch (e) {
