@@ -6,10 +6,7 @@
  * charsets; names with folders and bidi overrides; per-company quotas; the
  * open registration switch.
  */
-
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { resolve } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overlapBomb, plainBomb, understatedBomb } from '../../formats/archive-testing.ts';
@@ -132,7 +129,7 @@ function rawPost(
   path: string,
   headers: Record<string, string>,
   body: string,
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: { errorCode?: string; fileName?: string } }> {
   return new Promise((resolvePost, reject) => {
     const u = new URL(srv.url + path);
     const req = request(
