@@ -11,6 +11,7 @@ import { Piscina } from 'piscina';
 import { PlanningError } from '../core/types/index.ts';
 import type { BoundaryFileTaskInput, BoundaryFileTaskOutput, TaskError } from './boundary-file-task.ts';
 import type { BoundaryImport } from './boundary-import.ts';
+import type { sniffFileKind } from './file-kind.ts';
 import { type ArchiveLimits, FileRefusal, type RefusalCode } from './file-limits.ts';
 
 export const BOUNDARY_FILE_TASK = new URL('./boundary-file-task.ts', import.meta.url).href;
@@ -38,6 +39,8 @@ export interface BoundaryFilePool {
   read(kind: string, content: Uint8Array, limits: ArchiveLimits): Promise<BoundaryImport>;
   /** Unpacks every entry of a zip within `limits` (keeping none); throws the refusal when it does not. */
   verifyZip(content: Uint8Array, limits: ArchiveLimits, what: string): Promise<void>;
+  /** sniffFileKind on a reader thread (parsing a large JSON file takes the request thread a while). */
+  sniff(content: Uint8Array, limits: ArchiveLimits, what: string): Promise<ReturnType<typeof sniffFileKind>>;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,11 @@ export function createBoundaryFilePool(opts: BoundaryFilePoolOptions = {}): Boun
     async verifyZip(content, limits, what) {
       const out = await run({ op: 'verify-zip', content, limits, what });
       if (!out.ok) rethrow(out.error);
+    },
+    async sniff(content, limits, what) {
+      const out = await run({ op: 'sniff', content, limits, what });
+      if (!out.ok) rethrow(out.error);
+      return out.sniffed!;
     },
     async close() {
       const p = piscina;

@@ -9,6 +9,7 @@ import { PlanningError } from '../core/types/index.ts';
 import { verifyZip } from './archive.ts';
 import { readBoundaryFile } from './boundary-file.ts';
 import type { BoundaryImport } from './boundary-import.ts';
+import { type FileKind, sniffFileKind } from './file-kind.ts';
 import { type ArchiveLimits, FileRefusal } from './file-limits.ts';
 
 // Below the request thread: health checks and other requests come first.
@@ -20,18 +21,23 @@ try {
 
 export type BoundaryFileTaskInput =
   | { op: 'read'; kind: string; content: Uint8Array; limits: ArchiveLimits }
-  | { op: 'verify-zip'; content: Uint8Array; limits: ArchiveLimits; what: string };
+  | { op: 'verify-zip'; content: Uint8Array; limits: ArchiveLimits; what: string }
+  | { op: 'sniff'; content: Uint8Array; limits: ArchiveLimits; what: string };
 
 export type TaskError =
   | { type: 'refusal'; code: string; status: number; message: string; details: Record<string, unknown> }
   | { type: 'parse'; code: string; message: string; details: Record<string, unknown> };
 
-export type BoundaryFileTaskOutput = { ok: true; found?: BoundaryImport } | { ok: false; error: TaskError };
+export type BoundaryFileTaskOutput =
+  | { ok: true; found?: BoundaryImport; sniffed?: { kind: FileKind } | { kind: null; reason: string } }
+  | { ok: false; error: TaskError };
 
 export default async function boundaryFileTask(
   input: BoundaryFileTaskInput,
 ): Promise<BoundaryFileTaskOutput> {
   try {
+    if (input.op === 'sniff')
+      return { ok: true, sniffed: sniffFileKind(input.content, input.limits, input.what) };
     if (input.op === 'verify-zip') {
       verifyZip(input.content, input.limits, input.what);
       return { ok: true };

@@ -219,6 +219,19 @@ describe('text and names', () => {
     );
   });
 
+  it('tells large text files apart on a reader thread', async () => {
+    const ring = Array.from({ length: 20_000 }, (_, i) => [10 + i * 1e-7, 55 + (i % 2) * 1e-4]);
+    ring.push(ring[0]);
+    const big = JSON.stringify({ type: 'Polygon', coordinates: [ring] });
+    expect(big.length).toBeGreaterThan(256 * 1024);
+    const r = await upload(a, ka.companyId, big, 'big.geojson', 'application/geo+json');
+    expectOk(r, 201);
+    expect(r.json.kind).toBe('geojson');
+    const bad = await upload(a, ka.companyId, `${big.slice(0, -1)},`, 'bad.json', 'application/json');
+    expectError(bad, 415, 'UNSUPPORTED_FILE_TYPE');
+    expect(bad.json.message).toMatch(/not valid JSON/);
+  });
+
   it('keeps a safe display name: no folders, `..`, bidi or control characters', async () => {
     const r = await upload(a, ka.companyId, 'POLYGON EMPTY', '../../etc/pass\u202Ewd\u0007..wkt');
     expectOk(r, 201);
