@@ -72,8 +72,11 @@ async function spawnServer(env: Record<string, string>): Promise<Spawned> {
   return {
     url,
     child,
+    // Linux reports it in /proc; elsewhere memory is not checked.
     peakRss: () =>
-      Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024,
+      process.platform === 'linux'
+        ? Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024
+        : 0,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
