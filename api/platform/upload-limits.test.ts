@@ -284,6 +284,16 @@ describe('quotas and registration', () => {
       used: { files: 3, bytes: 3 * wkt.length },
     });
     expect(refused.json.message).toMatch(/at most 3 files and it keeps 3 file\(s\)/);
+    // A form is refused as well, before its body is read.
+    const form = new FormData();
+    form.append('file', new Blob([wkt]), 'g.wkt');
+    const res = await fetch(`${small.url}${uploadPath(k.companyId)}`, {
+      method: 'POST',
+      headers: { 'x-api-key': k.key },
+      body: form,
+    });
+    expect(res.status).toBe(403);
+    expect((await res.json()).errorCode).toBe('QUOTA_EXCEEDED');
 
     const k2 = await testKey({ credits: 0 });
     const c2 = client(small.url, { key: k2.key });
