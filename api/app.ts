@@ -42,7 +42,7 @@ import { settingRoutes } from './routes/settings.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
-import { userFileRoutes } from './routes/user-files.ts';
+import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -85,6 +85,10 @@ export interface AppOptions {
   purgeIntervalMs?: number;
   /** The health check asks the database at most once per this many ms (default 1000). */
   healthDatabaseCheckMs?: number;
+  /** Whether POST /api/account/register is open (default true; TRAMLINE_OPEN_REGISTRATION). */
+  openRegistration?: boolean;
+  /** Quotas and archive limits of user files (default: api/routes/user-files.ts). */
+  uploads?: UploadOptions;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -286,7 +290,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     databaseCheckMs: opts.healthDatabaseCheckMs,
   });
   await app.register(userRoutes, { store: opts.store });
-  await app.register(accountRoutes, { store: opts.store, tokens });
+  await app.register(accountRoutes, {
+    store: opts.store,
+    tokens,
+    openRegistration: opts.openRegistration ?? true,
+  });
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
   await app.register(growerFarmRoutes, { store: opts.store });
@@ -303,8 +311,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(routeReadRoutes, { store: opts.store });
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
-  await app.register(userFileRoutes, { store: opts.store });
-  await app.register(boundaryImportRoutes, { store: opts.store });
+  // One pool of file readers (worker threads) for uploads and imports, ended with the app.
+  const uploads = uploadSettings(opts.uploads);
+  app.addHook('onClose', () => uploads.readers.close());
+  await app.register(userFileRoutes, { store: opts.store, uploads });
+  await app.register(boundaryImportRoutes, { store: opts.store, uploads });
   await app.register(geometryOperationRoutes);
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);

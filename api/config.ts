@@ -17,8 +17,24 @@
  *                                this process applies at once, through another process within this time)
  *   TRAMLINE_CACHE_DIR           node_modules/.cache/tramline (template of new embedded databases, store/pglite-cluster.ts)
  *   TRAMLINE_TRUST_PROXY         unset; 'true', a hop count or an address list (Fastify trustProxy)
+ *   TRAMLINE_OPEN_REGISTRATION   on; 'false' or '0': POST /api/account/register answers 403
+ *   TRAMLINE_FILES_PER_COMPANY   500 (user files a company may keep)
+ *   TRAMLINE_FILE_STORAGE_PER_COMPANY_MB  1024 (bytes of user files a company may keep, in MB)
+ *   TRAMLINE_ARCHIVE_MAX_ENTRIES 1000 (entries of an uploaded zip)
+ *   TRAMLINE_ARCHIVE_MAX_ENTRY_MB  64 (what one entry of an uploaded zip may unpack to)
+ *   TRAMLINE_ARCHIVE_MAX_TOTAL_MB  128 (what an uploaded zip may unpack to in all)
+ *   TRAMLINE_ARCHIVE_MAX_RATIO   200 (unpacked per packed bytes of an entry over 1 MB)
  *   LOG_LEVEL                    info (pino)
  */
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from '../formats/file-limits.ts';
+
+/** What a company may keep as user files. */
+export interface FileQuota {
+  maxFiles: number;
+  maxBytes: number;
+}
+
+export const DEFAULT_FILE_QUOTA: FileQuota = { maxFiles: 500, maxBytes: 1024 * 1024 * 1024 };
 
 export interface ServerConfig {
   port: number;
@@ -35,6 +51,10 @@ export interface ServerConfig {
   keyCacheSeconds: number;
   trustProxy: boolean | number | string;
   logLevel: string;
+  /** Whether anyone may register an account (POST /api/account/register). */
+  openRegistration: boolean;
+  fileQuota: FileQuota;
+  archiveLimits: ArchiveLimits;
 }
 
 export class ConfigError extends Error {
@@ -61,6 +81,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     );
   }
   const tp = env.TRAMLINE_TRUST_PROXY;
+  const reg = (env.TRAMLINE_OPEN_REGISTRATION ?? '').trim().toLowerCase();
+  if (!['', 'true', '1', 'on', 'yes', 'false', '0', 'off', 'no'].includes(reg)) {
+    throw new ConfigError(
+      `TRAMLINE_OPEN_REGISTRATION must be true or false (1/0, on/off, yes/no); found "${env.TRAMLINE_OPEN_REGISTRATION}".`,
+    );
+  }
+  const MB = 1024 * 1024;
+  const d = DEFAULT_ARCHIVE_LIMITS;
   return {
     port: int('PORT', 8080, 0, 65535)!,
     host: env.HOST || '0.0.0.0',
@@ -83,5 +111,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
             ? Number(tp)
             : tp,
     logLevel: env.LOG_LEVEL || 'info',
+    openRegistration: !['false', '0', 'off', 'no'].includes(reg),
+    fileQuota: {
+      maxFiles: int('TRAMLINE_FILES_PER_COMPANY', DEFAULT_FILE_QUOTA.maxFiles, 0, 10_000_000)!,
+      maxBytes:
+        int('TRAMLINE_FILE_STORAGE_PER_COMPANY_MB', DEFAULT_FILE_QUOTA.maxBytes / MB, 0, 100_000_000)! * MB,
+    },
+    archiveLimits: {
+      maxEntries: int('TRAMLINE_ARCHIVE_MAX_ENTRIES', d.maxEntries, 1, 1_000_000)!,
+      maxEntryBytes: int('TRAMLINE_ARCHIVE_MAX_ENTRY_MB', d.maxEntryBytes / MB, 1, 4096)! * MB,
+      maxTotalBytes: int('TRAMLINE_ARCHIVE_MAX_TOTAL_MB', d.maxTotalBytes / MB, 1, 4096)! * MB,
+      maxRatio: int('TRAMLINE_ARCHIVE_MAX_RATIO', d.maxRatio, 2, 100_000)!,
+    },
   };
 }

@@ -39,6 +39,8 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       poolOptions: { threads: config.planThreads, maxQueue: config.planQueue, heapMb: config.planHeapMb },
       trustProxy: config.trustProxy as AppOptions['trustProxy'],
       logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]'] },
+      openRegistration: config.openRegistration,
+      uploads: { fileQuota: config.fileQuota, archiveLimits: config.archiveLimits },
     });
     app.addHook('onClose', async () => {
       await store.close();

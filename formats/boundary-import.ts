@@ -20,7 +20,7 @@ export interface ImportedPolygon {
 }
 
 export interface BoundaryImport {
-  format: 'shapefile' | 'isoxml';
+  format: 'shapefile' | 'isoxml' | 'kml' | 'geojson' | 'wkt';
   /** The source coordinate reference system as the file names it. */
   crs: string;
   polygons: ImportedPolygon[];

@@ -19,6 +19,8 @@ import {
   pointInRing,
 } from './boundary-import.ts';
 import { unzipFiles } from './boundary-shapefile.ts';
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from './file-limits.ts';
+import { decodeXml } from './xml-safety.ts';
 
 type Node = { '@'?: Record<string, string> } & {
   [element: string]: Node[] | Record<string, string> | undefined;
@@ -40,8 +42,7 @@ const kids = (n: Node, name: string): Node[] => {
 const attr = (n: Node, a: string): string | undefined => n['@']?.[a];
 
 function parseXml(bytes: Uint8Array, file: string): Node {
-  let text = new TextDecoder('utf-8').decode(bytes);
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const text = decodeXml(bytes, file);
   const v = XMLValidator.validate(text);
   if (v !== true) {
     throw importError(
@@ -54,8 +55,12 @@ function parseXml(bytes: Uint8Array, file: string): Node {
 }
 
 /** Reads the partfield boundaries of a TASKDATA zip. */
-export function readIsoxmlZip(zip: Uint8Array): BoundaryImport {
-  return readIsoxmlFiles(unzipFiles(zip, 'The ISOXML upload'));
+export function readIsoxmlZip(
+  zip: Uint8Array,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): BoundaryImport {
+  // Only the XML files: binary task data (grids, time logs) stays packed.
+  return readIsoxmlFiles(unzipFiles(zip, 'The ISOXML upload', limits, (n) => /\.xml$/i.test(n)));
 }
 
 /** The same from files already unpacked (path → bytes); the TASKDATA.XML may be in any folder. */

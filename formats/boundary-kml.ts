@@ -2,8 +2,11 @@
 import { kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { PlanningError } from '../core/types/index.ts';
+import { assertNoDoctype } from './xml-safety.ts';
 
 export function parseKml(text: string): { type: 'FeatureCollection'; features: unknown[] } {
+  // No document type declarations: their entities are not expanded, nor external files read.
+  assertNoDoctype(text, 'KML');
   const errors: string[] = [];
   let doc: Document;
   try {

@@ -9,9 +9,9 @@
  * Errors name the file in the zip, the record (1-based, as GIS software
  * counts) and the coordinate.
  */
-import { unzipSync } from 'fflate';
 import proj4 from 'proj4';
 import { open } from 'shapefile';
+import { isNoiseEntry, listZip, unzipEntries } from './archive.ts';
 import {
   type BoundaryImport,
   checkLonLat,
@@ -19,6 +19,7 @@ import {
   type ImportedPolygon,
   importError,
 } from './boundary-import.ts';
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from './file-limits.ts';
 
 /** Names that mark a record's own name among .dbf attributes (case-insensitive, first match wins). */
 const NAME_ATTRIBUTES = [
@@ -33,21 +34,28 @@ const NAME_ATTRIBUTES = [
   'id',
 ];
 
-/** Files of a zip, keyed by their path; throws a parse error when the bytes are not a zip. */
-export function unzipFiles(zip: Uint8Array, what = 'The file'): Map<string, Uint8Array> {
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(zip);
-  } catch (e) {
-    throw importError(`${what} is not a readable zip archive (${(e as Error).message}).`, 'zip');
-  }
-  const out = new Map<string, Uint8Array>();
-  for (const [name, data] of Object.entries(files)) {
-    if (name.endsWith('/') || name.startsWith('__MACOSX/') || /(^|\/)\._/.test(name)) continue;
-    out.set(name, data);
-  }
-  return out;
+/** The parts of a shapefile (what a shapefile zip is unpacked for; other entries are left packed). */
+const SHAPEFILE_PARTS = /\.(shp|shx|dbf|prj|cpg)$/i;
+
+/**
+ * Files of a zip, keyed by their path, unpacked within `limits`
+ * (archive.ts); throws a parse error when the bytes are not a zip and a
+ * FileRefusal when the zip passes a limit.
+ */
+export function unzipFiles(
+  zip: Uint8Array,
+  what = 'The file',
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  want?: (name: string) => boolean,
+): Map<string, Uint8Array> {
+  return unzipEntries(zip, limits, { what, want });
 }
+
+const noShp = (found: string[]) =>
+  importError(
+    `The zip holds no .shp file (found: ${found.slice(0, 10).join(', ') || 'nothing'}); a shapefile upload needs the .shp with its .shx, .dbf and .prj.`,
+    'zip',
+  );
 
 function sibling(files: Map<string, Uint8Array>, shpPath: string, ext: string): [string, Uint8Array] | null {
   const stem = shpPath.slice(0, -4).toLowerCase();
@@ -83,20 +91,22 @@ function toArrayBuffer(u: Uint8Array): ArrayBuffer {
 }
 
 /** Reads every polygon of every shapefile in a zip, reprojected to WGS84. */
-export async function readShapefileZip(zip: Uint8Array): Promise<BoundaryImport> {
-  return readShapefileFiles(unzipFiles(zip, 'The shapefile upload'));
+export async function readShapefileZip(
+  zip: Uint8Array,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Promise<BoundaryImport> {
+  const what = 'The shapefile upload';
+  const names = listZip(zip, limits, what)
+    .map((e) => e.name)
+    .filter((n) => !isNoiseEntry(n));
+  if (!names.some((n) => n.toLowerCase().endsWith('.shp'))) throw noShp(names);
+  return readShapefileFiles(unzipFiles(zip, what, limits, (n) => SHAPEFILE_PARTS.test(n)));
 }
 
 /** The same from files already unpacked (path → bytes). */
 export async function readShapefileFiles(files: Map<string, Uint8Array>): Promise<BoundaryImport> {
   const shps = [...files.keys()].filter((n) => n.toLowerCase().endsWith('.shp')).sort();
-  if (shps.length === 0) {
-    const names = [...files.keys()].slice(0, 10).join(', ');
-    throw importError(
-      `The zip holds no .shp file (found: ${names || 'nothing'}); a shapefile upload needs the .shp with its .shx, .dbf and .prj.`,
-      'zip',
-    );
-  }
+  if (shps.length === 0) throw noShp([...files.keys()]);
   const polygons: ImportedPolygon[] = [];
   const crsNames: string[] = [];
   for (const shpPath of shps) {

@@ -1,14 +1,19 @@
 /**
  * What an uploaded file is, told from its content (never its name): a zip
  * (a zipped shapefile when it holds a .shp, ISOXML task data when it holds a
- * TASKDATA.XML), XML by its root element (KML, GPX, ISOXML TASKDATA or
- * other XML), JSON (GeoJSON when its `type` is a GeoJSON type) or WKT text.
+ * TASKDATA.XML, KMZ when it holds a .kml), XML by its root element (KML,
+ * GPX, ISOXML TASKDATA or other XML), JSON (GeoJSON when its `type` is a
+ * GeoJSON type) or WKT text. A zip's names come from its central directory,
+ * read within the archive limits (archive.ts): one that passes them is
+ * refused here (FileRefusal) before anything is unpacked.
  */
-import { unzipSync } from 'fflate';
+import { listZip, looksLikeZip } from './archive.ts';
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, FileRefusal } from './file-limits.ts';
 
 export type FileKind =
   | 'shapefile-zip'
   | 'isoxml-zip'
+  | 'kmz'
   | 'zip'
   | 'kml'
   | 'gpx'
@@ -21,6 +26,7 @@ export type FileKind =
 export const FILE_KINDS: readonly FileKind[] = [
   'shapefile-zip',
   'isoxml-zip',
+  'kmz',
   'zip',
   'kml',
   'gpx',
@@ -34,6 +40,7 @@ export const FILE_KINDS: readonly FileKind[] = [
 export const MEDIA_TYPES: Record<FileKind, string> = {
   'shapefile-zip': 'application/zip',
   'isoxml-zip': 'application/zip',
+  kmz: 'application/vnd.google-earth.kmz',
   zip: 'application/zip',
   kml: 'application/vnd.google-earth.kml+xml',
   gpx: 'application/gpx+xml',
@@ -59,24 +66,22 @@ const GEOJSON_TYPES = new Set([
 const WKT_RE =
   /^(SRID=\d+;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|TRIANGLE|TIN|POLYHEDRALSURFACE)\s*(Z|M|ZM)?\s*(\(|EMPTY\b)/i;
 
-/** The kind of a file, or null when it is none of the accepted kinds (with the reason). */
-export function sniffFileKind(data: Uint8Array): { kind: FileKind } | { kind: null; reason: string } {
+/**
+ * The kind of a file, or null when it is none of the accepted kinds (with
+ * the reason); throws a FileRefusal for a zip past the archive limits.
+ */
+export function sniffFileKind(
+  data: Uint8Array,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  what = 'The file',
+): { kind: FileKind } | { kind: null; reason: string } {
   if (data.length === 0) return { kind: null, reason: 'the file is empty' };
-  if (
-    data[0] === 0x50 &&
-    data[1] === 0x4b &&
-    (data[2] === 3 || data[2] === 5) &&
-    (data[3] === 4 || data[3] === 6)
-  ) {
-    const names: string[] = [];
+  if (looksLikeZip(data)) {
+    let names: string[];
     try {
-      unzipSync(data, {
-        filter: (f) => {
-          names.push(f.name.toLowerCase());
-          return false;
-        },
-      });
+      names = listZip(data, limits, what).map((e) => e.name.toLowerCase());
     } catch (e) {
+      if (e instanceof FileRefusal) throw e;
       return {
         kind: null,
         reason: `it starts like a zip archive but cannot be read (${(e as Error).message})`,
@@ -84,6 +89,7 @@ export function sniffFileKind(data: Uint8Array): { kind: FileKind } | { kind: nu
     }
     if (names.some((n) => n.endsWith('.shp'))) return { kind: 'shapefile-zip' };
     if (names.some((n) => /(^|\/)taskdata\.xml$/.test(n))) return { kind: 'isoxml-zip' };
+    if (names.some((n) => n.endsWith('.kml') && !n.startsWith('__macosx/'))) return { kind: 'kmz' };
     return { kind: 'zip' };
   }
   if (data.includes(0)) return { kind: null, reason: 'it is binary data, but not a zip archive' };

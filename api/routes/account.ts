@@ -93,10 +93,11 @@ const unauthorized = (code: string, message: string) => withHeaders(ErrorRespons
 
 export async function accountRoutes(
   app: FastifyInstance,
-  opts: { store: Store; tokens: TokenService },
+  opts: { store: Store; tokens: TokenService; openRegistration?: boolean },
 ): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, tokens } = opts;
+  const open = opts.openRegistration ?? true;
 
   r.post(
     '/api/account/register',
@@ -105,7 +106,7 @@ export async function accountRoutes(
         tags: ['Account'],
         summary: 'Register with e-mail and password',
         description:
-          'Creates a user and their first company (the user is its admin, with no credits), and signs them in. No API key needed. 409 EMAIL_TAKEN when the e-mail is registered already. Passwords are stored as scrypt hashes.',
+          'Creates a user and their first company (the user is its admin, with no credits), and signs them in. No API key needed. 409 EMAIL_TAKEN when the e-mail is registered already. Passwords are stored as scrypt hashes. 403 REGISTRATION_CLOSED when the operator has closed registration (TRAMLINE_OPEN_REGISTRATION=false): accounts are then made by an operator (`tramline keys create`) or a partner.',
         security: [],
         body: RegisterRequest,
         response: {
@@ -114,10 +115,17 @@ export async function accountRoutes(
             400,
             409,
           ),
-        },
+          403: withHeaders(ErrorResponse, 'REGISTRATION_CLOSED: this service does not take new accounts.'),
+        } as Record<number, unknown>,
       },
     },
     async (req, reply) => {
+      if (!open)
+        throw new ApiError(
+          403,
+          'REGISTRATION_CLOSED',
+          'This service does not take new registrations; ask its operator for an account.',
+        );
       const b = req.body;
       const passwordHash = await hashPassword(b.password);
       const out = await store

@@ -9,90 +9,25 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { PlanningError } from '../../core/types/index.ts';
+import { BOUNDARY_FILE_KINDS } from '../../formats/boundary-file.ts';
 import type { BoundaryImport, ImportedPolygon } from '../../formats/boundary-import.ts';
-import { readIsoxmlFiles, readIsoxmlZip } from '../../formats/boundary-isoxml.ts';
-import { readBoundary } from '../../formats/boundary-read.ts';
-import { readShapefileZip } from '../../formats/boundary-shapefile.ts';
 import type { Store } from '../../store/db.ts';
 import { createUserFilesRepository } from '../../store/repositories/user-files.ts';
 import { ApiError, validationError } from '../errors.ts';
+import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
 import { checkRings } from './boundary-geometry.ts';
 import { answers, idParams, notFound, principalOf, Uuid } from './common.ts';
 import { VBoundary, vBoundaryBody } from './fields.ts';
+import { ARCHIVE_LIMIT_CODES, readerAnswer, type UploadSettings, uploadSettings } from './user-files.ts';
 
-/** The polygons of a stored file, or a 400 saying why there are none. */
-async function polygonsOf(kind: string, content: Buffer, fileName: string): Promise<BoundaryImport> {
-  try {
-    switch (kind) {
-      case 'shapefile-zip':
-        return await readShapefileZip(content);
-      case 'isoxml-zip':
-        return readIsoxmlZip(content);
-      case 'isoxml':
-        return readIsoxmlFiles(new Map([['TASKDATA.XML', content]]));
-      case 'geojson':
-      case 'kml':
-      case 'wkt': {
-        const text = content.toString('utf8').replace(/^\uFEFF/, '');
-        const g = readBoundary(text, kind);
-        return { format: kind as never, crs: 'WGS 84', polygons: flatten(g, kind) };
-      }
-      default:
-        throw new ApiError(
-          400,
-          'UNSUPPORTED_BOUNDARY_FILE',
-          `The file ${fileName} is ${kind === 'gpx' ? 'a GPX track' : `of kind '${kind}'`}, which holds no field boundary; import a zipped shapefile, ISOXML task data, GeoJSON, KML or WKT.`,
-        );
-    }
-  } catch (e) {
-    if (e instanceof PlanningError) {
-      throw new ApiError(400, e.code, `${fileName}: ${e.message}`, {
-        details: e.details,
-        errors: [{ path: '/file', message: e.message }],
-      });
-    }
-    throw e;
-  }
-}
-
-/** Polygons of parsed GeoJSON (geometry, Feature or FeatureCollection). */
-function flatten(g: unknown, kind: string): ImportedPolygon[] {
-  const out: ImportedPolygon[] = [];
-  const walk = (x: unknown, where: string, props: Record<string, unknown>) => {
-    const o = x as {
-      type?: string;
-      features?: unknown[];
-      geometry?: unknown;
-      properties?: unknown;
-      coordinates?: unknown;
-    };
-    if (!o || typeof o !== 'object') return;
-    if (o.type === 'FeatureCollection' && Array.isArray(o.features)) {
-      o.features.forEach((f, i) => {
-        walk(f, `feature ${i + 1}`, {});
-      });
-    } else if (o.type === 'Feature') {
-      const p = (o.properties && typeof o.properties === 'object' ? o.properties : {}) as Record<
-        string,
-        unknown
-      >;
-      walk(o.geometry, where, p);
-    } else if (o.type === 'Polygon' || o.type === 'MultiPolygon') {
-      const name = typeof props.name === 'string' ? props.name : null;
-      out.push({
-        name,
-        source: `${kind.toUpperCase()} ${where}`,
-        geometry: { type: o.type, coordinates: o.coordinates } as ImportedPolygon['geometry'],
-        properties: props,
-      });
-    }
-  };
-  walk(g, 'geometry', {});
-  if (out.length === 0)
-    throw new PlanningError('FIELD_PARSE_ERROR', 'The file holds no Polygon or MultiPolygon.', { path: '' });
-  return out;
-}
+/** What reading a stored file may answer besides its polygons. */
+const readAnswers = {
+  422: withHeaders(
+    ErrorResponse,
+    `The file passes a limit of the server and is not read: ${ARCHIVE_LIMIT_CODES}; XML_DOCTYPE_NOT_ALLOWED is 400. FILE_TOO_COMPLEX when reading takes more time or memory than a file reader has. \`details\` names the limit and its value (limit, limitValue).`,
+  ),
+  503: withHeaders(ErrorResponse, 'SERVICE_BUSY: every file reader is busy; retry after Retry-After.'),
+};
 
 const PolygonItem = Type.Object(
   {
@@ -136,11 +71,31 @@ const describe = (p: ImportedPolygon, index: number) => {
   };
 };
 
-export async function boundaryImportRoutes(app: FastifyInstance, opts: { store: Store }): Promise<void> {
+export async function boundaryImportRoutes(
+  app: FastifyInstance,
+  opts: { store: Store; uploads?: UploadSettings },
+): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = opts;
+  const uploads = opts.uploads ?? uploadSettings();
+  if (!opts.uploads) app.addHook('onClose', () => uploads.readers.close());
   const files = createUserFilesRepository(store.db);
   const tags = ['User files'];
+
+  /** The polygons of a stored file, read on a file reader thread within the archive limits. */
+  const polygonsOf = async (kind: string, content: Buffer, fileName: string): Promise<BoundaryImport> => {
+    if (!BOUNDARY_FILE_KINDS.has(kind))
+      throw new ApiError(
+        400,
+        'UNSUPPORTED_BOUNDARY_FILE',
+        `The file ${fileName} is ${kind === 'gpx' ? 'a GPX track' : `of kind '${kind}'`}, which holds no field boundary; import a zipped shapefile, ISOXML task data, GeoJSON, KML, KMZ or WKT.`,
+      );
+    try {
+      return await uploads.readers.read(kind, content, uploads.archiveLimits);
+    } catch (e) {
+      throw readerAnswer(e, fileName, true);
+    }
+  };
 
   const load = async (userId: string, id: string) => {
     const f = await files.content(userId, id);
@@ -155,23 +110,26 @@ export async function boundaryImportRoutes(app: FastifyInstance, opts: { store: 
         tags,
         summary: 'The polygons a file holds',
         description:
-          'Reads the file (zipped shapefile in any CRS with a .prj, ISOXML partfields, GeoJSON, KML, WKT) and lists its polygons in WGS84, to choose one for import. 400 when the file cannot be read, saying what is wrong and where.',
+          'Reads the file (zipped shapefile in any CRS with a .prj, ISOXML partfields, GeoJSON, KML or KMZ, WKT) and lists its polygons in WGS84, to choose one for import. 400 when the file cannot be read, saying what is wrong and where; 422 when it passes a limit of the server (zips unpack within the archive limits; reading runs on a file reader thread with a time and memory cap).',
         params: idParams('userFileId'),
-        response: answers(
-          {
-            200: {
-              schema: Type.Object({
-                userFileId: Type.String({ format: 'uuid' }),
-                format: Type.String(),
-                crs: Type.String({ description: 'The coordinate reference system the file named.' }),
-                polygons: Type.Array(PolygonItem),
-              }),
-              description: 'The polygons.',
+        response: {
+          ...answers(
+            {
+              200: {
+                schema: Type.Object({
+                  userFileId: Type.String({ format: 'uuid' }),
+                  format: Type.String(),
+                  crs: Type.String({ description: 'The coordinate reference system the file named.' }),
+                  polygons: Type.Array(PolygonItem),
+                }),
+                description: 'The polygons.',
+              },
             },
-          },
-          400,
-          404,
-        ),
+            400,
+            404,
+          ),
+          ...readAnswers,
+        } as Record<number, unknown>,
       },
     },
     async (req) => {
@@ -212,21 +170,24 @@ export async function boundaryImportRoutes(app: FastifyInstance, opts: { store: 
           },
           { additionalProperties: false, $id: 'ImportBoundaryRequest', title: 'ImportBoundaryRequest' },
         ),
-        response: answers(
-          {
-            201: {
-              schema: Type.Object({
-                vBoundary: VBoundary,
-                source: Type.String({ description: 'Where in the file the polygon came from.' }),
-                crs: Type.String(),
-              }),
-              description: 'The new boundary.',
+        response: {
+          ...answers(
+            {
+              201: {
+                schema: Type.Object({
+                  vBoundary: VBoundary,
+                  source: Type.String({ description: 'Where in the file the polygon came from.' }),
+                  crs: Type.String(),
+                }),
+                description: 'The new boundary.',
+              },
             },
-          },
-          400,
-          404,
-          413,
-        ),
+            400,
+            404,
+            413,
+          ),
+          ...readAnswers,
+        } as Record<number, unknown>,
       },
     },
     async (req, reply) => {

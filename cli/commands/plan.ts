@@ -23,6 +23,7 @@ import {
 } from '../../core/types/index.ts';
 import { type BoundaryFormat, readBoundary } from '../../formats/boundary-read.ts';
 import { ExportError, type ExportFormat, exportFiles, exportPlans } from '../../formats/export/index.ts';
+import { FileRefusal } from '../../formats/file-limits.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
 import { toNormalizedModel } from '../../formats/plan-model.ts';
 import { toSvg } from '../../formats/plan-svg.ts';
@@ -371,7 +372,7 @@ export function runPlan(argv: string[], io: PlanIO = defaultPlanIO): number | Pr
     const deadline = performance.now() + (args.maxOptimizerTime ?? 10) * 1000;
     result = io.plan({ boundary, ...options }, { shouldStopOptimizer: () => performance.now() >= deadline });
   } catch (e) {
-    if (e instanceof PlanningError) {
+    if (e instanceof PlanningError || e instanceof FileRefusal) {
       say(`${e.code}: ${e.message}`);
       return 1;
     }
