@@ -20,6 +20,8 @@ import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
 import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
+import { checkRequestInput } from './input-rules.ts';
+import { errorSerializer, REDACT_PATHS, requestSerializer, sqlStateOf } from './log-safety.ts';
 import { markArrival } from './request-timing.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -90,10 +92,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const rateLimit = opts.rateLimitPerMin ?? 600;
   const windowSeconds = opts.rateLimitWindowSeconds ?? 60;
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: process.env.LOG_LEVEL ?? 'info',
-      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
-    },
+    logger: safeLogger(opts.logger),
     genReqId: (req) => {
       markArrival(req);
       return correlationIdOf(req);
@@ -145,6 +144,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { parseAs: 'string', bodyLimit: opts.bodyLimit ?? BODY_LIMIT_BYTES },
     app.getDefaultJsonParser('error', 'error'),
   );
+
+  // THE input rule (api/input-rules.ts) over body, query and path parameters, before schemas and handlers.
+  app.addHook('preValidation', async (req) => {
+    if (/^multipart\//i.test(String(req.headers['content-type'] ?? ''))) return;
+    checkRequestInput({ body: req.body, query: req.query, params: req.params });
+  });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const e = toApiError(err);
@@ -330,6 +335,45 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/**
+ * The logger options: the caller's (or pino at LOG_LEVEL, default info),
+ * always with credentials redacted and database errors logged without their
+ * values (api/log-safety.ts).
+ */
+export function safeLogger(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base =
+    logger && typeof logger === 'object' ? (logger as Record<string, unknown>) : { level: process.env.LOG_LEVEL ?? 'info' };
+  const given = base.redact;
+  const paths = Array.isArray(given) ? given : ((given as { paths?: string[] } | undefined)?.paths ?? []);
+  return {
+    ...base,
+    redact: [...new Set([...REDACT_PATHS, ...paths])],
+    serializers: {
+      ...(base.serializers as Record<string, unknown> | undefined),
+      err: errorSerializer,
+      error: errorSerializer,
+      req: requestSerializer,
+    },
+  } as FastifyServerOptions['logger'];
+}
+
+/** Fastify's own 4xx answers (and its plugins'), as our error codes with plain messages. */
+const FASTIFY_4XX: Record<number, [string, string]> = {
+  400: ['BAD_REQUEST', 'The request is malformed.'],
+  403: ['FORBIDDEN', 'This path may not be read.'],
+  404: ['NOT_FOUND', 'No such resource.'],
+  405: ['METHOD_NOT_ALLOWED', 'This method is not allowed here.'],
+  406: ['NOT_ACCEPTABLE', 'No representation matches the Accept header.'],
+  408: ['REQUEST_TIMEOUT', 'The request took too long to arrive.'],
+  411: ['LENGTH_REQUIRED', 'The request needs a Content-Length.'],
+  413: ['PAYLOAD_TOO_LARGE', 'The request body is too large.'],
+  414: ['URI_TOO_LONG', 'The request URL is too long.'],
+  415: ['UNSUPPORTED_MEDIA_TYPE', 'The request body has a media type this endpoint does not accept.'],
+  416: ['RANGE_NOT_SATISFIABLE', 'The requested range is not satisfiable.'],
+  431: ['HEADERS_TOO_LARGE', 'The request headers are too large.'],
+};
+
 /** THE mapping of every error to its HTTP answer. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
@@ -356,18 +400,20 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return validationError([{ path: '', message: `is not valid JSON (${e.message})` }]);
   }
+  // Values the database cannot hold that slipped past the input rule: the request's fault, never a 500.
+  const sqlState = sqlStateOf(err);
+  if (sqlState?.startsWith('22') || sqlState === '54001')
+    return validationError(
+      [{ path: '', message: 'holds a value that cannot be stored (text, number or nesting out of range)' }],
+      undefined,
+      'INVALID_INPUT',
+    );
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
-    if (status === 400) {
-      return validationError([
-        {
-          path: '',
-          message:
-            e instanceof SyntaxError ? `is not valid JSON (${e.message})` : (e.message ?? 'is invalid'),
-        },
-      ]);
-    }
-    return new ApiError(status, String(e.code ?? 'BAD_REQUEST'), e.message ?? 'Bad request.');
+    if (e instanceof SyntaxError)
+      return validationError([{ path: '', message: 'is not valid JSON' }]);
+    const [code, message] = FASTIFY_4XX[status] ?? ['BAD_REQUEST', 'The request cannot be served.'];
+    return new ApiError(status, code, message);
   }
   if (status === 503)
     return new ApiError(
