@@ -16,12 +16,12 @@ import { correlationIdOf, registerAccessControl } from './auth/access-control.ts
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
+import { checkRequestInput } from './input-rules.ts';
+import { errorSerializer, REDACT_PATHS, requestSerializer, sqlStateOf } from './log-safety.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
 import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
-import { checkRequestInput } from './input-rules.ts';
-import { errorSerializer, REDACT_PATHS, requestSerializer, sqlStateOf } from './log-safety.ts';
 import { markArrival } from './request-timing.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -343,7 +343,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 export function safeLogger(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === false) return false;
   const base =
-    logger && typeof logger === 'object' ? (logger as Record<string, unknown>) : { level: process.env.LOG_LEVEL ?? 'info' };
+    logger && typeof logger === 'object'
+      ? (logger as Record<string, unknown>)
+      : { level: process.env.LOG_LEVEL ?? 'info' };
   const given = base.redact;
   const paths = Array.isArray(given) ? given : ((given as { paths?: string[] } | undefined)?.paths ?? []);
   return {
@@ -410,8 +412,7 @@ export function toApiError(err: unknown): ApiError {
     );
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
-    if (e instanceof SyntaxError)
-      return validationError([{ path: '', message: 'is not valid JSON' }]);
+    if (e instanceof SyntaxError) return validationError([{ path: '', message: 'is not valid JSON' }]);
     const [code, message] = FASTIFY_4XX[status] ?? ['BAD_REQUEST', 'The request cannot be served.'];
     return new ApiError(status, code, message);
   }

@@ -102,12 +102,16 @@ function controlName(s: string, re: RegExp): string {
   return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-const escape = (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1');
+const pointerToken = (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** Plain JSON containers only: parsed bodies and queries (multipart parts, buffers and streams are not walked). */
+/**
+ * Plain JSON containers only: parsed bodies and queries (their prototype is
+ * Object.prototype, null, or an empty one without a prototype); multipart
+ * parts, buffers and streams are not walked.
+ */
 function isPlainObject(v: object): boolean {
   const p = Object.getPrototypeOf(v);
-  return p === Object.prototype || p === null;
+  return p === null || Object.getPrototypeOf(p) === null;
 }
 
 /** The problems of `value` under the rule, each with its pointer (at most `max`). */
@@ -175,20 +179,27 @@ export function inputProblems(value: unknown, root = '', max = 20): InputError[]
       return;
     }
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length && out.length < max; i++) walk(v[i], `${path}/${i}`, key, depth + 1, inProps);
+      for (let i = 0; i < v.length && out.length < max; i++)
+        walk(v[i], `${path}/${i}`, key, depth + 1, inProps);
       return;
     }
     for (const k of Object.keys(v)) {
       if (out.length >= max) return;
       if (!k.isWellFormed() || CONTROL.test(k)) {
         out.push({
-          path: `${path}/${escape(k.toWellFormed())}`,
+          path: `${path}/${pointerToken(k.toWellFormed())}`,
           code: 'INVALID_TEXT',
           message: 'is a member name with a lone surrogate or control characters',
         });
         continue;
       }
-      walk((v as Record<string, unknown>)[k], `${path}/${escape(k)}`, k, depth + 1, inProps || k === 'properties');
+      walk(
+        (v as Record<string, unknown>)[k],
+        `${path}/${pointerToken(k)}`,
+        k,
+        depth + 1,
+        inProps || k === 'properties',
+      );
     }
   };
   walk(value, root, undefined, 0, false);

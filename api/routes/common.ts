@@ -110,6 +110,22 @@ export async function requireCompany(
   return role;
 }
 
+/**
+ * The company the caller's credentials act for (an API key's company, a
+ * session's company), when the user can still access it: what a new record
+ * without a named company belongs to. 403 otherwise (a partner user whose
+ * session names no company, or whose access was taken away).
+ */
+export async function callerCompany(store: Store, req: FastifyRequest): Promise<string> {
+  const p = principalOf(req);
+  if (await store.companies.role(p.userId, p.companyId)) return p.companyId;
+  throw new ApiError(
+    403,
+    'NotAuthorized',
+    'Your credentials act for no company you can access; ask for access to a company (or use a key of one) first.',
+  );
+}
+
 export const iso = (d: Date | string): string =>
   d instanceof Date ? d.toISOString() : new Date(d).toISOString();
 

@@ -26,7 +26,7 @@ import { ApiError, fromPlanningError, validationError } from '../errors.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
 import { DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
-import { answers, iso, notFound, preconditionFailed, principalOf, Uuid } from './common.ts';
+import { answers, callerCompany, iso, notFound, preconditionFailed, principalOf, Uuid } from './common.ts';
 
 /** Boundaries one bulk job may name. */
 export const MAX_BULK_BOUNDARIES = 5000;
@@ -318,8 +318,14 @@ export async function jobRoutes(
   ) => {
     const p = principalOf(req as never);
     checkJobRequest(req.body.request);
+    const companyId = await callerCompany(opts.store, req as never);
+    // Every boundary must be one of that company (another company's or unknown ids: 404).
+    const ids = [...new Set(req.body.boundaryIds)];
+    const owned = new Set(await hierarchy.boundaryIdsOf(companyId, ids));
+    const missing = ids.find((id) => !owned.has(id));
+    if (missing) throw notFound('boundary', missing);
     const { jobId } = await opts.jobs.enqueuePlanning({
-      companyId: p.companyId,
+      companyId,
       userId: p.userId,
       kind: 'bulk-guidance',
       boundaryIds: req.body.boundaryIds,

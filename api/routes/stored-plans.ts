@@ -29,6 +29,7 @@ import { ApiError, validationError } from '../errors.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import {
   answers,
+  callerCompany,
   etagOf,
   ifMatchVersion,
   iso,
@@ -267,6 +268,35 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const plans = createPathPlansRepository(opts.store.db);
   const tags = ['Path plans'];
+  /**
+   * The field and boundary a new plan of `companyId` names, both of that
+   * company (another company's or unknown ids: 404); a boundary alone names
+   * its field too.
+   */
+  const placeOf = async (
+    userId: string,
+    companyId: string,
+    body: { fieldId?: string; boundaryId?: string },
+  ): Promise<{ fieldId?: string; boundaryId?: string }> => {
+    let fieldId = body.fieldId;
+    if (body.boundaryId !== undefined) {
+      const b = await opts.store.hierarchy.getBoundary(userId, body.boundaryId);
+      if (!b || b.companyId !== companyId) throw notFound('boundary', body.boundaryId);
+      if (fieldId !== undefined && b.fieldId !== fieldId)
+        throw validationError([
+          {
+            path: '/boundaryId',
+            message: `must be a boundary of the field ${fieldId} (it is one of ${b.fieldId})`,
+          },
+        ]);
+      fieldId = b.fieldId;
+    }
+    if (body.fieldId !== undefined) {
+      const f = await opts.store.hierarchy.getField(userId, body.fieldId);
+      if (!f || f.companyId !== companyId) throw notFound('field', body.fieldId);
+    }
+    return { fieldId, boundaryId: body.boundaryId };
+  };
   const must = async <T>(v: Promise<T | null>, what: string, id: string): Promise<T> => {
     const x = await v;
     if (!x) throw notFound(what, id);
@@ -569,20 +599,14 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         setEtag(reply, row.version);
         return listItem(row);
       }
-      if (id) {
-        // An id stored under a company the caller cannot access must not be overwritten or revealed.
-        const any = await plans.getAny(id);
-        if (any)
-          throw new ApiError(
-            409,
-            'CONFLICT',
-            `The plan id ${id} is taken; leave pathPlanId out to store a new plan.`,
-          );
-      }
+      // An id stored under a company the caller cannot access is neither overwritten nor revealed.
+      if (id && (await plans.getAny(id))) throw notFound('plan', id);
+      const companyId = await callerCompany(opts.store, req);
+      const { fieldId, boundaryId } = await placeOf(p.userId, companyId, body);
       const newId = await plans.insert({
-        companyId: p.companyId,
-        fieldId: body.fieldId,
-        boundaryId: body.boundaryId,
+        companyId,
+        fieldId,
+        boundaryId,
         model,
         ...(id ? { id } : {}),
       });
@@ -912,8 +936,15 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       return {
         groups,
         planCount: groups.reduce((a, g) => a + g.planCount, 0),
-        totalTraffickedArea: groups.reduce((a, g) => a + g.totalTraffickedArea, 0),
-        totalTime: groups.reduce((a, g) => a + g.totalTime, 0),
+        // Each group's sums are capped at 1e300 (the repository); so are their totals.
+        totalTraffickedArea: Math.min(
+          groups.reduce((a, g) => a + g.totalTraffickedArea, 0),
+          1e300,
+        ),
+        totalTime: Math.min(
+          groups.reduce((a, g) => a + g.totalTime, 0),
+          1e300,
+        ),
       };
     },
   );

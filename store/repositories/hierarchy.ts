@@ -500,6 +500,16 @@ export function createHierarchyRepository(db: Database) {
       };
     },
 
+    /** Which of `boundaryIds` are boundaries of the company. */
+    async boundaryIdsOf(companyId: string, boundaryIds: readonly string[]): Promise<string[]> {
+      if (boundaryIds.length === 0) return [];
+      const rows = await db
+        .select({ id: boundaries.id })
+        .from(boundaries)
+        .where(and(inArray(boundaries.id, [...boundaryIds]), eq(boundaries.companyId, companyId)));
+      return rows.map((r) => r.id);
+    },
+
     /** Boundaries of fields (newest first per field). */
     async listBoundaries(where: { fieldIds: string[] }): Promise<BoundaryRecord[]> {
       if (where.fieldIds.length === 0) return [];
