@@ -154,6 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const e = toApiError(err);
     if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+    else if (e.errorCode === 'INVALID_INPUT') req.log.warn({ err }, 'the database refused a value');
     else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, e.message);
     for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
     const body =

@@ -25,7 +25,7 @@ import {
   type PathPlanRow,
   type StoredPlan,
 } from '../../store/repositories/path-plans.ts';
-import { ApiError, validationError } from '../errors.ts';
+import { validationError } from '../errors.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import {
   answers,
