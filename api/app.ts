@@ -7,7 +7,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import ajvFormats from 'ajv-formats';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
@@ -101,6 +107,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT_BYTES,
     trustProxy: opts.trustProxy ?? false,
     return503OnClosing: true,
+    // Errors Fastify answers before routing (a URL that does not decode): the same answer as any other.
+    frameworkErrors: (err, req, reply) => sendError(err, req, reply),
     ajv: {
       customOptions: {
         coerceTypes: false,
@@ -151,18 +159,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     checkRequestInput({ body: req.body, query: req.query, params: req.params });
   });
 
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const e = toApiError(err);
-    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
-    else if (e.errorCode === 'INVALID_INPUT') req.log.warn({ err }, 'the database refused a value');
-    else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, e.message);
-    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    const body =
-      e.statusCode === 402
-        ? { ...e.extra, message: e.message, correlationId: req.id, errorCode: e.errorCode }
-        : { correlationId: req.id, errorCode: e.errorCode, message: e.message, ...e.extra };
-    return reply.code(e.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((req, reply) => {
     return reply
@@ -336,6 +333,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/** THE error answer: logged (5xx with the error, values of database errors left out), then sent. */
+function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const e = toApiError(err);
+  if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+  else if (e.errorCode === 'INVALID_INPUT') req.log.warn({ err }, 'the database refused a value');
+  else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, e.message);
+  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  // Framework errors come before the onRequest hook that sets it.
+  if (!reply.hasHeader('x-correlation-id')) reply.header('x-correlation-id', req.id);
+  const body =
+    e.statusCode === 402
+      ? { ...e.extra, message: e.message, correlationId: req.id, errorCode: e.errorCode }
+      : { correlationId: req.id, errorCode: e.errorCode, message: e.message, ...e.extra };
+  return reply.code(e.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
 /**
  * The logger options: the caller's (or pino at LOG_LEVEL, default info),
  * always with credentials redacted and database errors logged without their
@@ -398,6 +411,8 @@ export function toApiError(err: unknown): ApiError {
         'UNSUPPORTED_MEDIA_TYPE',
         'Send the request body as application/json (application/geo+json is accepted too).',
       );
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(400, 'BAD_REQUEST', 'The URL does not decode (a malformed percent-encoding).');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return validationError([{ path: '', message: 'is empty; a JSON object is required' }]);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -14,17 +14,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { CSV_COLUMNS, csvOf } from '../../formats/plan-csv.ts';
 import type {
   GeoJSONLineString,
   GeometryPartModel,
   PathPlanNormalizedModel,
 } from '../../formats/plan-model.ts';
 import type { Store } from '../../store/db.ts';
-import {
-  createPathPlansRepository,
-  type PathPlanRow,
-  type StoredPlan,
-} from '../../store/repositories/path-plans.ts';
+import { createPathPlansRepository, type PathPlanRow } from '../../store/repositories/path-plans.ts';
+import { versionMatches } from '../../store/repositories/versions.ts';
 import { validationError } from '../errors.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import {
@@ -170,64 +168,6 @@ export function geoOf(m: PathPlanNormalizedModel) {
     }
   }
   return { type: 'FeatureCollection', features };
-}
-
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-};
-
-export const CSV_COLUMNS = [
-  'pathPlanId',
-  'name',
-  'fieldId',
-  'boundaryId',
-  'operationType',
-  'createdAt',
-  'totalAreaM2',
-  'numberOfTracks',
-  'workingDistanceM',
-  'nonWorkingDistanceM',
-  'totalDistanceM',
-  'coveredPercent',
-  'overlapPercent',
-  'totalTimeS',
-  'traffickedAreaM2',
-  'archived',
-  'starred',
-  'rating',
-] as const;
-
-function csvOf(plans: StoredPlan[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const p of plans) {
-    const s = p.model.stats;
-    lines.push(
-      [
-        p.id,
-        p.name,
-        p.fieldId,
-        p.boundaryId,
-        p.operationType,
-        iso(p.createdAt),
-        p.area,
-        p.numberOfTracks,
-        s.workingDistance,
-        s.nonWorkingDistance,
-        s.totalDistance,
-        s.coveredPercent,
-        s.overlapPercent,
-        s.totalTime,
-        p.traffickedArea,
-        p.archived,
-        p.starred,
-        p.rating,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
 }
 
 const planParams = Type.Object({ pathPlanId: Uuid('The plan id.') }, { additionalProperties: false });
@@ -592,7 +532,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       const existing = id ? await plans.row(p.userId, id) : null;
       if (existing) {
         const want = ifMatchVersion(req);
-        if (want !== undefined && want !== existing.version)
+        if (!versionMatches(want, existing.version))
           throw preconditionFailed('plan', existing.id, existing.version);
         await plans.replaceModel(p.userId, existing.id, model);
         const row = (await plans.row(p.userId, existing.id))!;
