@@ -40,7 +40,7 @@ describe('the input rule', () => {
     expect(codes({ value: 'a\ud800' })).toEqual(['INVALID_TEXT /value']);
     expect(codes({ value: '\udc00b' })).toEqual(['INVALID_TEXT /value']);
     expect(codes({ 'a/b~': 'x\u0000' })).toEqual(['INVALID_TEXT /a~1b~0']);
-    expect(codes({ ['k\u0000']: 1 })).toEqual(['INVALID_TEXT /k\u0000']);
+    expect(codes({ 'k\u0000': 1 })).toEqual(['INVALID_TEXT /k\u0000']);
   });
 
   it('limits names to 200 characters (code points), multi-line texts to 2,000, other texts to 10,000', () => {

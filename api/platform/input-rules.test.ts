@@ -291,6 +291,32 @@ describe('ids in bodies', () => {
     expect(ans.text).not.toContain('taken');
   });
 
+  it('answers another company’s or unknown ids of groups and machines in bodies with 404', async () => {
+    const theirs = await b.post(`/api/companies/${kb.companyId}/path-plan-groups`, { name: `B ${uuidv7()}` });
+    expectOk(theirs, 201);
+    for (const id of [theirs.json.pathPlanGroupId, uuidv7()]) {
+      expectError(
+        await a.post(`/api/companies/${ka.companyId}/path-plan-groups/summary`, { pathPlanGroupIds: [id] }),
+        404,
+        'NOT_FOUND',
+      );
+    }
+    const machine = await b.post('/api/equipment', {
+      companyId: kb.companyId,
+      name: `M ${uuidv7()}`,
+      type: 'tractor',
+      swathWidth: 6,
+    });
+    expectOk(machine, 201);
+    for (const id of [machine.json.equipmentId, uuidv7()]) {
+      expectError(
+        await a.post('/api/operators', { companyId: ka.companyId, name: `O ${uuidv7()}`, equipmentId: id }),
+        404,
+        'NOT_FOUND',
+      );
+    }
+  });
+
   it('refuses a bulk job over another company’s or unknown boundaries with 404 before queueing', async () => {
     const theirs = await addBoundary(kb.companyId, 10.6);
     for (const id of [theirs.boundaryId, uuidv7()]) {

@@ -873,6 +873,9 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       await requireCompany(opts.store, req, req.params.companyId);
       const ids = (req.body as { pathPlanGroupIds?: string[] } | undefined)?.pathPlanGroupIds;
       const groups = await plans.groupSummary(req.params.companyId, ids);
+      // Every group asked for must be one of the company (another company's or unknown ids: 404).
+      const missing = ids?.find((id) => !groups.some((g) => g.pathPlanGroupId === id));
+      if (missing) throw notFound('path plan group', missing);
       return {
         groups,
         planCount: groups.reduce((a, g) => a + g.planCount, 0),
