@@ -10,7 +10,7 @@
  *   `properties` of GeoJSON features). 400 INVALID_TEXT.
  * - names (`name`, `...Name`, `operationType`, `source`, `search`, `label`)
  *   are at most 200 characters, multi-line texts 2,000, any other text
- *   10,000 (WKT and other geometry text: only the body limit). 400
+ *   16,384 (WKT and other geometry text: only the body limit). 400
  *   TEXT_TOO_LONG.
  * - JSON nests at most 32 deep. 400 NESTING_TOO_DEEP.
  * - numbers are finite and at most 1e15 in magnitude; areas (`area`,
@@ -28,7 +28,7 @@ import { type FieldError, validationError } from './errors.ts';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_MULTILINE_LENGTH = 2000;
-export const MAX_TEXT_LENGTH = 10_000;
+export const MAX_TEXT_LENGTH = 16_384;
 export const MAX_NESTING_DEPTH = 32;
 export const MAX_NUMBER = 1e15;
 export const MAX_AREA = 1e10;
