@@ -117,6 +117,12 @@ describe('error bodies', () => {
     expect(forbidden.message).not.toMatch(/FST_|\/web/);
     const method = toApiError(Object.assign(new Error('x'), { code: 'FST_ERR_SOMETHING', statusCode: 405 }));
     expect(method).toMatchObject({ statusCode: 405, errorCode: 'METHOD_NOT_ALLOWED' });
+    // A failure that carries a 4xx status keeps its status, not its message.
+    const leaky = toApiError(
+      Object.assign(new TypeError("Cannot read properties of null (reading 'x')"), { statusCode: 400 }),
+    );
+    expect(leaky).toMatchObject({ statusCode: 400, errorCode: 'BAD_REQUEST' });
+    expect(leaky.message).not.toContain('Cannot');
     const internal = toApiError(new TypeError("Cannot read properties of null (reading 'id')"));
     expect(internal).toMatchObject({ statusCode: 500, errorCode: 'INTERNAL_ERROR' });
     expect(internal.message).not.toContain('Cannot');
