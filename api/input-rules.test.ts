@@ -76,6 +76,9 @@ describe('the input rule', () => {
       'NUMBER_OUT_OF_RANGE /stats/totalDistance',
       'NUMBER_OUT_OF_RANGE /swathWidth',
     ]);
+    expect(codes({ equipment: { tireWidths: [0.6, 2e8] } })).toEqual([
+      'NUMBER_OUT_OF_RANGE /equipment/tireWidths/1',
+    ]);
     expect(codes({ anything: 2e15 })).toEqual(['NUMBER_OUT_OF_RANGE /anything']);
   });
 

@@ -73,9 +73,9 @@ const LIMIT: Record<TextKind, number> = {
 
 function numberLimit(key: string | undefined): { max: number; what: string } {
   if (key !== undefined) {
-    if (/(^a|A)rea$/.test(key)) return { max: MAX_AREA, what: 'an area [m²]' };
+    if (/(^a|A)reas?$/.test(key)) return { max: MAX_AREA, what: 'an area [m²]' };
     if (/^(numberOf|count$)|Count$/.test(key)) return { max: MAX_COUNT, what: 'a count' };
-    if (/(^d|D)istance|(^l|L)ength$|(^w|W)idth$|(^r|R)adius$|(^o|O)ffset$|(^s|S)pacing$/.test(key))
+    if (/(^d|D)istance|(^l|L)engths?$|(^w|W)idths?$|(^r|R)adi(us|i)$|(^o|O)ffsets?$|(^s|S)pacing$/.test(key))
       return { max: MAX_DISTANCE, what: 'a distance [m]' };
   }
   return { max: MAX_NUMBER, what: 'a number' };

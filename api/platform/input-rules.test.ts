@@ -281,6 +281,19 @@ describe('ids in bodies', () => {
     );
   });
 
+  it('stores a plan in the company of the boundary it names, when the caller can access that company', async () => {
+    const second = await a.post('/api/companies', { name: `Second ${uuidv7()}` });
+    expectOk(second, 201);
+    const there = await addBoundary(second.json.companyId, 10.7);
+    const ok = await a.post('/api/path-plans/upsert', {
+      plan: { ...model, pathPlanId: uuidv7() },
+      boundaryId: there.boundaryId,
+    });
+    expectOk(ok, 201);
+    const row = await createPathPlansRepository((await testStore()).db).row(ka.userId, ok.json.pathPlanId);
+    expect(row?.companyId).toBe(second.json.companyId);
+  });
+
   it('answers another company’s plan id in an upsert as an unknown one (404, not 409)', async () => {
     const stored = await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: uuidv7() } });
     expectOk(stored, 201);

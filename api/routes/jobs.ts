@@ -307,9 +307,16 @@ export async function jobRoutes(
         ? 'Bulk guidance (deprecated: use /api/bulk-guidance/normalized)'
         : 'Plan many stored boundaries in one job',
       description:
-        'Answers 202 with the job id before any planning is done; each boundary is planned in a worker and stored as a plan of the caller’s company (1 credit per stored plan). A boundary that cannot be planned gets an entry in the job’s errors; the job goes on. Poll GET …/jobs/{jobId} every 5 s.',
+        'Answers 202 with the job id before any planning is done (every boundary must be one of the caller’s company: 404 otherwise, as for unknown ids; 403 when the credentials act for no company the user can access); each boundary is planned in a worker and stored as a plan of the caller’s company (1 credit per stored plan). A boundary that cannot be planned gets an entry in the job’s errors; the job goes on. Poll GET …/jobs/{jobId} every 5 s.',
       body: BulkBody,
-      response: answers({ 202: { schema: Accepted, description: 'The job is queued.' } }, 400, 413, 415),
+      response: answers(
+        { 202: { schema: Accepted, description: 'The job is queued.' } },
+        400,
+        403,
+        404,
+        413,
+        415,
+      ),
     },
   });
   const postBulk = async (

@@ -12,7 +12,7 @@
  *   path plan groups: every endpoint of spec 4.4
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { CSV_COLUMNS, csvOf } from '../../formats/plan-csv.ts';
 import type {
@@ -209,19 +209,21 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
   const plans = createPathPlansRepository(opts.store.db);
   const tags = ['Path plans'];
   /**
-   * The field and boundary a new plan of `companyId` names, both of that
-   * company (another company's or unknown ids: 404); a boundary alone names
-   * its field too.
+   * Where a new plan belongs: the field and boundary the body names (ids of
+   * a company the caller can access, else 404 as for unknown ids; a
+   * boundary alone names its field too) and their company; without either,
+   * the company the caller's credentials act for (403 when there is none).
    */
   const placeOf = async (
-    userId: string,
-    companyId: string,
+    req: FastifyRequest,
     body: { fieldId?: string; boundaryId?: string },
-  ): Promise<{ fieldId?: string; boundaryId?: string }> => {
+  ): Promise<{ companyId: string; fieldId?: string; boundaryId?: string }> => {
+    const userId = principalOf(req).userId;
     let fieldId = body.fieldId;
+    let companyId: string | undefined;
     if (body.boundaryId !== undefined) {
       const b = await opts.store.hierarchy.getBoundary(userId, body.boundaryId);
-      if (!b || b.companyId !== companyId) throw notFound('boundary', body.boundaryId);
+      if (!b) throw notFound('boundary', body.boundaryId);
       if (fieldId !== undefined && b.fieldId !== fieldId)
         throw validationError([
           {
@@ -230,12 +232,18 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
           },
         ]);
       fieldId = b.fieldId;
+      companyId = b.companyId;
     }
     if (body.fieldId !== undefined) {
       const f = await opts.store.hierarchy.getField(userId, body.fieldId);
-      if (!f || f.companyId !== companyId) throw notFound('field', body.fieldId);
+      if (!f) throw notFound('field', body.fieldId);
+      companyId = f.companyId;
     }
-    return { fieldId, boundaryId: body.boundaryId };
+    return {
+      companyId: companyId ?? (await callerCompany(opts.store, req)),
+      fieldId,
+      boundaryId: body.boundaryId,
+    };
   };
   const must = async <T>(v: Promise<T | null>, what: string, id: string): Promise<T> => {
     const x = await v;
@@ -502,7 +510,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         tags,
         summary: 'Store a plan (new) or replace a stored plan’s model',
         description:
-          'Body: `{ plan, fieldId?, boundaryId? }` with `plan` a PathPlanNormalizedModel (e.g. from /api/path-plans/direct). A `plan.pathPlanId` of a stored plan you can access replaces its model (If-Match honoured); an unused id (such as the id of a direct plan) stores a new plan of your key’s company under that id; an id used by another company is 409. Answers the list item.',
+          'Body: `{ plan, fieldId?, boundaryId? }` with `plan` a PathPlanNormalizedModel (e.g. from /api/path-plans/direct). A `plan.pathPlanId` of a stored plan you can access replaces its model (If-Match honoured); an unused id (such as the id of a direct plan) stores a new plan under that id, in the company of the named field or boundary (a boundary alone names its field), else of your key’s company (403 when your credentials act for no company you can access). A fieldId or boundaryId you cannot access, and a plan id used by another company, answer 404 as unknown ids do. Answers the list item.',
         body: Type.Object(
           {
             plan: ModelSchema,
@@ -517,6 +525,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
             201: { schema: ListItem, description: 'Stored.' },
           },
           400,
+          403,
           404,
           412,
           413,
@@ -541,8 +550,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       }
       // An id stored under a company the caller cannot access is neither overwritten nor revealed.
       if (id && (await plans.getAny(id))) throw notFound('plan', id);
-      const companyId = await callerCompany(opts.store, req);
-      const { fieldId, boundaryId } = await placeOf(p.userId, companyId, body);
+      const { companyId, fieldId, boundaryId } = await placeOf(req, body);
       const newId = await plans.insert({
         companyId,
         fieldId,
