@@ -370,5 +370,23 @@ describe('a partner user without company access', () => {
       403,
       'NotAuthorized',
     );
+    // No endpoint answers such a user with a 5xx.
+    const doc = (await a.get('/api/openapi.json')).json as { paths: Record<string, Record<string, unknown>> };
+    const failures: string[] = [];
+    let calls = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/api/')) continue;
+      for (const method of Object.keys(ops)) {
+        if (!['post', 'put', 'delete'].includes(method)) continue;
+        const url = path.replace(/\{[^}]+\}/g, () => uuidv7());
+        for (const body of [{}, { plan: model, boundaryIds: [uuidv7()], request: REQUEST, name: 'x' }]) {
+          const ans = await u.call(url, { method: method.toUpperCase(), body });
+          calls++;
+          if (ans.status >= 500) failures.push(`${method.toUpperCase()} ${path}: ${ans.status} ${ans.text}`);
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
   });
 });
