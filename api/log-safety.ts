@@ -8,6 +8,7 @@
  * stack frames.
  */
 import { stdSerializers } from 'pino';
+import { databaseError } from '../store/database-errors.ts';
 
 const SECRET_MEMBERS = [
   'password',
@@ -66,45 +67,6 @@ export function requestSerializer(req: {
   };
 }
 
-const SQL_STATE = /^[0-9A-Z]{5}$/;
-
-/** `insert into "users"` of a statement: its kind and first table, no values. */
-export function statementName(query: unknown): string | undefined {
-  if (typeof query !== 'string') return undefined;
-  const m =
-    /^\s*(with|select|insert\s+into|update|delete\s+from)\b(?:[\s\S]*?\b(?:from|into|update)\s+)?\s*("?[\w.]+"?)?/i.exec(
-      query,
-    );
-  if (!m) return 'statement';
-  return `${m[1].toLowerCase().replace(/\s+/g, ' ')}${m[2] ? ` ${m[2]}` : ''}`;
-}
-
-interface DbErrorLike {
-  query?: unknown;
-  params?: unknown;
-  code?: unknown;
-  severity?: unknown;
-  cause?: unknown;
-  stack?: unknown;
-}
-
-/** A database error (Drizzle's failed query, pg's or PGlite's error), anywhere in the cause chain. */
-function databaseError(err: unknown): { sqlState?: string; statement?: string } | undefined {
-  let e = err as DbErrorLike | undefined;
-  let found: { sqlState?: string; statement?: string } | undefined;
-  for (let i = 0; e && typeof e === 'object' && i < 5; i++) {
-    const isQuery = 'query' in e && 'params' in e;
-    const isServer = typeof e.code === 'string' && SQL_STATE.test(e.code) && 'severity' in e;
-    if (isQuery || isServer) {
-      found ??= {};
-      if (isServer) found.sqlState ??= e.code as string;
-      if (isQuery) found.statement ??= statementName(e.query);
-    }
-    e = e.cause as DbErrorLike | undefined;
-  }
-  return found;
-}
-
 const framesOf = (stack: unknown): string =>
   typeof stack === 'string'
     ? stack
@@ -122,7 +84,7 @@ export function errorSerializer(err: unknown): unknown {
     message: `Database statement failed${db.sqlState ? ` (SQL state ${db.sqlState})` : ''}`,
     sqlState: db.sqlState,
     statement: db.statement,
-    stack: framesOf((err as DbErrorLike).stack),
+    stack: framesOf((err as { stack?: unknown }).stack),
   };
 }
 
