@@ -54,6 +54,33 @@ describe('If-Match with several ETags', () => {
     );
     expectOk(await a.del(`/api/growers/${id}`, { headers: { 'if-match': '"1", "3"' } }), 204);
   });
+
+  it('applies to settings and machines alike', async () => {
+    const url = `/api/companies/${ka.companyId}/settings`;
+    const made = await a.post(url, { name: 'defaultSwathWidth', value: 24 });
+    expectOk(made, 201);
+    const set = (ifMatch: string, value: number) =>
+      a.post(url, { name: 'defaultSwathWidth', value }, { headers: { 'if-match': ifMatch } });
+    expectOk(await set('"5", "1"', 27));
+    expectError(await set('"1", "3"', 30), 412, 'PRECONDITION_FAILED');
+    const m = await a.post('/api/equipment', {
+      companyId: ka.companyId,
+      name: `M ${uuidv7()}`,
+      type: 'tractor',
+      swathWidth: 6,
+    });
+    expectOk(m, 201);
+    const del = (ifMatch: string) =>
+      a.del(`/api/equipment/${m.json.equipmentId}`, { headers: { 'if-match': ifMatch } });
+    expectError(await del('"2", "3"'), 412, 'PRECONDITION_FAILED');
+    expect((await del('"2", "1"')).status).toBeLessThan(300);
+    const c = await a.post('/api/companies', { name: `Empty ${uuidv7()}` });
+    expectOk(c, 201);
+    const delCompany = (ifMatch: string) =>
+      a.del(`/api/companies/${c.json.companyId}`, { headers: { 'if-match': ifMatch } });
+    expectError(await delCompany('"4", "5"'), 412, 'PRECONDITION_FAILED');
+    expectOk(await delCompany('"4", "1"'), 204);
+  });
 });
 
 describe('CSV export', () => {
