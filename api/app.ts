@@ -23,7 +23,7 @@ import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
 import { checkRequestInput } from './input-rules.ts';
-import { errorSerializer, REDACT_PATHS, requestSerializer, sqlStateOf } from './log-safety.ts';
+import { errorSerializer, REDACT_PATHS, redactUrl, requestSerializer, sqlStateOf } from './log-safety.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
 import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/pool.ts';
@@ -338,7 +338,7 @@ function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
   const e = toApiError(err);
   if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
   else if (e.errorCode === 'INVALID_INPUT') req.log.warn({ err }, 'the database refused a value');
-  else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, e.message);
+  else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, redactUrl(e.message));
   for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
   // Framework errors come before the onRequest hook that sets it.
   if (!reply.hasHeader('x-correlation-id')) reply.header('x-correlation-id', req.id);

@@ -43,9 +43,12 @@ export const REDACT_PATHS = [
 
 const SECRET_QUERY = /([?&](?:code|key|token|apiKey|access_token|refresh_token|password)=)[^&#]*/gi;
 
-/** A request URL without the values of secret query parameters (`/launch?code=...`). */
+/** Share codes are credentials wherever they stand in a path (`/api/shares/tls_.../...`). */
+const SHARE_CODE = /\btls_[A-Za-z0-9_-]+/g;
+
+/** A request URL without share codes and the values of secret query parameters (`/launch?code=...`). */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[Redacted]');
+  return url.replace(SECRET_QUERY, '$1[Redacted]').replace(SHARE_CODE, 'tls_[Redacted]');
 }
 
 /** Fastify's request serializer with `redactUrl` applied. */

@@ -102,9 +102,14 @@ describe('the log after failures', () => {
       },
       headers: { cookie: 'tramline_session=cookie-secret-789', authorization: 'Bearer bearer-secret' },
     });
+    const share = `tls_${'s'.repeat(32)}`;
+    await call(srv.url, `/api/shares/${share}/path-plans-normalized/${k.keyId}`, {});
+    await call(srv.url, `/api/shares/${share}`, { key: k.key });
     await new Promise((r) => setTimeout(r, 50));
     const log = logText();
     expect(log).toContain('"echo"');
+    expect(log).toContain('/api/shares/tls_[Redacted]/');
+    expect(log).not.toContain(share);
     for (const secret of [
       k.key,
       'hunter2-secret',
