@@ -167,6 +167,14 @@ describe('text the service stores', () => {
       'TEXT_TOO_LONG',
       '/name',
     );
+    const g = await a.post(`/api/companies/${ka.companyId}/growers`, { name: `Short ${uuidv7()}` });
+    expectOk(g, 201);
+    expectInputError(
+      await a.put(`/api/growers/${g.json.growerId}`, { name: 'g'.repeat(70_000) }),
+      'TEXT_TOO_LONG',
+      '/name',
+    );
+    expect((await a.get(`/api/growers/${g.json.growerId}`)).json.name.length).toBeLessThan(200);
     expectInputError(
       await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanName: 'p'.repeat(201) } }),
       'TEXT_TOO_LONG',
