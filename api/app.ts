@@ -428,7 +428,8 @@ export function toApiError(err: unknown): ApiError {
     );
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
-    if (e instanceof SyntaxError) return validationError([{ path: '', message: 'is not valid JSON' }]);
+    if (e instanceof SyntaxError)
+      return validationError([{ path: '', message: `is not valid JSON (${e.message})` }]);
     const [code, message] = FASTIFY_4XX[status] ?? ['BAD_REQUEST', 'The request cannot be served.'];
     return new ApiError(status, code, message);
   }
