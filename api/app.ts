@@ -7,7 +7,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import ajvFormats from 'ajv-formats';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
@@ -16,6 +22,8 @@ import { correlationIdOf, registerAccessControl } from './auth/access-control.ts
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
+import { checkRequestInput } from './input-rules.ts';
+import { errorSerializer, REDACT_PATHS, redactUrl, requestSerializer, sqlStateOf } from './log-safety.ts';
 import { openApiRefResolver, shareNamedSchemas, shareResponseHeaders } from './openapi/components.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
@@ -95,10 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const rateLimit = opts.rateLimitPerMin ?? 600;
   const windowSeconds = opts.rateLimitWindowSeconds ?? 60;
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: process.env.LOG_LEVEL ?? 'info',
-      redact: ['req.headers["x-api-key"]', 'req.headers.authorization'],
-    },
+    logger: safeLogger(opts.logger),
     genReqId: (req) => {
       markArrival(req);
       return correlationIdOf(req);
@@ -107,6 +112,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT_BYTES,
     trustProxy: opts.trustProxy ?? false,
     return503OnClosing: true,
+    // Errors Fastify answers before routing (a URL that does not decode): the same answer as any other.
+    frameworkErrors: (err, req, reply) => sendError(err, req, reply),
     ajv: {
       customOptions: {
         coerceTypes: false,
@@ -155,17 +162,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.getDefaultJsonParser('error', 'error'),
   );
 
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const e = toApiError(err);
-    if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
-    else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, e.message);
-    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
-    const body =
-      e.statusCode === 402
-        ? { ...e.extra, message: e.message, correlationId: req.id, errorCode: e.errorCode }
-        : { correlationId: req.id, errorCode: e.errorCode, message: e.message, ...e.extra };
-    return reply.code(e.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  // THE input rule (api/input-rules.ts) over body, query and path parameters, before schemas and handlers.
+  app.addHook('preValidation', async (req) => {
+    if (/^multipart\//i.test(String(req.headers['content-type'] ?? ''))) return;
+    checkRequestInput({ body: req.body, query: req.query, params: req.params });
   });
+
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((req, reply) => {
     return reply
@@ -356,6 +359,63 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/** THE error answer: logged (5xx with the error, values of database errors left out), then sent. */
+function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const e = toApiError(err);
+  if (e.statusCode >= 500) req.log.error({ err }, 'request failed');
+  else if (e.errorCode === 'INVALID_INPUT') req.log.warn({ err }, 'the database refused a value');
+  else req.log.info({ errorCode: e.errorCode, statusCode: e.statusCode }, redactUrl(e.message));
+  for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+  // Framework errors come before the onRequest hook that sets it.
+  if (!reply.hasHeader('x-correlation-id')) reply.header('x-correlation-id', req.id);
+  const body =
+    e.statusCode === 402
+      ? { ...e.extra, message: e.message, correlationId: req.id, errorCode: e.errorCode }
+      : { correlationId: req.id, errorCode: e.errorCode, message: e.message, ...e.extra };
+  return reply.code(e.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/**
+ * The logger options: the caller's (or pino at LOG_LEVEL, default info),
+ * always with credentials redacted and database errors logged without their
+ * values (api/log-safety.ts).
+ */
+export function safeLogger(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base =
+    logger && typeof logger === 'object'
+      ? (logger as Record<string, unknown>)
+      : { level: process.env.LOG_LEVEL ?? 'info' };
+  const given = base.redact;
+  const paths = Array.isArray(given) ? given : ((given as { paths?: string[] } | undefined)?.paths ?? []);
+  return {
+    ...base,
+    redact: [...new Set([...REDACT_PATHS, ...paths])],
+    serializers: {
+      ...(base.serializers as Record<string, unknown> | undefined),
+      err: errorSerializer,
+      error: errorSerializer,
+      req: requestSerializer,
+    },
+  } as FastifyServerOptions['logger'];
+}
+
+/** Fastify's own 4xx answers (and its plugins'), as our error codes with plain messages. */
+const FASTIFY_4XX: Record<number, [string, string]> = {
+  400: ['BAD_REQUEST', 'The request is malformed.'],
+  403: ['FORBIDDEN', 'This path may not be read.'],
+  404: ['NOT_FOUND', 'No such resource.'],
+  405: ['METHOD_NOT_ALLOWED', 'This method is not allowed here.'],
+  406: ['NOT_ACCEPTABLE', 'No representation matches the Accept header.'],
+  408: ['REQUEST_TIMEOUT', 'The request took too long to arrive.'],
+  411: ['LENGTH_REQUIRED', 'The request needs a Content-Length.'],
+  413: ['PAYLOAD_TOO_LARGE', 'The request body is too large.'],
+  414: ['URI_TOO_LONG', 'The request URL is too long.'],
+  415: ['UNSUPPORTED_MEDIA_TYPE', 'The request body has a media type this endpoint does not accept.'],
+  416: ['RANGE_NOT_SATISFIABLE', 'The requested range is not satisfiable.'],
+  431: ['HEADERS_TOO_LARGE', 'The request headers are too large.'],
+};
+
 /** THE mapping of every error to its HTTP answer. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
@@ -377,23 +437,27 @@ export function toApiError(err: unknown): ApiError {
         'UNSUPPORTED_MEDIA_TYPE',
         'Send the request body as application/json (application/geo+json is accepted too).',
       );
+    case 'FST_ERR_BAD_URL':
+      return new ApiError(400, 'BAD_REQUEST', 'The URL does not decode (a malformed percent-encoding).');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return validationError([{ path: '', message: 'is empty; a JSON object is required' }]);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return validationError([{ path: '', message: `is not valid JSON (${e.message})` }]);
   }
+  // Values the database cannot hold that slipped past the input rule: the request's fault, never a 500.
+  const sqlState = sqlStateOf(err);
+  if (sqlState?.startsWith('22') || sqlState === '54001')
+    return validationError(
+      [{ path: '', message: 'holds a value that cannot be stored (text, number or nesting out of range)' }],
+      undefined,
+      'INVALID_INPUT',
+    );
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
-    if (status === 400) {
-      return validationError([
-        {
-          path: '',
-          message:
-            e instanceof SyntaxError ? `is not valid JSON (${e.message})` : (e.message ?? 'is invalid'),
-        },
-      ]);
-    }
-    return new ApiError(status, String(e.code ?? 'BAD_REQUEST'), e.message ?? 'Bad request.');
+    if (e instanceof SyntaxError)
+      return validationError([{ path: '', message: `is not valid JSON (${e.message})` }]);
+    const [code, message] = FASTIFY_4XX[status] ?? ['BAD_REQUEST', 'The request cannot be served.'];
+    return new ApiError(status, code, message);
   }
   if (status === 503)
     return new ApiError(
@@ -419,7 +483,11 @@ const OPENAPI_DESCRIPTION = `Coverage route planning for agricultural machines: 
 
 **Credits.** Credits belong to a company (the billing account); a key spends the credits of the company it was issued for. A plan costs 1 credit, charged only when planning succeeds (taken before planning, given back on any failure). 402 when none is left.
 
-**Errors.** Every error body carries \`correlationId\` (also the \`X-Correlation-Id\` header) and \`errorCode\`. 400 VALIDATION_ERROR lists \`errors: [{ path, message }]\` with JSON pointers; types are never coerced and unknown properties are refused. Planner refusals of the field itself (FIELD_*) and out-of-range options (INVALID_OPTION) are 400; plans the planner will not make are 422 (OPTION_NOT_SUPPORTED, PLAN_TOO_COMPLEX, HEADLAND_EXHAUSTS_FIELD, SWATH_WIDER_THAN_FIELD). 413 over 5 MB or 100,000 vertices; 415 for bodies that are not JSON; 503 SERVICE_BUSY when every planning worker is busy; 500 never carries details.
+**Errors.** Every error body carries \`correlationId\` (also the \`X-Correlation-Id\` header) and \`errorCode\`. 400 VALIDATION_ERROR lists \`errors: [{ path, message }]\` with JSON pointers; types are never coerced and unknown properties are refused.
+
+**Input rule.** Before any schema, every body, query and path parameter is checked once: text must be well-formed Unicode without control characters (tab, CR and line feed only in notes, comments, descriptions and WKT) — 400 INVALID_TEXT; names (\`name\`, \`...Name\`, \`operationType\`, \`source\`, \`search\`) are at most 200 characters, notes and comments 2,000, other texts 16,384 — 400 TEXT_TOO_LONG; JSON nests at most 32 deep — 400 NESTING_TOO_DEEP; numbers must be finite and at most 1e15 in magnitude, areas (\`area\`, \`...Area\`) at most 1e10 m², distances and widths at most 1e8 m, counts (\`numberOf...\`, \`...Count\`) at most 2147483647 — 400 NUMBER_OUT_OF_RANGE. These answers list \`errors: [{ path, message }]\` like VALIDATION_ERROR. Ids named in a body are checked like ids in the path: another company's or an unknown id is 404 NOT_FOUND; credentials whose company the user can no longer access get 403 NotAuthorized where a record would be stored for it.
+
+Planner refusals of the field itself (FIELD_*) and out-of-range options (INVALID_OPTION) are 400; plans the planner will not make are 422 (OPTION_NOT_SUPPORTED, PLAN_TOO_COMPLEX, HEADLAND_EXHAUSTS_FIELD, SWATH_WIDER_THAN_FIELD). 413 over 5 MB or 100,000 vertices; 415 for bodies that are not JSON; 503 SERVICE_BUSY when every planning worker is busy; 500 never carries details.
 
 **Limits.** Planning has a hard time cap of routeOptions.maxOptimizerTime (default 10 s, at most 60) plus 5 s. Fields estimated too large (area / swathWidth^2 over 600,000, vertices x passes over 1,000,000, over 2,000 holes) are refused at once with 422 PLAN_TOO_COMPLEX.
 

@@ -34,13 +34,17 @@ export class ApiError extends Error {
   }
 }
 
-export function validationError(errors: FieldError[], message?: string): ApiError {
+export function validationError(
+  errors: FieldError[],
+  message?: string,
+  errorCode = 'VALIDATION_ERROR',
+): ApiError {
   const msg =
     message ??
     (errors.length === 1
       ? `Invalid request: ${errors[0].path || '(body)'} ${errors[0].message}.`
       : `Invalid request: ${errors.length} problems, first ${errors[0].path || '(body)'} ${errors[0].message}.`);
-  return new ApiError(400, 'VALIDATION_ERROR', msg, { errors });
+  return new ApiError(400, errorCode, msg, { errors });
 }
 
 /**

@@ -45,8 +45,11 @@ export function parseWkt(text: string): WktGeometry {
     ws();
     const m = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/.exec(s.slice(i));
     if (!m) fail('a number');
+    const v = Number((m as RegExpExecArray)[0]);
+    // 1e999 reads as Infinity: no coordinate.
+    if (!Number.isFinite(v)) fail('a finite number');
     i += (m as RegExpExecArray)[0].length;
-    return Number((m as RegExpExecArray)[0]);
+    return v;
   };
   const dims = (): number => {
     const save = i;

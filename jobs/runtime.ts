@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import { type ExportFormat, exportPlans } from '../formats/export/index.ts';
 import type { Database } from '../store/database.ts';
+import { safeErrorText } from '../store/database-errors.ts';
 import type { Store } from '../store/db.ts';
 import { createJobsRepository, type JobKind } from '../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../store/repositories/path-plans.ts';
@@ -217,7 +218,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
             try {
               await runStoredPlanItem(deps, job);
             } catch (e) {
-              log('plan item failed', { jobId, retryCount: item.retryCount, err: String(e) });
+              log('plan item failed', { jobId, retryCount: item.retryCount, err: safeErrorText(e) });
               if (item.retryCount < item.retryLimit) throw e;
               await jobs.recordItem(jobId, item.data.pathPlanId, {
                 errorCode: 'INTERNAL_ERROR',
@@ -232,7 +233,12 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
             // A retried item whose outcomes were all written before the kill still completes the job.
             await jobs.completeIfDone(jobId);
           } catch (e) {
-            log('plan item failed', { jobId, boundaryIds, retryCount: item.retryCount, err: String(e) });
+            log('plan item failed', {
+              jobId,
+              boundaryIds,
+              retryCount: item.retryCount,
+              err: safeErrorText(e),
+            });
             if (item.retryCount >= item.retryLimit) {
               // Out of retries: these fields get an error, the batch goes on.
               await jobs.recordItems(
@@ -268,7 +274,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           try {
             await runExport(store, job.id, job.companyId, job.request as ExportRequest);
           } catch (e) {
-            log('export failed', { jobId, retryCount: item.retryCount, err: String(e) });
+            log('export failed', { jobId, retryCount: item.retryCount, err: safeErrorText(e) });
             const code = (e as { code?: string }).code;
             if (typeof code === 'string' && code.startsWith('EXPORT_')) {
               await jobs.recordItem(jobId, 'export', { errorCode: code, message: (e as Error).message });

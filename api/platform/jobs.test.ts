@@ -58,11 +58,16 @@ describe('bulk guidance', () => {
     const ids = await Promise.all(
       [1, 2, 3, 4, 5].map(async (i) => (await addBoundary(a.companyId, 2 + i, 10 + i * 0.01)).boundaryId),
     );
-    const unknown = uuidv7();
+    // An unknown boundary is refused before anything is queued.
+    expectError(
+      await a.c.post('/api/bulk-guidance/normalized', { boundaryIds: [...ids, uuidv7()], request: REQUEST }),
+      404,
+      'NOT_FOUND',
+    );
     // A field too narrow for two 6 m headland passes: an error for that boundary, the batch goes on.
     const tiny = (await addBoundary(a.companyId, 0.001, 10.5)).boundaryId;
     const post = await a.c.post('/api/bulk-guidance/normalized', {
-      boundaryIds: [...ids, unknown, tiny, ids[0]],
+      boundaryIds: [...ids, tiny, ids[0]],
       request: REQUEST,
     });
     expectOk(post, 202);
@@ -70,15 +75,10 @@ describe('bulk guidance', () => {
     const done = await waitForJob(a.c, `/api/bulk-guidance/normalized/jobs/${post.json.jobId}`);
     expect(done.json.status).toBe('completed');
     expect(done.json.progress).toBe(1);
-    expect(done.json.total).toBe(7);
+    expect(done.json.total).toBe(6);
     expect(done.headers.get('retry-after')).toBeNull();
     expect(done.json.pathPlanIds).toHaveLength(5);
-    expect(done.json.errors.map((e: { boundaryId: string }) => e.boundaryId).sort()).toEqual(
-      [unknown, tiny].sort(),
-    );
-    expect(done.json.errors.find((e: { boundaryId: string }) => e.boundaryId === unknown).errorCode).toBe(
-      'BOUNDARY_NOT_FOUND',
-    );
+    expect(done.json.errors.map((e: { boundaryId: string }) => e.boundaryId)).toEqual([tiny]);
     // The deprecated poll answers the same job.
     const old = await a.c.get(`/api/bulk-guidance/jobs/${post.json.jobId}`);
     expectOk(old);
@@ -439,18 +439,16 @@ describe('stored plans, groups, exports and shares', () => {
     const full = (await a.c.get(`/api/path-plans-normalized/${planId}`)).json;
     expectError(
       await b.c.post('/api/path-plans/upsert', { plan: { ...full, pathPlanName: 'stolen' } }),
-      409,
-      'CONFLICT',
+      404,
+      'NOT_FOUND',
     );
     expect((await a.c.get(`/api/path-plans-normalized/${planId}`)).json.pathPlanName).not.toBe('stolen');
-    // B's bulk job over A's boundary plans nothing of A's.
-    const bj = await b.c.post('/api/bulk-guidance/normalized', {
-      boundaryIds: [boundaryId],
-      request: REQUEST,
-    });
-    const bdone = await waitForJob(b.c, `/api/bulk-guidance/normalized/jobs/${bj.json.jobId}`);
-    expect(bdone.json.pathPlanIds).toEqual([]);
-    expect(bdone.json.errors[0]).toMatchObject({ boundaryId, errorCode: 'BOUNDARY_NOT_FOUND' });
+    // B's bulk job over A's boundary is refused as an unknown boundary would be.
+    expectError(
+      await b.c.post('/api/bulk-guidance/normalized', { boundaryIds: [boundaryId], request: REQUEST }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 

@@ -4,7 +4,8 @@
  *
  * ETags are strong and name the stored version of a resource (`"3"`); a
  * write with `If-Match` that names another version gets 412, so no update
- * is lost silently. `If-Match: *` matches any existing resource. Without
+ * is lost silently. `If-Match: *` matches any existing resource; a list
+ * of ETags matches when any of them does. Without
  * `If-Match` writes are unconditional (last writer wins).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +13,7 @@ import { type TSchema, Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { CompanyRole } from '../../store/repositories/accounts.ts';
 import type { KeyPrincipal } from '../../store/repositories/api-keys.ts';
+import type { ExpectedVersion } from '../../store/repositories/versions.ts';
 import { ApiError } from '../errors.ts';
 import { commonErrors, ErrorResponse, ValidationErrorResponse, withHeaders } from '../openapi/responses.ts';
 
@@ -66,20 +68,30 @@ export function setEtag(reply: FastifyReply, version: number): void {
 }
 
 /**
- * The version `If-Match` asks for: undefined without the header or with `*`;
- * -1 when it names no version this server makes (never matches).
+ * The versions `If-Match` accepts: undefined without the header or with
+ * `*` (any current version); one version, or several when it lists several
+ * ETags (the write goes ahead when any matches, RFC 9110 13.1.1); -1 when
+ * it names no version this server makes (never matches; weak tags never
+ * match If-Match).
  */
-export function ifMatchVersion(req: FastifyRequest): number | undefined {
+export function ifMatchVersion(req: FastifyRequest): ExpectedVersion | undefined {
   const h = req.headers['if-match'];
   if (h === undefined) return undefined;
-  const v = String(h).trim();
-  if (v === '*') return undefined;
-  const tags = v.split(',').map((t) => t.trim());
-  for (const t of tags) {
-    const m = /^"(\d{1,9})"$/.exec(t);
-    if (m) return Number(m[1]);
-  }
-  return -1;
+  const tags = String(h)
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+  if (tags.includes('*')) return undefined;
+  const versions = [
+    ...new Set(
+      tags.flatMap((t) => {
+        const m = /^"(\d{1,9})"$/.exec(t);
+        return m ? [Number(m[1])] : [];
+      }),
+    ),
+  ];
+  if (versions.length === 0) return -1;
+  return versions.length === 1 ? versions[0] : versions;
 }
 
 export function preconditionFailed(what: string, id: string, currentVersion?: number): ApiError {
@@ -108,6 +120,22 @@ export async function requireCompany(
     );
   }
   return role;
+}
+
+/**
+ * The company the caller's credentials act for (an API key's company, a
+ * session's company), when the user can still access it: what a new record
+ * without a named company belongs to. 403 otherwise (a partner user whose
+ * session names no company, or whose access was taken away).
+ */
+export async function callerCompany(store: Store, req: FastifyRequest): Promise<string> {
+  const p = principalOf(req);
+  if (await store.companies.role(p.userId, p.companyId)) return p.companyId;
+  throw new ApiError(
+    403,
+    'NotAuthorized',
+    'Your credentials act for no company you can access; ask for access to a company (or use a key of one) first.',
+  );
 }
 
 export const iso = (d: Date | string): string =>

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { CompanyView } from '../../store/repositories/companies.ts';
+import { versionMatches } from '../../store/repositories/versions.ts';
 import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import {
@@ -215,8 +216,7 @@ export async function companyRoutes(app: FastifyInstance, opts: { store: Store }
       const deleted = await store.transaction(async (tx) => {
         const c = await tx.companies.get(principalOf(req).userId, id);
         if (!c) throw notFound('company', id);
-        if (expected !== undefined && c.version !== expected)
-          throw preconditionFailed('company', id, c.version);
+        if (!versionMatches(expected, c.version)) throw preconditionFailed('company', id, c.version);
         return tx.companies.purge(id);
       });
       return { companyId: id, deleted: { ...ZERO_COUNTS, ...deleted } };

@@ -489,7 +489,8 @@ export async function equipmentRoutes(app: FastifyInstance, opts: { store: Store
       }
       if (b.equipmentId) {
         const m = await machines.get(userId, b.equipmentId);
-        if (!m || m.companyId !== companyId)
+        if (!m) throw notFound('equipment', b.equipmentId);
+        if (m.companyId !== companyId)
           throw validationError([
             { path: '/equipmentId', message: `is not a machine of company ${companyId}` },
           ]);

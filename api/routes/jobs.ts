@@ -27,7 +27,7 @@ import { named } from '../openapi/components.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
 import { DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
-import { answers, iso, notFound, preconditionFailed, principalOf, Uuid } from './common.ts';
+import { answers, callerCompany, iso, notFound, preconditionFailed, principalOf, Uuid } from './common.ts';
 
 /** Boundaries one bulk job may name. */
 export const MAX_BULK_BOUNDARIES = 5000;
@@ -317,9 +317,16 @@ export async function jobRoutes(
         ? 'Bulk guidance (deprecated: use /api/bulk-guidance/normalized)'
         : 'Plan many stored boundaries in one job',
       description:
-        'Answers 202 with the job id before any planning is done; each boundary is planned in a worker and stored as a plan of the caller’s company (1 credit per stored plan). A boundary that cannot be planned gets an entry in the job’s errors; the job goes on. Poll GET …/jobs/{jobId} every 5 s.',
+        'Answers 202 with the job id before any planning is done (every boundary must be one of the caller’s company: 404 otherwise, as for unknown ids; 403 when the credentials act for no company the user can access); each boundary is planned in a worker and stored as a plan of the caller’s company (1 credit per stored plan). A boundary that cannot be planned gets an entry in the job’s errors; the job goes on. Poll GET …/jobs/{jobId} every 5 s.',
       body: BulkBody,
-      response: answers({ 202: { schema: Accepted, description: 'The job is queued.' } }, 400, 413, 415),
+      response: answers(
+        { 202: { schema: Accepted, description: 'The job is queued.' } },
+        400,
+        403,
+        404,
+        413,
+        415,
+      ),
     },
   });
   const postBulk = async (
@@ -328,8 +335,14 @@ export async function jobRoutes(
   ) => {
     const p = principalOf(req as never);
     checkJobRequest(req.body.request);
+    const companyId = await callerCompany(opts.store, req as never);
+    // Every boundary must be one of that company (another company's or unknown ids: 404).
+    const ids = [...new Set(req.body.boundaryIds)];
+    const owned = new Set(await hierarchy.boundaryIdsOf(companyId, ids));
+    const missing = ids.find((id) => !owned.has(id));
+    if (missing) throw notFound('boundary', missing);
     const { jobId } = await opts.jobs.enqueuePlanning({
-      companyId: p.companyId,
+      companyId,
       userId: p.userId,
       kind: 'bulk-guidance',
       boundaryIds: req.body.boundaryIds,

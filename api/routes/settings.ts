@@ -183,7 +183,10 @@ const Name = Type.String({
   maxLength: 100,
   description: 'Setting name (known names have typed values).',
 });
-const Value = Type.Unknown({ description: 'Any JSON value (up to 16 KB); known names check theirs.' });
+const Value = Type.Unknown({
+  description:
+    'Any JSON value (up to 16 KB, nested at most 32 deep, text without control characters); known names check theirs.',
+});
 
 const settingBody = (s: SettingRecord) => ({
   settingId: s.id,

@@ -12,24 +12,23 @@
  *   path plan groups: every endpoint of spec 4.4
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { CSV_COLUMNS, csvOf } from '../../formats/plan-csv.ts';
 import type {
   GeoJSONLineString,
   GeometryPartModel,
   PathPlanNormalizedModel,
 } from '../../formats/plan-model.ts';
 import type { Store } from '../../store/db.ts';
-import {
-  createPathPlansRepository,
-  type PathPlanRow,
-  type StoredPlan,
-} from '../../store/repositories/path-plans.ts';
-import { ApiError, validationError } from '../errors.ts';
+import { createPathPlansRepository, type PathPlanRow } from '../../store/repositories/path-plans.ts';
+import { versionMatches } from '../../store/repositories/versions.ts';
+import { validationError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import {
   answers,
+  callerCompany,
   etagOf,
   ifMatchVersion,
   iso,
@@ -175,64 +174,6 @@ export function geoOf(m: PathPlanNormalizedModel) {
   return { type: 'FeatureCollection', features };
 }
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-};
-
-export const CSV_COLUMNS = [
-  'pathPlanId',
-  'name',
-  'fieldId',
-  'boundaryId',
-  'operationType',
-  'createdAt',
-  'totalAreaM2',
-  'numberOfTracks',
-  'workingDistanceM',
-  'nonWorkingDistanceM',
-  'totalDistanceM',
-  'coveredPercent',
-  'overlapPercent',
-  'totalTimeS',
-  'traffickedAreaM2',
-  'archived',
-  'starred',
-  'rating',
-] as const;
-
-function csvOf(plans: StoredPlan[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const p of plans) {
-    const s = p.model.stats;
-    lines.push(
-      [
-        p.id,
-        p.name,
-        p.fieldId,
-        p.boundaryId,
-        p.operationType,
-        iso(p.createdAt),
-        p.area,
-        p.numberOfTracks,
-        s.workingDistance,
-        s.nonWorkingDistance,
-        s.totalDistance,
-        s.coveredPercent,
-        s.overlapPercent,
-        s.totalTime,
-        p.traffickedArea,
-        p.archived,
-        p.starred,
-        p.rating,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
-
 const planParams = Type.Object({ pathPlanId: Uuid('The plan id.') }, { additionalProperties: false });
 const fieldParams = Type.Object({ fieldId: Uuid('The field id.') }, { additionalProperties: false });
 const groupParams = Type.Object(
@@ -274,6 +215,43 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const plans = createPathPlansRepository(opts.store.db);
   const tags = ['Path plans'];
+  /**
+   * Where a new plan belongs: the field and boundary the body names (ids of
+   * a company the caller can access, else 404 as for unknown ids; a
+   * boundary alone names its field too) and their company; without either,
+   * the company the caller's credentials act for (403 when there is none).
+   */
+  const placeOf = async (
+    req: FastifyRequest,
+    body: { fieldId?: string; boundaryId?: string },
+  ): Promise<{ companyId: string; fieldId?: string; boundaryId?: string }> => {
+    const userId = principalOf(req).userId;
+    let fieldId = body.fieldId;
+    let companyId: string | undefined;
+    if (body.boundaryId !== undefined) {
+      const b = await opts.store.hierarchy.getBoundary(userId, body.boundaryId);
+      if (!b) throw notFound('boundary', body.boundaryId);
+      if (fieldId !== undefined && b.fieldId !== fieldId)
+        throw validationError([
+          {
+            path: '/boundaryId',
+            message: `must be a boundary of the field ${fieldId} (it is one of ${b.fieldId})`,
+          },
+        ]);
+      fieldId = b.fieldId;
+      companyId = b.companyId;
+    }
+    if (body.fieldId !== undefined) {
+      const f = await opts.store.hierarchy.getField(userId, body.fieldId);
+      if (!f) throw notFound('field', body.fieldId);
+      companyId = f.companyId;
+    }
+    return {
+      companyId: companyId ?? (await callerCompany(opts.store, req)),
+      fieldId,
+      boundaryId: body.boundaryId,
+    };
+  };
   const must = async <T>(v: Promise<T | null>, what: string, id: string): Promise<T> => {
     const x = await v;
     if (!x) throw notFound(what, id);
@@ -555,7 +533,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         tags,
         summary: 'Store a plan (new) or replace a stored plan’s model',
         description:
-          'Body: `{ plan, fieldId?, boundaryId? }` with `plan` a PathPlanNormalizedModel (e.g. from /api/path-plans/direct). A `plan.pathPlanId` of a stored plan you can access replaces its model (If-Match honoured); an unused id (such as the id of a direct plan) stores a new plan of your key’s company under that id; an id used by another company is 409. Answers the list item.',
+          'Body: `{ plan, fieldId?, boundaryId? }` with `plan` a PathPlanNormalizedModel (e.g. from /api/path-plans/direct). A `plan.pathPlanId` of a stored plan you can access replaces its model (If-Match honoured); an unused id (such as the id of a direct plan) stores a new plan under that id, in the company of the named field or boundary (a boundary alone names its field), else of your key’s company (403 when your credentials act for no company you can access). A fieldId or boundaryId you cannot access, and a plan id used by another company, answer 404 as unknown ids do. Answers the list item.',
         body: Type.Object(
           {
             plan: ModelSchema,
@@ -570,6 +548,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
             201: { schema: ListItem, description: 'Stored.' },
           },
           400,
+          403,
           404,
           412,
           413,
@@ -585,27 +564,20 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       const existing = id ? await plans.row(p.userId, id) : null;
       if (existing) {
         const want = ifMatchVersion(req);
-        if (want !== undefined && want !== existing.version)
+        if (!versionMatches(want, existing.version))
           throw preconditionFailed('plan', existing.id, existing.version);
         await plans.replaceModel(p.userId, existing.id, model);
         const row = (await plans.row(p.userId, existing.id))!;
         setEtag(reply, row.version);
         return listItem(row);
       }
-      if (id) {
-        // An id stored under a company the caller cannot access must not be overwritten or revealed.
-        const any = await plans.getAny(id);
-        if (any)
-          throw new ApiError(
-            409,
-            'CONFLICT',
-            `The plan id ${id} is taken; leave pathPlanId out to store a new plan.`,
-          );
-      }
+      // An id stored under a company the caller cannot access is neither overwritten nor revealed.
+      if (id && (await plans.getAny(id))) throw notFound('plan', id);
+      const { companyId, fieldId, boundaryId } = await placeOf(req, body);
       const newId = await plans.insert({
-        companyId: p.companyId,
-        fieldId: body.fieldId,
-        boundaryId: body.boundaryId,
+        companyId,
+        fieldId,
+        boundaryId,
         model,
         ...(id ? { id } : {}),
       });
@@ -946,11 +918,21 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       await requireCompany(opts.store, req, req.params.companyId);
       const ids = (req.body as { pathPlanGroupIds?: string[] } | undefined)?.pathPlanGroupIds;
       const groups = await plans.groupSummary(req.params.companyId, ids);
+      // Every group asked for must be one of the company (another company's or unknown ids: 404).
+      const missing = ids?.find((id) => !groups.some((g) => g.pathPlanGroupId === id));
+      if (missing) throw notFound('path plan group', missing);
       return {
         groups,
         planCount: groups.reduce((a, g) => a + g.planCount, 0),
-        totalTraffickedArea: groups.reduce((a, g) => a + g.totalTraffickedArea, 0),
-        totalTime: groups.reduce((a, g) => a + g.totalTime, 0),
+        // Each group's sums are capped at 1e300 (the repository); so are their totals.
+        totalTraffickedArea: Math.min(
+          groups.reduce((a, g) => a + g.totalTraffickedArea, 0),
+          1e300,
+        ),
+        totalTime: Math.min(
+          groups.reduce((a, g) => a + g.totalTime, 0),
+          1e300,
+        ),
       };
     },
   );

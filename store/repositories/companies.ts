@@ -9,6 +9,7 @@ import { uuidv7 } from '../uuidv7.ts';
 import type { CompanyRole } from './accounts.ts';
 import { companyCounts, purgeCompanyData } from './company-data.ts';
 import type { WriteOutcome } from './scope.ts';
+import { atVersion, type ExpectedVersion, versionMatches } from './versions.ts';
 
 export interface CompanyView {
   companyId: string;
@@ -93,7 +94,11 @@ export function createCompaniesRepository(db: Database) {
      * holds no data and no active API key bills it, and (when given) only at
      * `expectedVersion`.
      */
-    async delete(userId: string, companyId: string, expectedVersion?: number): Promise<CompanyDeleteOutcome> {
+    async delete(
+      userId: string,
+      companyId: string,
+      expectedVersion?: ExpectedVersion,
+    ): Promise<CompanyDeleteOutcome> {
       const rows = await db.execute<{ id: string }>(sql`
         delete from ${companies} c
         where c.id = ${companyId}
@@ -101,13 +106,12 @@ export function createCompaniesRepository(db: Database) {
                       where a.company_id = c.id and a.user_id = ${userId} and a.role = 'admin')
           and not exists (select 1 from ${apiKeys} k where k.company_id = c.id and k.revoked_at is null)
           and ${companyCounts.emptyCondition(sql`c.id`)}
-          ${expectedVersion === undefined ? sql`` : sql`and c.version = ${expectedVersion}`}
+          ${expectedVersion === undefined ? sql`` : sql`and ${atVersion(sql`c.version`, expectedVersion)}`}
         returning c.id`);
       if (resultRows(rows).length) return { ok: true, value: true };
       const now = await this.get(userId, companyId);
       if (!now) return { ok: false, reason: 'not-found' };
-      if (expectedVersion !== undefined && now.version !== expectedVersion)
-        return { ok: false, reason: 'stale' };
+      if (!versionMatches(expectedVersion, now.version)) return { ok: false, reason: 'stale' };
       const [{ keys }] = await db
         .select({ keys: count() })
         .from(apiKeys)

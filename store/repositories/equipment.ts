@@ -10,6 +10,7 @@ import type { Database } from '../database.ts';
 import { equipment, operators } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
+import { atVersion, type ExpectedVersion, versionMatches } from './versions.ts';
 
 export interface EquipmentInput {
   name: string;
@@ -110,18 +111,13 @@ export function createEquipmentRepository(db: Database) {
       userId: string,
       id: string,
       input: EquipmentInput,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<CatalogOutcome<EquipmentRecord>> {
       return uniqueOr(async () => {
         const [row] = await db
           .update(equipment)
           .set({ ...input, version: sql`${equipment.version} + 1`, updatedAt: sql`now()` })
-          .where(
-            and(
-              scoped(userId, id),
-              expectedVersion === undefined ? undefined : eq(equipment.version, expectedVersion),
-            ),
-          )
+          .where(and(scoped(userId, id), atVersion(equipment.version, expectedVersion)))
           .returning();
         if (row) return { ok: true, value: row as EquipmentRecord };
         const now = await get(userId, id);
@@ -132,13 +128,17 @@ export function createEquipmentRepository(db: Database) {
     },
 
     /** Deletes the machines (all or none: every id must be the caller's, at the expected version when given). */
-    async delete(userId: string, ids: string[], expectedVersion?: number): Promise<CatalogOutcome<number>> {
+    async delete(
+      userId: string,
+      ids: string[],
+      expectedVersion?: ExpectedVersion,
+    ): Promise<CatalogOutcome<number>> {
       const found = await db
         .select({ id: equipment.id, version: equipment.version })
         .from(equipment)
         .where(and(inArray(equipment.id, ids), accessibleTo(db, userId, equipment.companyId)));
       if (found.length !== new Set(ids).size) return { ok: false, reason: 'not-found' };
-      if (expectedVersion !== undefined && found.some((f) => f.version !== expectedVersion))
+      if (found.some((f) => !versionMatches(expectedVersion, f.version)))
         return { ok: false, reason: 'stale', currentVersion: found[0].version };
       const gone = await db
         .delete(equipment)
@@ -146,7 +146,7 @@ export function createEquipmentRepository(db: Database) {
           and(
             inArray(equipment.id, ids),
             accessibleTo(db, userId, equipment.companyId),
-            expectedVersion === undefined ? undefined : eq(equipment.version, expectedVersion),
+            atVersion(equipment.version, expectedVersion),
           ),
         )
         .returning({ id: equipment.id });
@@ -193,18 +193,13 @@ export function createOperatorsRepository(db: Database) {
       userId: string,
       id: string,
       input: OperatorInput,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<CatalogOutcome<OperatorRecord>> {
       return uniqueOr(async () => {
         const [row] = await db
           .update(operators)
           .set({ ...input, version: sql`${operators.version} + 1`, updatedAt: sql`now()` })
-          .where(
-            and(
-              scoped(userId, id),
-              expectedVersion === undefined ? undefined : eq(operators.version, expectedVersion),
-            ),
-          )
+          .where(and(scoped(userId, id), atVersion(operators.version, expectedVersion)))
           .returning();
         if (row) return { ok: true, value: row as OperatorRecord };
         const now = await get(userId, id);
@@ -214,15 +209,14 @@ export function createOperatorsRepository(db: Database) {
       });
     },
 
-    async delete(userId: string, id: string, expectedVersion?: number): Promise<CatalogOutcome<true>> {
+    async delete(
+      userId: string,
+      id: string,
+      expectedVersion?: ExpectedVersion,
+    ): Promise<CatalogOutcome<true>> {
       const gone = await db
         .delete(operators)
-        .where(
-          and(
-            scoped(userId, id),
-            expectedVersion === undefined ? undefined : eq(operators.version, expectedVersion),
-          ),
-        )
+        .where(and(scoped(userId, id), atVersion(operators.version, expectedVersion)))
         .returning({ id: operators.id });
       if (gone.length) return { ok: true, value: true };
       const now = await get(userId, id);

@@ -11,6 +11,7 @@ import type { Database } from '../database.ts';
 import { boundaries, farms, fields, growers } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo, type WriteOutcome } from './scope.ts';
+import { atVersion, type ExpectedVersion, versionMatches } from './versions.ts';
 
 export interface GrowerRecord {
   growerId: string;
@@ -128,9 +129,6 @@ const boundaryColumns = {
 };
 
 const bump = (version: PgColumn) => ({ version: sql`${version} + 1`, updatedAt: sql`now()` });
-
-const atVersion = (column: PgColumn, expected?: number): SQL | undefined =>
-  expected === undefined ? undefined : eq(column, expected);
 
 export function createHierarchyRepository(db: Database) {
   // ---- reads ---------------------------------------------------------------
@@ -259,7 +257,7 @@ export function createHierarchyRepository(db: Database) {
       userId: string,
       growerId: string,
       patch: Partial<NamedRecordInput>,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<GrowerRecord>> {
       const [row] = await db
         .update(growers)
@@ -280,7 +278,7 @@ export function createHierarchyRepository(db: Database) {
     async deleteGrower(
       userId: string,
       growerId: string,
-      opts: { expectedVersion?: number; cascade?: boolean } = {},
+      opts: { expectedVersion?: ExpectedVersion; cascade?: boolean } = {},
     ): Promise<DeleteOutcome> {
       const [row] = await db
         .delete(growers)
@@ -298,8 +296,7 @@ export function createHierarchyRepository(db: Database) {
       if (row) return { ok: true, value: true };
       const now = await getGrower(userId, growerId);
       if (!now) return { ok: false, reason: 'not-found' };
-      if (opts.expectedVersion !== undefined && now.version !== opts.expectedVersion)
-        return { ok: false, reason: 'stale' };
+      if (!versionMatches(opts.expectedVersion, now.version)) return { ok: false, reason: 'stale' };
       return { ok: false, reason: 'not-empty', contents: await contentsOfGrower(growerId) };
     },
 
@@ -338,7 +335,7 @@ export function createHierarchyRepository(db: Database) {
       userId: string,
       farmId: string,
       patch: Partial<NamedRecordInput>,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<FarmRecord>> {
       const [row] = await db
         .update(farms)
@@ -359,7 +356,7 @@ export function createHierarchyRepository(db: Database) {
     async deleteFarm(
       userId: string,
       farmId: string,
-      opts: { expectedVersion?: number; cascade?: boolean } = {},
+      opts: { expectedVersion?: ExpectedVersion; cascade?: boolean } = {},
     ): Promise<DeleteOutcome> {
       const [row] = await db
         .delete(farms)
@@ -375,8 +372,7 @@ export function createHierarchyRepository(db: Database) {
       if (row) return { ok: true, value: true };
       const now = await getFarm(userId, farmId);
       if (!now) return { ok: false, reason: 'not-found' };
-      if (opts.expectedVersion !== undefined && now.version !== opts.expectedVersion)
-        return { ok: false, reason: 'stale' };
+      if (!versionMatches(opts.expectedVersion, now.version)) return { ok: false, reason: 'stale' };
       return { ok: false, reason: 'not-empty', contents: await contentsOfFarm(farmId) };
     },
 
@@ -428,7 +424,7 @@ export function createHierarchyRepository(db: Database) {
       userId: string,
       fieldId: string,
       patch: { name?: string; farmId?: string },
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<FieldRecord>> {
       const [row] = await db
         .update(fields)
@@ -449,7 +445,7 @@ export function createHierarchyRepository(db: Database) {
     async deleteField(
       userId: string,
       fieldId: string,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<true>> {
       const [row] = await db
         .delete(fields)
@@ -498,6 +494,16 @@ export function createHierarchyRepository(db: Database) {
         name: row.name || row.fieldName,
         geometry: { type: 'Polygon', coordinates: row.rings },
       };
+    },
+
+    /** Which of `boundaryIds` are boundaries of the company. */
+    async boundaryIdsOf(companyId: string, boundaryIds: readonly string[]): Promise<string[]> {
+      if (boundaryIds.length === 0) return [];
+      const rows = await db
+        .select({ id: boundaries.id })
+        .from(boundaries)
+        .where(and(inArray(boundaries.id, [...boundaryIds]), eq(boundaries.companyId, companyId)));
+      return rows.map((r) => r.id);
     },
 
     /** Boundaries of fields (newest first per field). */
@@ -560,7 +566,7 @@ export function createHierarchyRepository(db: Database) {
       userId: string,
       boundaryId: string,
       patch: { name?: string | null; rings: number[][][]; area: number; active?: boolean },
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<BoundaryRecord>> {
       const current = await getBoundary(userId, boundaryId);
       if (!current) return { ok: false, reason: 'not-found' };
@@ -584,7 +590,7 @@ export function createHierarchyRepository(db: Database) {
     async activateBoundary(
       userId: string,
       boundaryId: string,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<BoundaryRecord>> {
       const current = await getBoundary(userId, boundaryId);
       if (!current) return { ok: false, reason: 'not-found' };
@@ -594,8 +600,7 @@ export function createHierarchyRepository(db: Database) {
         .from(boundaries)
         .where(eq(boundaries.id, boundaryId));
       if (!now) return { ok: false, reason: 'not-found' };
-      if (expectedVersion !== undefined && now.version !== expectedVersion)
-        return { ok: false, reason: 'stale' };
+      if (!versionMatches(expectedVersion, now.version)) return { ok: false, reason: 'stale' };
       await setActive(current.fieldId, boundaryId);
       return { ok: true, value: (await getBoundary(userId, boundaryId))! };
     },
@@ -607,7 +612,7 @@ export function createHierarchyRepository(db: Database) {
     async deleteBoundary(
       userId: string,
       boundaryId: string,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<WriteOutcome<{ newActiveBoundaryId: string | null }>> {
       const current = await getBoundary(userId, boundaryId);
       if (!current) return { ok: false, reason: 'not-found' };

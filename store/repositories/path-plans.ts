@@ -5,6 +5,7 @@
  * so a retried job item stores it at most once.
  */
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { sumStats } from '../../core/metrics/compute-stats.ts';
 import { figuresOf, type PlanFigures } from '../../formats/plan-figures.ts';
 import { type PathPlanNormalizedModel, roundStats } from '../../formats/plan-model.ts';
@@ -13,6 +14,13 @@ import { decodeModel, encodeModel } from '../plan-encoding.ts';
 import { pathPlanGroups, pathPlans } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
+
+/**
+ * The sum of a double column that cannot overflow: summed as numeric (exact,
+ * unbounded; a stored infinity counts as the cap) and capped at 1e300 before
+ * it becomes a double again.
+ */
+const safeSum = (column: PgColumn) => sql<number>`least(coalesce(sum(${column}::numeric), 0), 1e300)::float8`;
 
 export interface PathPlanRow {
   id: string;
@@ -430,9 +438,9 @@ export function createPathPlansRepository(db: Database) {
           pathPlanGroupId: pathPlanGroups.id,
           name: pathPlanGroups.name,
           planCount: sql<number>`count(${pathPlans.id})::int`,
-          totalArea: sql<number>`coalesce(sum(${pathPlans.area}), 0)::float8`,
-          totalTraffickedArea: sql<number>`coalesce(sum(${pathPlans.traffickedArea}), 0)::float8`,
-          totalTime: sql<number>`coalesce(sum(${pathPlans.totalTime}), 0)::float8`,
+          totalArea: safeSum(pathPlans.area),
+          totalTraffickedArea: safeSum(pathPlans.traffickedArea),
+          totalTime: safeSum(pathPlans.totalTime),
         })
         .from(pathPlanGroups)
         .leftJoin(pathPlans, and(eq(pathPlans.groupId, pathPlanGroups.id), eq(pathPlans.archived, false)))

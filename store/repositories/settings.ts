@@ -10,6 +10,7 @@ import type { Database } from '../database.ts';
 import { settings } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
+import { atVersion, type ExpectedVersion } from './versions.ts';
 
 export interface SettingRecord {
   id: string;
@@ -53,7 +54,7 @@ export function createSettingsRepository(db: Database) {
       owner: { companyId: string } | { userId: string },
       name: string,
       value: unknown,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<SettingOutcome & { created?: boolean }> {
       const company = 'companyId' in owner;
       const json = sql`${JSON.stringify(value)}::jsonb`;
@@ -62,7 +63,9 @@ export function createSettingsRepository(db: Database) {
         const [row] = await db
           .update(settings)
           .set({ value: json, version: sql`${settings.version} + 1`, updatedAt: sql`now()` })
-          .where(and(ownerWhere(owner), eq(settings.name, name), eq(settings.version, expectedVersion)))
+          .where(
+            and(ownerWhere(owner), eq(settings.name, name), atVersion(settings.version, expectedVersion)),
+          )
           .returning();
         if (row) return { ok: true, value: row as SettingRecord, created: false };
         const [now] = await db
@@ -98,7 +101,7 @@ export function createSettingsRepository(db: Database) {
       userId: string,
       id: string,
       value: unknown,
-      expectedVersion?: number,
+      expectedVersion?: ExpectedVersion,
     ): Promise<SettingOutcome> {
       const [row] = await db
         .update(settings)
@@ -107,13 +110,7 @@ export function createSettingsRepository(db: Database) {
           version: sql`${settings.version} + 1`,
           updatedAt: sql`now()`,
         })
-        .where(
-          and(
-            eq(settings.id, id),
-            visible(userId),
-            expectedVersion === undefined ? undefined : eq(settings.version, expectedVersion),
-          ),
-        )
+        .where(and(eq(settings.id, id), visible(userId), atVersion(settings.version, expectedVersion)))
         .returning();
       if (row) return { ok: true, value: row as SettingRecord };
       const now = await get(userId, id);
@@ -122,16 +119,10 @@ export function createSettingsRepository(db: Database) {
         : { ok: false, reason: 'not-found' };
     },
 
-    async delete(userId: string, id: string, expectedVersion?: number): Promise<SettingOutcome> {
+    async delete(userId: string, id: string, expectedVersion?: ExpectedVersion): Promise<SettingOutcome> {
       const [row] = await db
         .delete(settings)
-        .where(
-          and(
-            eq(settings.id, id),
-            visible(userId),
-            expectedVersion === undefined ? undefined : eq(settings.version, expectedVersion),
-          ),
-        )
+        .where(and(eq(settings.id, id), visible(userId), atVersion(settings.version, expectedVersion)))
         .returning();
       if (row) return { ok: true, value: row as SettingRecord };
       const now = await get(userId, id);
