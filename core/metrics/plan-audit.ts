@@ -28,6 +28,8 @@ import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment
 
 /** Turns are checked against the edge this far ahead at a time [m]. */
 const LOOKAHEAD = 4;
+/** Driven segments followed at most from one planned piece's start to its end. */
+const CHAIN = 32;
 /** Planned lines are checked in pieces no longer than this [m]. */
 const PIECE = 5;
 /** Stretches closer than this to a driven working part are driven [m]. */
@@ -203,22 +205,41 @@ function undrivenStretches(
   const merged = new Int32Array(1);
   const startsAtZero: boolean[] = [];
   let hint = -1;
+  // True when segment pq runs along the driven polyline from its segment e:
+  // p within tol of e, q within tol of e or a segment a few on (either way),
+  // and every vertex between within tol of pq. The driven line then crosses
+  // every perpendicular of pq within tol of it (up to tol at pq's ends).
   const near = (e: number, p: Point, q: Point) => {
     if (e < 0 || e >= grid.count) return false;
     if (segDist(p.x, p.y, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e]) > tol) return false;
-    if (segDist(q.x, q.y, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e]) > tol) return false;
-    hint = e;
-    return true;
+    const own = grid.owner[e];
+    for (const dir of [1, -1]) {
+      for (
+        let j = e, steps = 0;
+        j >= 0 && j < grid.count && grid.owner[j] === own && steps < CHAIN;
+        j += dir, steps++
+      ) {
+        if (j !== e) {
+          // The vertex shared with the previous segment of the walk.
+          const vx = dir === 1 ? grid.ax[j] : grid.bx[j];
+          const vy = dir === 1 ? grid.ay[j] : grid.by[j];
+          if (segDist(vx, vy, p.x, p.y, q.x, q.y) > tol) break;
+        }
+        if (segDist(q.x, q.y, grid.ax[j], grid.ay[j], grid.bx[j], grid.by[j]) <= tol) {
+          hint = j;
+          return true;
+        }
+      }
+    }
+    return false;
   };
   for (let k = 1; k < pts.length; k++) {
     const p = pts[k - 1];
     const q = pts[k];
     const L = Math.sqrt((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y));
     if (L === 0) continue;
-    // Mostly a planned line is driven along: both ends within tol of the
-    // driven segment that held the last one (or its neighbour) put the whole
-    // segment within tol of it (a capsule is convex).
-    if (hint >= 0 && (near(hint, p, q) || near(hint + 1, p, q) || near(hint - 1, p, q))) {
+    // Mostly a planned line is driven along: follow the driven line that held the last piece.
+    if (hint >= 0 && near(hint, p, q)) {
       if (cur) out.push(cur);
       cur = null;
       continue;
