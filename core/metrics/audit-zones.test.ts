@@ -29,7 +29,7 @@ const closed = (r: readonly Point[]) => [...r, r[0]];
  * tracks across the inside, `pass2` says whether it drives pass 2, `edgeTurn`
  * adds a turn running 1 m from the top edge.
  */
-function zoneOf(opts: { pass2: boolean; edgeTurn?: boolean; warnings?: string[] }): {
+function zoneOf(opts: { pass2: boolean; pass1At?: number; edgeTurn?: boolean; warnings?: string[] }): {
   zone: Zone;
   headlands: HeadlandResult;
 } {
@@ -52,7 +52,8 @@ function zoneOf(opts: { pass2: boolean; edgeTurn?: boolean; warnings?: string[] 
       sequence: sequence++,
       ...extra,
     });
-  drive('ExteriorHeadlandPass', closed(rect(3, 3, 117, 57)), { passNumber: 1 });
+  const d1 = opts.pass1At ?? 3;
+  drive('ExteriorHeadlandPass', closed(rect(d1, d1, 120 - d1, 60 - d1)), { passNumber: 1 });
   if (opts.pass2) drive('ExteriorHeadlandPass', closed(rect(9, 9, 111, 51)), { passNumber: 2 });
   for (let i = 0, x = 15; x <= 105; i++, x += 6) {
     parts.push({
@@ -125,6 +126,16 @@ describe('auditPart', () => {
     const low = zone.warnings?.find((w) => w.includes('not worked (uncovered)'));
     expect(low).toMatch(/^0\.\d\d ha not worked \(uncovered\), \d+\.\d % covered: largest pieces /);
     expect(low).toContain('headland pass 2 not driven');
+  });
+
+  it('says how far off its planned line a pass was driven, and what that leaves unworked', () => {
+    const { zone, headlands } = zoneOf({ pass2: true, pass1At: 5 });
+    auditPart({ zones: [zone], headlands, passable: [], machine });
+    // Planned 3 m in, driven 5 m in: 2 (114 + 54) m of pass, a 2 m strip along the edge.
+    expect(zone.stats.undrivenPassLength).toBeCloseTo(336, 6);
+    expect(zone.warnings).toContain(
+      'headland pass 1 driven 2 m off its planned line over 336 m (about 0.07 ha left unworked).',
+    );
   });
 
   it('leaves a pass out of its warnings when the route already says the ring was left out', () => {

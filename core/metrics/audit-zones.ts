@@ -10,9 +10,10 @@
  */
 import { difference } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { pointInRing } from '../geometry/polygon.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import type { Track } from '../tracks/generate-tracks.ts';
-import type { Machine, PathPart, Polygon, Zone } from '../types/index.ts';
+import type { Machine, PathPart, Point, Polygon, Zone } from '../types/index.ts';
 import {
   auditZone,
   type MissedPiece,
@@ -42,18 +43,27 @@ export interface PartAuditInput {
 export function auditPart(input: PartAuditInput): void {
   const { zones, headlands, machine } = input;
   const w = machine.swathWidth;
+  // Exterior passes as planned (exact offsets of the edge); obstacle passes
+  // as made drivable (round a small obstacle a pass goes wider than half a
+  // swath by design), and the planned ones no drivable pass goes round.
+  const roundObstacle = (ring: readonly Point[]) =>
+    headlands.drivenInterior.some((d) => pointInRing(ring[0], d.ring) || pointInRing(d.ring[0], ring));
   const passes: PlannedPass[] = [
-    ...headlands.exterior.map((h) => ({
-      kind: 'exterior' as const,
-      passNumber: h.passNumber,
-      ring: h.ring,
-    })),
-    ...headlands.interior.map((h) => ({
+    ...headlands.exterior.map((h) => ({ kind: 'exterior' as const, passNumber: h.passNumber, ring: h.ring })),
+    ...headlands.drivenInterior.map((h) => ({
       kind: 'interior' as const,
       passNumber: h.passNumber,
       obstacleIndex: h.obstacleIndex,
       ring: h.ring,
     })),
+    ...headlands.interior
+      .filter((h) => !roundObstacle(h.ring))
+      .map((h) => ({
+        kind: 'interior' as const,
+        passNumber: h.passNumber,
+        obstacleIndex: h.obstacleIndex,
+        ring: h.ring,
+      })),
   ];
   // The passes belong to the headland zone of a decomposed part, else to its one zone.
   const passZone = zones.find((z) => z.decomposition?.role === 'headland') ?? zones[0];
@@ -128,28 +138,60 @@ function passWarnings(
   const said = (kind: 'exterior' | 'obstacle', pass: number | undefined) =>
     existing.some((e) => new RegExp(`${kind} headland rings? \\(pass [0-9, ]*\\b${pass}\\b`).test(e));
   const out: string[] = [];
-  const sum = (xs: readonly UndrivenStretch[]) => xs.reduce((a, s) => a + s.length, 0);
   const exterior = stretches.filter((s) => s.kind === 'exterior');
   for (const pass of [...new Set(exterior.map((s) => s.passNumber))].sort((a, b) => (a ?? 0) - (b ?? 0))) {
     if (said('exterior', pass)) continue;
-    const list = exterior.filter((s) => s.passNumber === pass);
-    const length = sum(list);
-    const pieces = list.length > 1 ? ` in ${list.length} stretches` : '';
     out.push(
-      `headland pass ${pass} not driven${pieces}, ${fmtM(length)} (about ${ha(length * w)} left unworked).`,
+      ...passLines(
+        `headland pass ${pass}`,
+        exterior.filter((s) => s.passNumber === pass),
+        w,
+      ),
     );
   }
   const interior = stretches.filter((s) => s.kind === 'interior' && !said('obstacle', s.passNumber));
   if (interior.length) {
     const obstacles = [...new Set(interior.map((s) => s.obstacleIndex ?? 0))].sort((a, b) => a - b);
     const passes = [...new Set(interior.map((s) => s.passNumber))].sort((a, b) => (a ?? 0) - (b ?? 0));
-    const length = sum(interior);
     const round =
       obstacles.length === 1
         ? `obstacle ${obstacles[0]}`
         : `${obstacles.length} obstacles (${list(obstacles)})`;
     out.push(
-      `headland ${passes.length === 1 ? 'pass' : 'passes'} ${passes.join(', ')} round ${round} not driven, ${fmtM(length)} (about ${ha(length * w)} left unworked).`,
+      ...passLines(
+        `headland ${passes.length === 1 ? 'pass' : 'passes'} ${passes.join(', ')} round ${round}`,
+        interior,
+        w,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The stretches of one pass (or the obstacle passes) in words: those no
+ * driven line runs near are not driven (a swath wide left unworked), those
+ * a driven line runs beside are driven off the planned line (the offset
+ * left unworked).
+ */
+function passLines(name: string, list: readonly UndrivenStretch[], w: number): string[] {
+  const out: string[] = [];
+  const missing = list.filter((s) => s.offset === undefined);
+  const off = list.filter((s) => s.offset !== undefined);
+  const sum = (xs: readonly UndrivenStretch[], f: (s: UndrivenStretch) => number) =>
+    xs.reduce((a, s) => a + f(s), 0);
+  const pieces = (xs: readonly unknown[]) => (xs.length > 1 ? ` in ${xs.length} stretches` : '');
+  if (missing.length) {
+    const length = sum(missing, (s) => s.length);
+    out.push(
+      `${name} not driven${pieces(missing)}, ${fmtM(length)} (about ${ha(length * w)} left unworked).`,
+    );
+  }
+  if (off.length) {
+    const length = sum(off, (s) => s.length);
+    const area = sum(off, (s) => s.length * Math.min(w, s.offset ?? 0));
+    out.push(
+      `${name} driven ${round1(area / length)} m off its planned line${pieces(off)} over ${fmtM(length)} (about ${ha(area)} left unworked).`,
     );
   }
   return out;

@@ -99,10 +99,17 @@ export interface UndrivenStretch {
   at: Point;
   /** The stretch's centre line. */
   points: Point[];
+  /**
+   * Passes: how far the nearest driven headland pass runs from the stretch
+   * (median over it) when one runs within a swath less the tolerance, a pass
+   * driven off its planned line; absent when none does (not driven at all).
+   */
+  offset?: number;
 }
 
 export interface Overhang {
-  sequence: number;
+  /** Index of the part in the zone's parts. */
+  part: number;
   type: PathPart['type'];
   /** Length of the centre line closer than half the width to an edge, or outside [m]. */
   length: number;
@@ -135,6 +142,11 @@ export function auditZone(input: AuditInput): ZoneAudit {
     working.map((p) => p.points),
     Math.max(2, w),
   );
+  // The driven passes, for how far off its line a pass was driven.
+  const passGrid = new SegmentGrid(
+    working.filter((p) => p.type.endsWith('HeadlandPass')).map((p) => p.points),
+    Math.max(2, w),
+  );
   // Passes are rounded at the turning radius, the outer ones at up to a swath per pass more.
   const outermost = (kind: PlannedPass['kind']) =>
     input.passes.reduce((m, p) => (p.kind === kind ? Math.max(m, p.passNumber) : m), 1);
@@ -148,11 +160,13 @@ export function auditZone(input: AuditInput): ZoneAudit {
     const whole = stretches.length === 1 && stretches[0].length >= ringLength(ring) - 1e-6;
     for (const s of stretches) {
       if (!whole && smoothedCorner(s.points, workGrid, cornerRadius(pass), tol)) continue;
+      const off = offLine(s.points, passGrid, w - tol);
       undrivenPasses.push({
         kind: pass.kind,
         passNumber: pass.passNumber,
         ...(pass.obstacleIndex !== undefined ? { obstacleIndex: pass.obstacleIndex } : {}),
         ...s,
+        ...(off !== undefined ? { offset: off } : {}),
       });
     }
   }
@@ -165,7 +179,7 @@ export function auditZone(input: AuditInput): ZoneAudit {
   const tracks = driven.filter((p) => p.type === 'RouteTrack');
   const otherTracks = others.filter((p) => p.type === 'RouteTrack');
   const { trackLength, duplicateTrackLength } = duplicates(tracks, otherTracks, DUPLICATE_SPACING * w);
-  const overhangs = overhang(input.boundary, driven, (input.width ?? w) / 2);
+  const overhangs = overhang(input.boundary, input.parts, (input.width ?? w) / 2);
   const sum = (xs: readonly { length: number }[]) => xs.reduce((a, x) => a + x.length, 0);
   return {
     undrivenPassLength: sum(undrivenPasses),
@@ -339,6 +353,19 @@ function smoothedCorner(pts: readonly Point[], grid: SegmentGrid, radius: number
   return true;
 }
 
+/** Median distance from points along the stretch to the nearest driven line, if that is within reach. */
+function offLine(pts: readonly Point[], grid: SegmentGrid, reach: number): number | undefined {
+  const L = pathLength(pts);
+  const d: number[] = [];
+  for (let i = 0; i <= CORNER_SAMPLES; i++) {
+    const p = pointAlong(pts, (L * (i + 0.5)) / (CORNER_SAMPLES + 1));
+    d.push(grid.nearest(p.x, p.y, reach));
+  }
+  d.sort((a, b) => a - b);
+  const m = d[d.length >> 1];
+  return Number.isFinite(m) ? m : undefined;
+}
+
 /**
  * Driven track length and the part of it within r of another, parallel
  * driven track part (of this zone or `others`).
@@ -394,7 +421,7 @@ function duplicates(
 }
 
 /** The overhang of each driven turn or connector: within hw of an edge (less the slack), or outside. */
-function overhang(boundary: Polygon, driven: readonly PathPart[], hw: number): Overhang[] {
+function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
   const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
   const closedRings = rings.map((r) => [...r, r[0]]);
   const r = Math.max(0, hw - OVERHANG_SLACK);
@@ -414,8 +441,8 @@ function overhang(boundary: Polygon, driven: readonly PathPart[], hw: number): O
     buf[2 * n] = a;
     buf[2 * n + 1] = b;
   };
-  for (const part of driven) {
-    if (part.working) continue;
+  for (const [partIndex, part] of parts.entries()) {
+    if (part.working || part.sequence === undefined || part.points.length < 2) continue;
     const pts = part.points;
     const stretches: Point[][] = [];
     let cur: Point[] | null = null;
@@ -516,7 +543,7 @@ function overhang(boundary: Polygon, driven: readonly PathPart[], hw: number): O
     }
     if (length <= 1e-6) continue;
     out.push({
-      sequence: part.sequence ?? -1,
+      part: partIndex,
       type: part.type,
       length,
       at,
