@@ -48,8 +48,12 @@ export function auditPart(input: PartAuditInput): void {
   // swath by design), and the planned ones no drivable pass goes round.
   const roundObstacle = (ring: readonly Point[]) =>
     headlands.drivenInterior.some((d) => pointInRing(ring[0], d.ring) || pointInRing(d.ring[0], ring));
+  // Exterior passes beyond those that fit at all are warned of as such ("Only 1 of the 2 ... fit").
+  const fitted = headlands.drivenExterior.reduce((n, r) => Math.max(n, r.passNumber), 0);
   const passes: PlannedPass[] = [
-    ...headlands.exterior.map((h) => ({ kind: 'exterior' as const, passNumber: h.passNumber, ring: h.ring })),
+    ...headlands.exterior
+      .filter((h) => h.passNumber <= fitted)
+      .map((h) => ({ kind: 'exterior' as const, passNumber: h.passNumber, ring: h.ring })),
     ...headlands.drivenInterior.map((h) => ({
       kind: 'interior' as const,
       passNumber: h.passNumber,
