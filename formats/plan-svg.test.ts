@@ -207,9 +207,7 @@ describe('toSvg shows what the plan leaves undone', () => {
     let svg = toSvg(r);
     // Zone 0 has an obstacle.
     expect(svg).toContain('1 headland pass, 1 round obstacles');
-    expect(JSON.stringify(group(parse(svg), 'figures'))).toContain(
-      '1 headland pass, 1 round obstacles (5 pieces)',
-    );
+    expect(JSON.stringify(group(parse(svg), 'figures'))).toContain('1 pass, 1 round obstacles · 5 pieces');
     for (const z of r.plan.zones) z.boundary.holes = [];
     svg = toSvg(r);
     expect(svg).not.toContain('round obstacles');

@@ -63,6 +63,7 @@ const ROUTE_STOPS: [number, number, number][] = [
 
 const HEADER = 52;
 const FIGURES_W = 360;
+const FIGURES_W_MAX = 420;
 const PANEL = 176;
 const MARGIN = 24;
 /** Layout width [px]: narrower pictures are scaled down as a whole. */
@@ -239,7 +240,9 @@ export function toSvg(result: PlanResult, opts: SvgOptions = {}): string {
   o.push(`<rect x="0" y="${top}" width="${L}" height="${PANEL}" fill="${C.panel}"/>`);
   o.push(`<line x1="0" y1="${top}" x2="${L}" y2="${top}" stroke="${C.panelEdge}" stroke-width="1"/>`);
   o.push(legend(MARGIN, top + 22));
-  o.push(figures(plan, L - MARGIN - FIGURES_W, top + 14));
+  // Wide pictures give the figures more room.
+  const figuresW = Math.max(FIGURES_W, Math.min(FIGURES_W_MAX, L - 2 * MARGIN - 380));
+  o.push(figures(plan, L - MARGIN - figuresW, top + 14, figuresW));
   o.push('</svg>');
   return `${o.join('\n')}\n`;
 }
@@ -282,6 +285,16 @@ function machineLine(plan: Plan): string {
       ? ` · track bearing ${fmt(group.bearingDeg, 1)}°`
       : ` · ${group.trackType.toLowerCase()} tracks`;
   return `Swath ${fmt(m.swathWidth, 2)} m · turning radius ${fmt(m.minTurningRadius, 2)} m · ${passesAsked(plan)}${tracks}`;
+}
+
+/** The same, short: '2 passes, 1 round obstacles'. */
+function headlandAsked(plan: Plan): string {
+  const o = plan.options;
+  const ext = `${o.exteriorHeadlandPasses} ${o.exteriorHeadlandPasses === 1 ? 'pass' : 'passes'}`;
+  const obstacles = plan.zones.some((z) => z.boundary.holes.length > 0);
+  return obstacles && o.interiorHeadlandPasses > 0
+    ? `${ext}, ${o.interiorHeadlandPasses} round obstacles`
+    : ext;
 }
 
 /** The headland passes as asked: exterior, and round obstacles where the field has any. */
@@ -431,7 +444,7 @@ function legend(x: number, y: number): string {
   return o.join('');
 }
 
-function figures(plan: Plan, x: number, y: number): string {
+function figures(plan: Plan, x: number, y: number, width: number): string {
   const st = plan.stats;
   const km = (m: number) => `${(m / 1000).toFixed(2)} km`;
   const ha = (m2: number) => `${(m2 / 10000).toFixed(2)} ha`;
@@ -450,11 +463,8 @@ function figures(plan: Plan, x: number, y: number): string {
   ].filter(Boolean);
   const rows: [string, string][] = [
     ['Field area', `${ha(st.fieldArea)} (workable ${ha(st.workableArea)})`],
-    [
-      'Tracks',
-      `${st.trackCount} · ${passesAsked(plan)}${pieces !== asked && pieces > 0 ? ` (${pieces} pieces)` : ''}`,
-    ],
-    ['Turns', String(st.turnCount)],
+    ['Tracks', `${st.trackCount} · turns ${st.turnCount}`],
+    ['Headland', `${headlandAsked(plan)}${pieces !== asked && pieces > 0 ? ` · ${pieces} pieces` : ''}`],
     ['Covered', `${st.coveredPercent.toFixed(1)} % · missed ${ha(st.missedArea)}`],
     ['Overlap', `${st.overlapPercent.toFixed(1)} % · ${ha(st.overlapArea)}`],
     ['Distance', `${km(st.totalDistance)} · not working ${km(st.nonWorkingDistance)}`],
@@ -464,7 +474,7 @@ function figures(plan: Plan, x: number, y: number): string {
   const o = [`<g id="figures" transform="translate(${x} ${y})" fill="${C.ink}">`];
   const step = rows.length > 7 ? 18 : 20;
   o.push(
-    `<rect width="${FIGURES_W}" height="${rows.length * step + 14}" rx="6" fill="#fff" stroke="${C.panelEdge}"/>`,
+    `<rect width="${width}" height="${rows.length * step + 14}" rx="6" fill="#fff" stroke="${C.panelEdge}"/>`,
   );
   rows.forEach(([k, v], i) => {
     const ty = 22 + i * step;
