@@ -13,7 +13,9 @@
  *
  * Used by api/hostile.test.ts (a sample) and bench/hostile.bench.ts (all).
  */
+
 import { type HostileCase, HUGE_LENGTH, type Ids, type OpenApiDocument, RINGS } from './hostile-cases.ts';
+import { inlineReferences } from './openapi/inline-references.ts';
 
 export interface Answer {
   status: number;
@@ -428,7 +430,10 @@ export async function prepare(
     partnerAdmin?: boolean;
   }) => Promise<{ key: string; keyId: string; companyId: string; userId: string }>,
 ): Promise<Prepared> {
-  const doc = (await must(call(base, '/api/openapi.json'), 200, 'openapi')).json as OpenApiDocument;
+  // The generator walks schemas as plain trees: named components are inlined.
+  const doc = inlineReferences(
+    (await must(call(base, '/api/openapi.json'), 200, 'openapi')).json as OpenApiDocument,
+  );
   const ka = await makeKey();
   const kb = await makeKey();
   const aIds = await makeCompanyObjects(base, ka);

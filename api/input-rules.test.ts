@@ -43,6 +43,14 @@ describe('the input rule', () => {
     expect(codes({ 'k\u0000': 1 })).toEqual(['INVALID_TEXT /k\u0000']);
   });
 
+  it('refuses bidirectional override and isolate controls in text, not in geometry text', () => {
+    expect(codes({ name: 'H\u2066ostile' })).toEqual(['INVALID_TEXT /name']);
+    expect(codes({ name: 'invoice\u202Efdp.exe' })).toEqual(['INVALID_TEXT /name']);
+    expect(codes({ notes: 'a \u2067b\u2069 c' })).toEqual(['INVALID_TEXT /notes']);
+    expect(codes({ name: 'שדה צפוני', notes: 'left\u200Eto\u200Fright marks' })).toEqual([]);
+    expect(inputProblems({ name: 'x\u202Dy' })[0].message).toContain('U+202D');
+  });
+
   it('limits names to 200 characters (code points), multi-line texts to 2,000, other texts to 16,384', () => {
     expect(codes({ name: 'x'.repeat(200), fieldName: '🌾'.repeat(200) })).toEqual([]);
     expect(codes({ name: 'x'.repeat(201) })).toEqual(['TEXT_TOO_LONG /name']);
@@ -80,6 +88,10 @@ describe('the input rule', () => {
       'NUMBER_OUT_OF_RANGE /equipment/tireWidths/1',
     ]);
     expect(codes({ anything: 2e15 })).toEqual(['NUMBER_OUT_OF_RANGE /anything']);
+    expect(codes({ trackBearing: 3e9, bearingDeg: -361, heading: 359.9, startHeadingDeg: 360 })).toEqual([
+      'NUMBER_OUT_OF_RANGE /trackBearing',
+      'NUMBER_OUT_OF_RANGE /bearingDeg',
+    ]);
   });
 
   it('throws one 400 with the first problem’s code and every pointer, query and params under their names', () => {

@@ -7,7 +7,9 @@
  * - text is well-formed Unicode (no lone surrogate) without control
  *   characters (U+0000-U+001F, U+007F-U+009F); tab, CR and line feed only
  *   in multi-line texts (notes, comments, descriptions, WKT, the free-form
- *   `properties` of GeoJSON features). 400 INVALID_TEXT.
+ *   `properties` of GeoJSON features); without the bidirectional embedding,
+ *   override and isolate controls (U+202A-U+202E, U+2066-U+2069) that make
+ *   a text display otherwise than it reads. 400 INVALID_TEXT.
  * - names (`name`, `...Name`, `operationType`, `source`, `search`, `label`)
  *   are at most 200 characters, multi-line texts 2,000, any other text
  *   16,384 (WKT and other geometry text: only the body limit). 400
@@ -17,7 +19,8 @@
  *   `...Area`) at most 1e10 m², distances and lengths (`...distance`,
  *   `...length`, `...width`, `...radius`, `...offset`, `...spacing`) at
  *   most 1e8 m, counts (`numberOf...`, `...Count`, `count`) at most
- *   2^31-1. 400 NUMBER_OUT_OF_RANGE.
+ *   2^31-1, bearings and headings (`...bearing`, `...heading`, also with
+ *   `Deg`) at most 360 degrees. 400 NUMBER_OUT_OF_RANGE.
  *
  * Each refusal names the member by JSON pointer (`/plan/area`,
  * `/querystring/search`) and says what is accepted. Route schemas state
@@ -34,6 +37,7 @@ export const MAX_NUMBER = 1e15;
 export const MAX_AREA = 1e10;
 export const MAX_DISTANCE = 1e8;
 export const MAX_COUNT = 2 ** 31 - 1;
+export const MAX_BEARING = 360;
 
 export type InputErrorCode = 'INVALID_TEXT' | 'TEXT_TOO_LONG' | 'NESTING_TOO_DEEP' | 'NUMBER_OUT_OF_RANGE';
 
@@ -75,6 +79,8 @@ function numberLimit(key: string | undefined): { max: number; what: string } {
   if (key !== undefined) {
     if (/(^a|A)reas?$/.test(key)) return { max: MAX_AREA, what: 'an area [m²]' };
     if (/^(numberOf|count$)|Count$/.test(key)) return { max: MAX_COUNT, what: 'a count' };
+    if (/(^b|B)earing(Deg)?$|(^h|H)eading(Deg)?$/.test(key))
+      return { max: MAX_BEARING, what: 'a bearing [deg]' };
     if (/(^d|D)istance|(^l|L)engths?$|(^w|W)idths?$|(^r|R)adi(us|i)$|(^o|O)ffsets?$|(^s|S)pacing$/.test(key))
       return { max: MAX_DISTANCE, what: 'a distance [m]' };
   }
@@ -86,6 +92,8 @@ function numberLimit(key: string | undefined): { max: number; what: string } {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: this rule is about control characters
 const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** Bidirectional embedding, override and isolate controls ("Trojan Source", CVE-2021-42574). */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 
 /** Whether `s` has more than `limit` characters, counted as code points (as JSON Schema's maxLength counts them). */
 function longerThan(s: string, limit: number): boolean {
@@ -140,6 +148,14 @@ export function inputProblems(value: unknown, root = '', max = 20): InputError[]
               ? 'tab, CR and line feed are accepted here'
               : 'tab, CR and line feed are accepted only in multi-line texts (notes, comments, descriptions)'
           }`,
+        });
+        return;
+      }
+      if (kind !== 'geometry' && BIDI_CONTROL.test(v)) {
+        out.push({
+          path,
+          code: 'INVALID_TEXT',
+          message: `must not contain bidirectional override or isolate controls (found ${controlName(v, BIDI_CONTROL)}, U+202A-U+202E and U+2066-U+2069 are refused)`,
         });
         return;
       }
