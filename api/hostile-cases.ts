@@ -79,6 +79,14 @@ export const UPLOAD_FILE = JSON.stringify({
 
 const MARK = '\u0000hostile-mark\u0000';
 
+/**
+ * Ids a plan model gives its own zones, groups and parts: labels inside the
+ * one stored model (zone and group reads go through the plan), not
+ * references to stored objects, so another company's value there reaches
+ * nothing of that company.
+ */
+const MODEL_OWN_IDS = new Set(['zoneId', 'geometryGroupId', 'activeGeometryGroupId', 'geometryPartId']);
+
 const nonNull = (s: Schema): Schema[] => (s.anyOf ?? s.oneOf ?? [s]).filter((b: Schema) => b.type !== 'null');
 
 /** The branch a plain value is made from. */
@@ -467,7 +475,7 @@ export function generateCases(o: GenerateOptions): HostileCase[] {
         const where = `body/${s.at.join('/')}`;
         const t = typeOf(s.schema);
         const kind = idKind(s.name);
-        if (kind && o.other[kind] && (t === 'string' || t === 'array')) {
+        if (kind && o.other[kind] && !MODEL_OWN_IDS.has(kind) && (t === 'string' || t === 'array')) {
           const v = t === 'array' ? [o.other[kind]] : o.other[kind];
           cases.push(
             build('cross', where, `${kind} of another company`, { body: bodyOf(s.at, JSON.stringify(v)) }),

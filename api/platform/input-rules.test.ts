@@ -312,6 +312,67 @@ describe('ids in bodies', () => {
     expect(ans.text).not.toContain('taken');
   });
 
+  it('replacing a stored plan, refuses another company’s field or boundary (404) and a move to another field (400)', async () => {
+    const mine = await addBoundary(ka.companyId, 10.8);
+    const theirs = await addBoundary(kb.companyId, 10.9);
+    const stored = await a.post('/api/path-plans/upsert', {
+      plan: { ...model, pathPlanId: uuidv7() },
+      boundaryId: mine.boundaryId,
+    });
+    expectOk(stored, 201);
+    const id = stored.json.pathPlanId;
+    for (const body of [
+      { fieldId: theirs.fieldId },
+      { boundaryId: theirs.boundaryId },
+      { fieldId: uuidv7() },
+    ]) {
+      expectError(
+        await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: id }, ...body }),
+        404,
+        'NOT_FOUND',
+      );
+    }
+    const other = await addBoundary(ka.companyId, 11.0);
+    expectError(
+      await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: id }, fieldId: other.fieldId }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    // Its own ids, or none, replace the model in place.
+    expectOk(
+      await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: id }, fieldId: mine.fieldId }),
+      200,
+    );
+    expectOk(await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: id } }), 200);
+  });
+
+  it('deletes plans of a group only when every id is a plan of that group: another company’s is 404, nothing deleted', async () => {
+    const group = await a.post(`/api/companies/${ka.companyId}/path-plan-groups`, { name: `G ${uuidv7()}` });
+    expectOk(group, 201);
+    const gid = group.json.pathPlanGroupId;
+    const mine = await a.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: uuidv7() } });
+    expectOk(mine, 201);
+    expectOk(await a.post(`/api/path-plan-groups/${gid}/add-plans`, { pathPlanIds: [mine.json.pathPlanId] }));
+    const theirs = await b.post('/api/path-plans/upsert', { plan: { ...model, pathPlanId: uuidv7() } });
+    expectOk(theirs, 201);
+    for (const other of [theirs.json.pathPlanId, uuidv7()]) {
+      expectError(
+        await a.del(`/api/path-plan-groups/${gid}/delete-plans`, {
+          body: { pathPlanIds: [mine.json.pathPlanId, other] },
+        }),
+        404,
+        'NOT_FOUND',
+      );
+    }
+    expectOk(await a.get(`/api/path-plans-normalized/${mine.json.pathPlanId}`));
+    expectOk(await b.get(`/api/path-plans-normalized/${theirs.json.pathPlanId}`));
+    const done = await a.del(`/api/path-plan-groups/${gid}/delete-plans`, {
+      body: { pathPlanIds: [mine.json.pathPlanId] },
+    });
+    expectOk(done);
+    expect(done.json.pathPlanIds).toEqual([mine.json.pathPlanId]);
+  });
+
   it('answers another company’s or unknown ids of groups and machines in bodies with 404', async () => {
     const theirs = await b.post(`/api/companies/${kb.companyId}/path-plan-groups`, { name: `B ${uuidv7()}` });
     expectOk(theirs, 201);

@@ -533,7 +533,7 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         tags,
         summary: 'Store a plan (new) or replace a stored plan’s model',
         description:
-          'Body: `{ plan, fieldId?, boundaryId? }` with `plan` a PathPlanNormalizedModel (e.g. from /api/path-plans/direct). A `plan.pathPlanId` of a stored plan you can access replaces its model (If-Match honoured); an unused id (such as the id of a direct plan) stores a new plan under that id, in the company of the named field or boundary (a boundary alone names its field), else of your key’s company (403 when your credentials act for no company you can access). A fieldId or boundaryId you cannot access, and a plan id used by another company, answer 404 as unknown ids do. Answers the list item.',
+          'Body: `{ plan, fieldId?, boundaryId? }` with `plan` a PathPlanNormalizedModel (e.g. from /api/path-plans/direct). A `plan.pathPlanId` of a stored plan you can access replaces its model (If-Match honoured); an unused id (such as the id of a direct plan) stores a new plan under that id, in the company of the named field or boundary (a boundary alone names its field), else of your key’s company (403 when your credentials act for no company you can access). A fieldId or boundaryId you cannot access, and a plan id used by another company, answer 404 as unknown ids do; replacing a stored plan, fieldId and boundaryId may be left out or must be the plan’s own (400 otherwise). Answers the list item.',
         body: Type.Object(
           {
             plan: ModelSchema,
@@ -563,6 +563,20 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
       const id = typeof model.pathPlanId === 'string' ? model.pathPlanId : undefined;
       const existing = id ? await plans.row(p.userId, id) : null;
       if (existing) {
+        // A stored plan keeps its place: ids named with it must be ones the caller can access and its own.
+        if (body.fieldId !== undefined || body.boundaryId !== undefined) {
+          const place = await placeOf(req, body);
+          const moved =
+            (place.fieldId !== undefined && place.fieldId !== existing.fieldId) ||
+            (place.boundaryId !== undefined && place.boundaryId !== existing.boundaryId);
+          if (moved)
+            throw validationError([
+              {
+                path: body.boundaryId !== undefined ? '/boundaryId' : '/fieldId',
+                message: `must be the stored plan's own (field ${existing.fieldId ?? 'none'}, boundary ${existing.boundaryId ?? 'none'}) or left out: a stored plan keeps its field and boundary`,
+              },
+            ]);
+        }
         const want = ifMatchVersion(req);
         if (!versionMatches(want, existing.version))
           throw preconditionFailed('plan', existing.id, existing.version);
@@ -1083,15 +1097,20 @@ export async function storedPlanRoutes(app: FastifyInstance, opts: { store: Stor
         tags: gtags,
         summary: 'Delete plans of a group',
         description:
-          'Body: `{ pathPlanIds }` (plans of this group). Answers the ids deleted; ids not in the group are left alone.',
+          'Body: `{ pathPlanIds }` (plans of this group). Answers the ids deleted. An id that is not a plan of this group you can access (another group’s, another company’s, unknown) answers 404 and nothing is deleted.',
         params: groupParams,
         body: planIdsBody,
         response: answers({ 200: { schema: Ids, description: 'Deleted.' } }, 400, 404),
       },
     },
     async (req) => {
-      const g = await groupOf(principalOf(req).userId, req.params.pathPlanGroupId);
-      return { pathPlanIds: await plans.deleteGroupPlans(g.id, [...new Set(req.body.pathPlanIds)]) };
+      const userId = principalOf(req).userId;
+      const g = await groupOf(userId, req.params.pathPlanGroupId);
+      const ids = [...new Set(req.body.pathPlanIds)];
+      const rows = await plans.getManyRows(userId, ids);
+      const missing = ids.find((id) => !rows.some((x) => x.id === id && x.groupId === g.id));
+      if (missing) throw notFound(`plan of group ${g.id}:`, missing);
+      return { pathPlanIds: await plans.deleteGroupPlans(g.id, ids) };
     },
   );
 }
