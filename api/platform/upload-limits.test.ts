@@ -233,7 +233,13 @@ describe('text and names', () => {
   });
 
   it('keeps a safe display name: no folders, `..`, bidi or control characters', async () => {
-    const r = await upload(a, ka.companyId, 'POLYGON EMPTY', '../../etc/pass\u202Ewd\u0007..wkt');
+    // A name in the query is text of the request: control and bidi characters are refused there.
+    for (const bad of ['pass\u202Ewd.wkt', 'pass\u0007wd.wkt']) {
+      const refused = await upload(a, ka.companyId, 'POLYGON EMPTY', bad);
+      expectError(refused, 400, 'INVALID_TEXT');
+      expect(refused.json.message).toContain('/querystring/fileName');
+    }
+    const r = await upload(a, ka.companyId, 'POLYGON EMPTY', '../../etc/passwd..wkt');
     expectOk(r, 201);
     expect(r.json.fileName).toBe('passwd.wkt');
     const dl = await fetch(`${srv.url}/api/user-files/${r.json.userFileId}`, {
