@@ -41,6 +41,7 @@ import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { lookupRoutes } from './routes/lookups.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
@@ -278,6 +279,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Candidate lines to lay tracks along (best bearing, straight edges, contours of the boundary), computed from a boundary; nothing is stored.',
         },
+        {
+          name: 'Lookups',
+          description:
+            'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages; cacheable.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -323,6 +329,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
+  await app.register(lookupRoutes);
   await app.register(webRoutes, {
     store: opts.store,
     tokens,
