@@ -42,6 +42,7 @@ import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { lookupRoutes } from './routes/lookups.ts';
+import { mapTileRoutes } from './routes/map-tiles.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
@@ -330,6 +331,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
   await app.register(lookupRoutes);
+  await app.register(mapTileRoutes, { store: opts.store });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

@@ -265,6 +265,8 @@ export const fields = pgTable(
       .notNull()
       .references(() => farms.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** Disabled fields stay stored but are left out of map tiles unless asked for. */
+    enabled: boolean('enabled').notNull().default(true),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

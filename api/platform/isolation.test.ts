@@ -108,6 +108,14 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/organizations/:companyId/fields' },
   { method: 'GET', route: '/api/organizations/:companyId/boundaries' },
   { method: 'GET', route: '/api/fields/:companyId/fields-without-boundaries-count' },
+  { method: 'POST', route: '/api/companies/:companyId/field-tiles', body: () => ({ z: 0, x: 0, y: 0 }) },
+  { method: 'GET', route: '/api/companies/:companyId/field-tiles/:fieldId' },
+  { method: 'POST', route: '/api/companies/:companyId/path-plans/tiles', body: () => ({ z: 0, x: 0, y: 0 }) },
+  {
+    method: 'PUT',
+    route: '/api/companies/:companyId/fields/toggle-enabled',
+    body: (ids) => ({ fieldIds: [ids.fieldId], enabled: false }),
+  },
   {
     method: 'POST',
     route: '/api/vBoundary/upsert',
