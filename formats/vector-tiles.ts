@@ -153,3 +153,33 @@ export class TileIndexCache {
     }
   }
 }
+
+/** Encoded tiles by key, least recently used dropped first once over `maxBytes` in all. */
+export class TileBytesCache {
+  private readonly entries = new Map<string, Uint8Array>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.maxBytes = maxBytes;
+  }
+
+  get(key: string, make: () => Uint8Array): Uint8Array {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const made = make();
+    if (made.byteLength > this.maxBytes) return made;
+    this.entries.set(key, made);
+    this.bytes += made.byteLength;
+    while (this.bytes > this.maxBytes) {
+      const [k, v] = this.entries.entries().next().value as [string, Uint8Array];
+      this.entries.delete(k);
+      this.bytes -= v.byteLength;
+    }
+    return made;
+  }
+}

@@ -24,6 +24,7 @@ import {
   MVT_MEDIA_TYPE,
   ringsBbox,
   type TileAddress,
+  TileBytesCache,
   TileIndexCache,
   type TileProperties,
   tileCovering,
@@ -219,17 +220,30 @@ function checkAddress(a: TileAddress, where: string): void {
 
 const inSet = (ids: readonly string[] | undefined) => (ids ? new Set(ids) : undefined);
 
-function sendTile(req: FastifyRequest, reply: FastifyReply, etagSource: string, bytes: () => Uint8Array) {
-  const etag = `"${createHash('sha256').update(etagSource).digest('base64url').slice(0, 27)}"`;
+/**
+ * Answers a tile named by `source` (the data's fingerprint, the address and
+ * the filters): 304 when If-None-Match names it, else its bytes, made once.
+ */
+function sendTile(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  tiles: TileBytesCache,
+  source: string,
+  bytes: () => Uint8Array,
+) {
+  const etag = `"${createHash('sha256').update(source).digest('base64url').slice(0, 27)}"`;
   reply.header('etag', etag).header('cache-control', 'private, no-cache');
   if (noneMatch(req.headers['if-none-match'], etag)) return reply.code(304).send();
-  return reply.type(MVT_MEDIA_TYPE).send(Buffer.from(bytes()));
+  const out = tiles.get(etag, bytes);
+  return reply.type(MVT_MEDIA_TYPE).send(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
 }
 
 export interface MapTileOptions {
   store: Store;
   /** Indexes kept (two per company: fields and plans; default 64). */
   cacheSize?: number;
+  /** Bytes of encoded tiles kept (default 64 MiB). */
+  tileCacheBytes?: number;
 }
 
 export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptions): Promise<void> {
@@ -237,6 +251,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
   const { store } = opts;
   const repo = createMapTilesRepository(store.db);
   const cache = new TileIndexCache(opts.cacheSize ?? 64);
+  const tiles = new TileBytesCache(opts.tileCacheBytes);
 
   const fieldIndex = async (companyId: string) => {
     const fp = await repo.fingerprint(companyId, 'fields');
@@ -283,7 +298,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
         (!fieldIds || fieldIds.has(p.fieldId as string)) &&
         (!farmIds || farmIds.has(p.farmId as string)) &&
         (!growerIds || growerIds.has(p.growerId as string));
-      return sendTile(req, reply, `fields:${companyId}:${fp}:${JSON.stringify(b)}`, () =>
+      return sendTile(req, reply, tiles, `fields:${companyId}:${fp}:${JSON.stringify(b)}`, () =>
         encodeTile({ fields: index.features(b, keep) }),
       );
     },
@@ -330,7 +345,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
       reply.header('x-tile-address', `${address.z}/${address.x}/${address.y}`);
       const { fp, index } = await fieldIndex(companyId);
       const at = address;
-      return sendTile(req, reply, `field:${companyId}:${fp}:${fieldId}:${at.z}/${at.x}/${at.y}`, () =>
+      return sendTile(req, reply, tiles, `field:${companyId}:${fp}:${fieldId}:${at.z}/${at.x}/${at.y}`, () =>
         encodeTile({ fields: index.features(at, (p) => p.fieldId === fieldId) }),
       );
     },
@@ -363,7 +378,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
         (!planIds || planIds.has(p.pathPlanId as string)) &&
         (!fieldIds || fieldIds.has(p.fieldId as string)) &&
         (!kinds || kinds.has(p.kind as string));
-      return sendTile(req, reply, `plans:${companyId}:${fp}:${JSON.stringify(b)}`, () =>
+      return sendTile(req, reply, tiles, `plans:${companyId}:${fp}:${JSON.stringify(b)}`, () =>
         encodeTile({ pathPlans: index.features(b, keep) }),
       );
     },
