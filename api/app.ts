@@ -53,6 +53,7 @@ import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
+import { userLabelRoutes } from './routes/user-labels.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -283,7 +284,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         {
           name: 'Lookups',
           description:
-            'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages; cacheable.',
+            'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages (cacheable), and the user labels of a company.',
         },
         { name: 'Service', description: 'Health and documentation.' },
       ],
@@ -332,6 +333,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(settingRoutes, { store: opts.store });
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });
+  await app.register(userLabelRoutes, { store: opts.store });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,
