@@ -135,8 +135,18 @@ describe('field tiles', () => {
     expect(fieldIdsIn(await tile(ka.key, path, { ...HERE, fieldIds: [A.south] }))).toEqual([A.south]);
     expect(fieldIdsIn(await tile(ka.key, path, { ...HERE, farmIds: [A.farm2] }))).toEqual([A.east]);
     expect(fieldIdsIn(await tile(ka.key, path, { ...HERE, growerIds: [A.growerId] })).length).toBe(3);
-    // Another company's ids match nothing.
-    expect(fieldIdsIn(await tile(ka.key, path, { ...HERE, fieldIds: [B.field] }))).toEqual([]);
+    // Filters take the company's own ids only: another company's is 404, as anywhere.
+    const foreign = await a.post(path, { ...HERE, fieldIds: [A.north, B.field] });
+    expectError(foreign, 404, 'NOT_FOUND');
+    expect(foreign.json.message).toContain(B.field);
+    expect(foreign.json.message).not.toContain(A.north);
+    expectError(await a.post(path, { ...HERE, farmIds: [B.farmId] }), 404, 'NOT_FOUND');
+    expectError(await a.post(path, { ...HERE, growerIds: [B.growerId] }), 404, 'NOT_FOUND');
+    expectError(
+      await a.post(`/api/companies/${ka.companyId}/path-plans/tiles`, { ...HERE, fieldIds: [B.field] }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers an empty tile where the company has no field', async () => {
@@ -334,6 +344,15 @@ describe('path plan tiles', () => {
     const tb = await tile(kb.key, `/api/companies/${kb.companyId}/path-plans/tiles`, HERE);
     expect(tb.status).toBe(200);
     expect(features(tb, 'pathPlans')).toEqual([]);
+
+    expect(
+      features(await tile(ka.key, path, { ...HERE, pathPlanIds: [pathPlanId] }), 'pathPlans').length,
+    ).toBe(fs.length);
+    expectError(
+      await b.post(`/api/companies/${kb.companyId}/path-plans/tiles`, { ...HERE, pathPlanIds: [pathPlanId] }),
+      404,
+      'NOT_FOUND',
+    );
 
     // Archived plans leave, unless asked for (the cached index follows).
     expectOk(await a.post('/api/path-plans/archive', { pathPlanIds: [pathPlanId], archived: true }));

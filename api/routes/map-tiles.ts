@@ -268,6 +268,19 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
     return { fp, index };
   };
 
+  /** Filters name only the company's records: an id of another company (or none) is 404, as everywhere. */
+  const knownIds = async (companyId: string, filters: Parameters<typeof repo.foreignIds>[1]) => {
+    const foreign = await repo.foreignIds(companyId, filters);
+    if (foreign.length > 0) {
+      throw new ApiError(
+        404,
+        'NOT_FOUND',
+        `No ${foreign.length === 1 ? 'record' : 'records'} ${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ` (and ${foreign.length - 5} more)` : ''} in company ${companyId}; filters take the company's own ids.`,
+        { details: { ids: foreign.slice(0, 100) } },
+      );
+    }
+  };
+
   const tags = ['Fields and boundaries'];
   const params = idParams('companyId');
 
@@ -278,7 +291,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
         tags,
         summary: 'A vector tile of the company’s fields',
         description:
-          'Answers the Mapbox Vector Tile (`application/vnd.mapbox-vector-tile`) at the XYZ address `{ z, x, y }` of the body, with one layer `fields`: the active boundary of each field as a polygon, properties fieldId, name, growerId, farmId, areaHa (hectares) and enabled. Disabled fields are left out unless `includeDisabled`; `fieldIds`, `farmIds` and `growerIds` narrow it further. The address is in the body (not the path) so that filters of many ids fit. The company’s tile index is made once and kept until its fields change.',
+          'Answers the Mapbox Vector Tile (`application/vnd.mapbox-vector-tile`) at the XYZ address `{ z, x, y }` of the body, with one layer `fields`: the active boundary of each field as a polygon, properties fieldId, name, growerId, farmId, areaHa (hectares) and enabled. Disabled fields are left out unless `includeDisabled`; `fieldIds`, `farmIds` and `growerIds` narrow it further. The address is in the body (not the path) so that filters of many ids fit; an id in a filter that is not the company’s answers 404. The company’s tile index is made once and kept until its fields change.',
         params,
         body: FieldTilesRequest,
         response: tileAnswer('fields'),
@@ -289,6 +302,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
       const b = req.body;
       checkAddress(b, '');
       await requireCompany(store, req, companyId);
+      await knownIds(companyId, b);
       const { fp, index } = await fieldIndex(companyId);
       const fieldIds = inSet(b.fieldIds);
       const farmIds = inSet(b.farmIds);
@@ -358,7 +372,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
         tags: ['Path plans'],
         summary: 'A vector tile of the company’s path plans',
         description:
-          'Answers the Mapbox Vector Tile (`application/vnd.mapbox-vector-tile`) at the XYZ address `{ z, x, y }` of the body, with one layer `pathPlans`: for each plan, its zone outlines (polygons, kind `outline`) and the working passes of each zone’s active geometry group (lines, kind `track` or `headland`, partType as in the plan model); properties pathPlanId, name, fieldId, zoneId, kind, partType, archived. Turns and connectors are left out. Archived plans are left out unless `includeArchived`; `pathPlanIds`, `fieldIds` and `kinds` narrow it further. The company’s tile index is made once and kept until its plans change.',
+          'Answers the Mapbox Vector Tile (`application/vnd.mapbox-vector-tile`) at the XYZ address `{ z, x, y }` of the body, with one layer `pathPlans`: for each plan, its zone outlines (polygons, kind `outline`) and the working passes of each zone’s active geometry group (lines, kind `track` or `headland`, partType as in the plan model); properties pathPlanId, name, fieldId, zoneId, kind, partType, archived. Turns and connectors are left out. Archived plans are left out unless `includeArchived`; `pathPlanIds`, `fieldIds` and `kinds` narrow it further (an id that is not the company’s answers 404). The company’s tile index is made once and kept until its plans change.',
         params,
         body: PathPlanTilesRequest,
         response: tileAnswer('pathPlans'),
@@ -369,6 +383,7 @@ export async function mapTileRoutes(appBase: FastifyInstance, opts: MapTileOptio
       const b = req.body;
       checkAddress(b, '');
       await requireCompany(store, req, companyId);
+      await knownIds(companyId, b);
       const { fp, index } = await planIndex(companyId);
       const planIds = inSet(b.pathPlanIds);
       const fieldIds = inSet(b.fieldIds);

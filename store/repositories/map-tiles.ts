@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PathPlanNormalizedModel } from '../../formats/plan-model.ts';
 import type { Database } from '../database.ts';
 import { decodeModel } from '../plan-encoding.ts';
-import { boundaries, farms, fields, pathPlans } from '../schema.ts';
+import { boundaries, farms, fields, growers, pathPlans } from '../schema.ts';
 
 export interface TileField {
   fieldId: string;
@@ -94,6 +94,31 @@ export function createMapTilesRepository(db: Database) {
         .innerJoin(boundaries, and(eq(boundaries.fieldId, fields.id), eq(boundaries.active, true)))
         .where(eq(fields.id, fieldId));
       return row ?? 'no-boundary';
+    },
+
+    /** Of the ids given, those that are not the company's (empty: all are). */
+    async foreignIds(
+      companyId: string,
+      ids: { fieldIds?: string[]; farmIds?: string[]; growerIds?: string[]; pathPlanIds?: string[] },
+    ): Promise<string[]> {
+      const out: string[] = [];
+      const tables = [
+        [ids.fieldIds, fields],
+        [ids.farmIds, farms],
+        [ids.growerIds, growers],
+        [ids.pathPlanIds, pathPlans],
+      ] as const;
+      for (const [list, table] of tables) {
+        if (!list || list.length === 0) continue;
+        const wanted = [...new Set(list)];
+        const found = await db
+          .select({ id: table.id })
+          .from(table)
+          .where(and(eq(table.companyId, companyId), inArray(table.id, wanted)));
+        const known = new Set(found.map((r) => r.id));
+        out.push(...wanted.filter((id) => !known.has(id)));
+      }
+      return out;
     },
 
     /** The company's path plans with their models. */
