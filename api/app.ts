@@ -41,6 +41,8 @@ import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { lookupRoutes } from './routes/lookups.ts';
+import { mapTileRoutes } from './routes/map-tiles.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
@@ -51,6 +53,7 @@ import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
+import { userLabelRoutes } from './routes/user-labels.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -278,6 +281,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Candidate lines to lay tracks along (best bearing, straight edges, contours of the boundary), computed from a boundary; nothing is stored.',
         },
+        {
+          name: 'Lookups',
+          description:
+            'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages (cacheable), and the user labels of a company.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -323,6 +331,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
+  await app.register(lookupRoutes);
+  await app.register(mapTileRoutes, { store: opts.store });
+  await app.register(userLabelRoutes, { store: opts.store });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

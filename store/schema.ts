@@ -265,6 +265,8 @@ export const fields = pgTable(
       .notNull()
       .references(() => farms.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** Disabled fields stay stored but are left out of map tiles unless asked for. */
+    enabled: boolean('enabled').notNull().default(true),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -573,6 +575,26 @@ export const userFiles = pgTable(
   (t) => [index('user_files_company_idx').on(t.companyId)],
 );
 
+/** Labels a company's users put on their records (spec: user labels); names distinct per company (case-insensitive). */
+export const userLabels = pgTable(
+  'user_labels',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** `#rrggbb`, or null. */
+    color: text('color'),
+    /** Inactive labels stay on what they label but are not offered for new use. */
+    active: boolean('active').notNull().default(true),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('user_labels_company_name_key').on(t.companyId, sql`lower(${t.name})`)],
+);
+
 export const schema = {
   equipment,
   operators,
@@ -597,4 +619,5 @@ export const schema = {
   pathPlans,
   shares,
   exportBatches,
+  userLabels,
 };

@@ -108,6 +108,14 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/organizations/:companyId/fields' },
   { method: 'GET', route: '/api/organizations/:companyId/boundaries' },
   { method: 'GET', route: '/api/fields/:companyId/fields-without-boundaries-count' },
+  { method: 'POST', route: '/api/companies/:companyId/field-tiles', body: () => ({ z: 0, x: 0, y: 0 }) },
+  { method: 'GET', route: '/api/companies/:companyId/field-tiles/:fieldId' },
+  { method: 'POST', route: '/api/companies/:companyId/path-plans/tiles', body: () => ({ z: 0, x: 0, y: 0 }) },
+  {
+    method: 'PUT',
+    route: '/api/companies/:companyId/fields/toggle-enabled',
+    body: (ids) => ({ fieldIds: [ids.fieldId], enabled: false }),
+  },
   {
     method: 'POST',
     route: '/api/vBoundary/upsert',
@@ -240,6 +248,10 @@ const WALK: Walk[] = [
     route: '/api/user-files/:userFileId/import-boundary',
     body: (ids) => ({ fieldId: ids.fieldId }),
   },
+  // User labels.
+  { method: 'GET', route: '/api/user-labels/:userLabelId' },
+  { method: 'PUT', route: '/api/user-labels/:userLabelId', body: () => ({ name: 'intruder' }) },
+  { method: 'DELETE', route: '/api/user-labels/:userLabelId' },
   // Settings.
   { method: 'GET', route: '/api/companies/:companyId/settings' },
   {
@@ -306,6 +318,7 @@ async function snapshot(): Promise<unknown[]> {
   if (ids.equipmentId) reads.push(`/api/equipment/${ids.equipmentId}`);
   if (ids.operatorId) reads.push(`/api/operators/${ids.operatorId}`);
   if (ids.userFileId) reads.push(`/api/user-files/${ids.userFileId}/metadata`);
+  if (ids.userLabelId) reads.push(`/api/user-labels/${ids.userLabelId}`);
   if (ids.settingId) reads.push(`/api/settings/${ids.settingId}`, `/api/users/${ids.userId}/settings`);
   const out: unknown[] = [];
   for (const p of reads) out.push({ p, body: (await ok(a.get(p))).json });
@@ -405,6 +418,9 @@ beforeAll(async () => {
         201,
       )
     ).json.userFileId;
+  }
+  if (has('POST /api/user-labels')) {
+    ids.userLabelId = (await ok(a.post('/api/user-labels', { name: 'A label' }), 201)).json.userLabelId;
   }
   if (has('POST /api/companies/:companyId/settings')) {
     ids.settingId = (

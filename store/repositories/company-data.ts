@@ -20,6 +20,7 @@ const DATA_TABLES: ReadonlyArray<{ table: string; name: string }> = [
   { table: 'equipment', name: 'equipment' },
   { table: 'settings', name: 'settings' },
   { table: 'user_files', name: 'userFiles' },
+  { table: 'user_labels', name: 'userLabels' },
 ];
 
 export const companyCounts = {

@@ -1,0 +1,1 @@
+ALTER TABLE "fields" ADD COLUMN "enabled" boolean DEFAULT true NOT NULL;
