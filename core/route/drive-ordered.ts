@@ -27,8 +27,12 @@ export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
   const n = recs.length;
   const objective = input.order?.objective ?? 'distance';
   const turnSpeed = input.machine.turningSpeed;
-  // 'fuel': moving at the non-working rate, standing at cusps at the idle rate (core/costs/fuel.ts).
+  // 'fuel': moving at the non-working rate, standing at cusps at the idle rate
+  // (core/costs/fuel.ts). Optimized in seconds at the non-working rate (the
+  // optimizer's tolerances are absolute), reported in litres.
   const fuel = fuelRates(input.machine);
+  const idleShare = fuel.nonWorkingLph > 0 ? fuel.idleLph / fuel.nonWorkingLph : 1;
+  const reportScale = objective === 'fuel' ? fuel.nonWorkingLph / 3600 : 1;
   const cache = new Map<number, number>();
   const vid = (v: Visit) => 2 * v.track + (v.forward ? 0 : 1);
   const measure = (f: Found): number => {
@@ -42,8 +46,7 @@ export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
       }
     }
     const moving = f.length / turnSpeed;
-    if (objective === 'time') return moving + cusps * CUSP_TIME;
-    return (moving * fuel.nonWorkingLph + cusps * CUSP_TIME * fuel.idleLph) / 3600;
+    return moving + cusps * CUSP_TIME * (objective === 'time' ? 1 : idleShare);
   };
   // Where the tracks begin from: after the headland passes, or at the start node.
   const here: Pose | null = b.pose;
@@ -124,8 +127,8 @@ export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
     const baselineCost = orderCost(problem, baseline);
     report = {
       objective,
-      baselineCost,
-      cost: res.cost,
+      baselineCost: baselineCost * reportScale,
+      cost: res.cost * reportScale,
       gainPercent: baselineCost > 0 ? 100 * (1 - res.cost / baselineCost) : 0,
       evaluations: res.evaluations,
       improvements: res.improvements,
