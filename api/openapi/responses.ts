@@ -565,7 +565,7 @@ const feature = (featureType: string, geometry: object, props: Record<string, ob
     },
   );
 
-const statProps = statMembers as Record<string, object>;
+const statProps = { ...statMembers, ...costMembers } as Record<string, object>;
 
 export const PlanFeature = Type.Union(
   [
