@@ -27,6 +27,12 @@ const body = (equipment: Record<string, unknown> = {}) => ({
   exteriorHeadlandPasses: 2,
 });
 
+// Two field parts: two zones, so the plan's figures are sums.
+const twoParts = {
+  type: 'MultiPolygon',
+  coordinates: [rectangleField(3).coordinates, rectangleField(2, 10.01).coordinates],
+};
+
 const COST_MEMBERS = ['fuelLitres', 'ghgKgCo2e', 'costTotal', 'costPerHa'] as const;
 // Stats are rounded to 3 decimals on the wire.
 const near = (x: number, y: number) =>
@@ -50,9 +56,13 @@ function expectConsistent(plan: any, factor: number) {
 
 describe('fuel, emissions and cost in plan statistics', () => {
   it('plans without fuel or cost inputs: defaults, consistent, above zero', async () => {
-    const r = await a.post('/api/path-plans/direct', body());
+    const r = await a.post('/api/path-plans/direct', { ...body(), boundary: twoParts });
     expectOk(r);
+    expect(r.json.zones.length).toBe(2);
     expectConsistent(r.json, 2.68);
+    // Per hectare of the whole plan, not the sum of the zones' figures.
+    const [z0, z1] = r.json.zones.map((z: any) => z.stats.costPerHa);
+    expect(r.json.stats.costPerHa).toBeLessThan(z0 + z1);
   });
 
   it("plans with the equipment's fuel rates, emission factor and cost inputs", async () => {
