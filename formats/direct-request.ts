@@ -5,7 +5,7 @@
  * direct interface, the job workers and the CLI share this mapping; the
  * TypeBox schemas of the HTTP interface describe the same body.
  */
-import type { PlanRequest, RouteAlgorithm } from '../core/types/index.ts';
+import type { Machine, PlanRequest, RouteAlgorithm } from '../core/types/index.ts';
 import { DEFAULT_OPERATION_TYPE } from './plan-model.ts';
 
 /** Most vertices a field may have (all rings of all parts). */
@@ -58,6 +58,12 @@ export interface DirectRequestBody {
     maxCurvatureRate?: number;
     /** [l/ha] */
     applicationRate?: number;
+    ptoPowerKw?: number;
+    fuelUseWorkingLph?: number;
+    fuelUseNonWorkingLph?: number;
+    fuelUseIdleLph?: number;
+    fuelEmissionFactorKgPerL?: number;
+    cost?: Machine['cost'];
   };
   machine?: { widthMeters?: number };
   headland?: { passes?: number };
@@ -161,6 +167,16 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (eq?.maxCurvatureRate !== undefined) machine.maxCurvatureRate = eq.maxCurvatureRate;
   // l/ha on the wire, l/m^2 in the planner.
   if (eq?.applicationRate !== undefined) machine.applicationRate = eq.applicationRate / 10_000;
+  for (const k of [
+    'ptoPowerKw',
+    'fuelUseWorkingLph',
+    'fuelUseNonWorkingLph',
+    'fuelUseIdleLph',
+    'fuelEmissionFactorKgPerL',
+  ] as const) {
+    if (eq?.[k] !== undefined) machine[k] = eq[k];
+  }
+  if (eq?.cost !== undefined) machine.cost = { ...eq.cost };
   const ro = body.routeOptions;
   const plan: PlanRequest = {
     boundary: planningBoundary(boundary),

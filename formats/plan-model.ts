@@ -393,6 +393,16 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
   return zm;
 }
 
+/** Machine members of the fuel and cost models echoed in the model's equipment when the request gives them. */
+const FUEL_AND_COST_INPUTS = [
+  'ptoPowerKw',
+  'fuelUseWorkingLph',
+  'fuelUseNonWorkingLph',
+  'fuelUseIdleLph',
+  'fuelEmissionFactorKgPerL',
+  'cost',
+] as const;
+
 /** The plan as the v2.0.0 normalized model: the response body itself, no wrapper. */
 export function toNormalizedModel(result: PlanResult, meta: PlanMeta): PathPlanNormalizedModel {
   const { plan, frame } = result;
@@ -407,6 +417,9 @@ export function toNormalizedModel(result: PlanResult, meta: PlanMeta): PathPlanN
     tireWidths: [...m.tireWidths],
   };
   if (m.maxCurvatureRate !== undefined) equipment.maxCurvatureRate = m.maxCurvatureRate;
+  // The fuel and cost inputs as given (their defaults are documented, core/costs).
+  const echoed = equipment as unknown as Record<string, unknown>;
+  for (const k of FUEL_AND_COST_INPUTS) if (m[k] !== undefined) echoed[k] = m[k];
   const area = round3(plan.stats.fieldArea);
   return {
     pathPlanId: meta.pathPlanId,

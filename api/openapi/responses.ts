@@ -227,12 +227,39 @@ const statMembers = {
   ),
 };
 
-const Stats = Type.Object(statMembers, {
-  additionalProperties: true,
-  $id: 'PlanStats',
-  title: 'PlanStats',
-  description: 'Every member listed is always present; later versions may add members.',
-});
+// Fuel, emissions and machinery cost (core/costs; absent on plans stored before them).
+const costMembers = {
+  fuelLitres: Type.Optional(
+    Type.Number({
+      description:
+        'Fuel burnt [l]: working time x equipment.fuelUseWorkingLph + non-working time x equipment.fuelUseNonWorkingLph (defaults after ASABE D497.7 from the PTO power).',
+    }),
+  ),
+  ghgKgCo2e: Type.Optional(
+    Type.Number({
+      description:
+        'Greenhouse gas of that fuel [kg CO2e] = fuelLitres x equipment.fuelEmissionFactorKgPerL (default 2.68, diesel, IPCC 2006).',
+    }),
+  ),
+  costTotal: Type.Optional(
+    Type.Number({
+      description:
+        'Machinery cost of the plan after the ASABE cost model (EP496.3 / D497.7, as in Iowa State A3-29): ownership, repairs and labour per machine hour x totalTime, plus fuel and 15 % lubrication; in the currency of equipment.cost (default inputs in US dollars).',
+    }),
+  ),
+  costPerHa: Type.Optional(Type.Number({ description: 'costTotal per hectare covered.' })),
+};
+
+const Stats = Type.Object(
+  { ...statMembers, ...costMembers },
+  {
+    additionalProperties: true,
+    $id: 'PlanStats',
+    title: 'PlanStats',
+    description:
+      'Every member listed is always present on a new plan (plans stored before the plan audit lack its members, those before fuel and cost lack fuelLitres, ghgKgCo2e, costTotal and costPerHa); later versions may add members.',
+  },
+);
 
 const OptimizerReport = Type.Object(
   {
@@ -538,7 +565,7 @@ const feature = (featureType: string, geometry: object, props: Record<string, ob
     },
   );
 
-const statProps = statMembers as Record<string, object>;
+const statProps = { ...statMembers, ...costMembers } as Record<string, object>;
 
 export const PlanFeature = Type.Union(
   [

@@ -117,6 +117,62 @@ const Passes = (description: string, def?: number) =>
 
 export const DEFAULT_OPERATION_TYPE = 'generic';
 
+const NonNegative = (maximum: number, description: string) =>
+  Type.Number({ minimum: 0, maximum, description });
+
+/** Inputs of the machinery cost model (core/costs/machinery-cost.ts); each optional, with documented defaults. */
+export const MachineCostInputs = Type.Object(
+  {
+    machineClass: Type.Optional(
+      Type.Union([Type.Literal('tractor'), Type.Literal('tractor4wd')], {
+        default: 'tractor',
+        description:
+          'Class for the repair factors of ASABE D497.7: tractor (2-wheel drive or front-wheel assist, RF1 0.007, RF2 2.0) or tractor4wd (RF1 0.003, RF2 2.0). Default tractor. The remaining-value coefficients follow the PTO power (small < 60 kW, medium 60..112 kW, large > 112 kW).',
+      }),
+    ),
+    listPrice: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e8,
+        description:
+          'List price of a comparable new machine. Default 1117.5 per kW of PTO power (the Iowa State A3-29 example: $150,000 for 180 hp).',
+      }),
+    ),
+    purchasePrice: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e8,
+        description: 'Price paid. Default 85 % of the list price.',
+      }),
+    ),
+    ageAtPurchaseYears: Type.Optional(NonNegative(50, 'Age of the machine when bought [years]. Default 0.')),
+    ownershipYears: Type.Optional(
+      Type.Number({ minimum: 1, maximum: 50, description: 'Years owned, 1..50. Default 15.' }),
+    ),
+    annualHours: Type.Optional(
+      Type.Number({ minimum: 1, maximum: 8760, description: 'Hours of use a year, 1..8760. Default 400.' }),
+    ),
+    interestRate: Type.Optional(NonNegative(1, 'Interest rate a year, 0..1 (0.08 = 8 %). Default 0.08.')),
+    thiRate: Type.Optional(
+      NonNegative(
+        1,
+        'Taxes, housing and insurance a year, share of the purchase price, 0..1. Default 0.02 (ASAE EP496.3: 1 % + 0.75 % + 0.25 %).',
+      ),
+    ),
+    fuelPrice: Type.Optional(NonNegative(100, 'Fuel price per litre. Default 0.898 ($3.40 per US gallon).')),
+    labourRate: Type.Optional(
+      NonNegative(10_000, 'Labour cost per hour; 1.1 labour hours are charged per machine hour. Default 20.'),
+    ),
+  },
+  {
+    ...strict,
+    $id: 'MachineCostInputs',
+    title: 'MachineCostInputs',
+    description:
+      'What owning and running the machine costs, after the ASABE machinery cost model (ASAE EP496.3 with ASABE D497.7) as the extension calculators use it (Iowa State Ag Decision Maker A3-29 "Estimating Farm Machinery Costs"): depreciation to the remaining value, interest on the average investment, taxes-housing-insurance, repairs from accumulated hours, fuel (from the plan) plus 15 % lubrication, labour. All prices in one currency; the defaults are US dollars. Gives stats.costTotal and stats.costPerHa.',
+  },
+);
+
 export const Equipment = Type.Object(
   {
     swathWidth: Width('Working width [m], 0.5..100. Required.'),
@@ -170,6 +226,39 @@ export const Equipment = Type.Object(
         description: 'Application rate [l/ha]. Needed by routeOptions.calculateRefillPoints.',
       }),
     ),
+    ptoPowerKw: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 2000,
+        description:
+          'Rated PTO power of the power unit [kW], for the fuel and cost defaults. Default 25 x sqrt(swathWidth), within 20..300 (a planning default, not a figure of a standard).',
+      }),
+    ),
+    fuelUseWorkingLph: Type.Optional(
+      NonNegative(
+        1000,
+        'Fuel use while working [l/h]. Default the ASABE year-round average for diesel tractors (ASAE EP496.3 / D497.7; Iowa State A3-29): 0.044 gal/hp-h = 0.2234 l/kWh x ptoPowerKw.',
+      ),
+    ),
+    fuelUseNonWorkingLph: Type.Optional(
+      NonNegative(
+        1000,
+        'Fuel use in turns, connectors and transport [l/h]. Default the ASABE D497.7 partial-load equation (0.22 X + 0.096) l/kWh x ptoPowerKw at X = 0.2 of rated power.',
+      ),
+    ),
+    fuelUseIdleLph: Type.Optional(
+      NonNegative(
+        1000,
+        "Fuel use standing at a reversing cusp (stop, shift, start) [l/h]; only routeOptions.objective 'fuel' uses it. Default the D497.7 partial-load equation at X = 0 (0.096 l/kWh x ptoPowerKw), at most fuelUseNonWorkingLph.",
+      ),
+    ),
+    fuelEmissionFactorKgPerL: Type.Optional(
+      NonNegative(
+        10,
+        'Greenhouse gas per litre of fuel [kg CO2e/l]. Default 2.68, diesel (IPCC 2006 Guidelines: 74,100 kg CO2/TJ x 43.0 TJ/Gg x 0.84 kg/l).',
+      ),
+    ),
+    cost: Type.Optional(MachineCostInputs),
   },
   {
     ...strict,

@@ -8,6 +8,7 @@
  * Missed = field - covered.
  */
 import { Clipper } from 'clipper2-ts';
+import { perHectare, planCosts } from '../costs/plan-costs.ts';
 import { bufferLines, bufferRings, intersectionArea } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
@@ -123,6 +124,7 @@ export function computeStats(input: StatsInput): PlanStats {
     totalTime: workingTime + nonWorkingTime,
     coveredPercent: fieldArea > 0 ? (100 * coveredArea) / fieldArea : 0,
     overlapPercent: fieldArea > 0 ? (100 * overlapArea) / fieldArea : 0,
+    ...planCosts(input.machine, workingTime, nonWorkingTime, coveredArea),
     // Set by the plan audit (audit-zones.ts).
     undrivenPassLength: 0,
     undrivenTrackLength: 0,
@@ -159,12 +161,17 @@ export function sumStats(list: readonly PlanStats[]): PlanStats {
     duplicateTrackLength: 0,
     overhangLength: 0,
     overhangArea: 0,
+    fuelLitres: 0,
+    ghgKgCo2e: 0,
+    costTotal: 0,
+    costPerHa: 0,
   };
   for (const z of list) {
-    for (const k of Object.keys(s) as (keyof PlanStats)[]) s[k] += z[k] ?? 0;
+    for (const k of Object.keys(s) as (keyof PlanStats)[]) s[k] = (s[k] ?? 0) + (z[k] ?? 0);
   }
   s.coveredPercent = s.fieldArea > 0 ? (100 * s.coveredArea) / s.fieldArea : 0;
   s.overlapPercent = s.fieldArea > 0 ? (100 * s.overlapArea) / s.fieldArea : 0;
+  s.costPerHa = perHectare(s.costTotal ?? 0, s.coveredArea);
   return s;
 }
 

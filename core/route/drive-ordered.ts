@@ -6,6 +6,7 @@
  * itself when no turn fits. A track no drivable path reaches in its turn is
  * tried again later; if none does, it is left out (its area shows as missed).
  */
+import { fuelRates } from '../costs/fuel.ts';
 import { dubinsShortest } from '../turn/dubins.ts';
 import type { OptimizerReport, Point, Pose } from '../types/index.ts';
 import { optimizeOrder, orderCost, skipPattern, snakePattern, type Visit } from './optimize-order.ts';
@@ -16,8 +17,6 @@ import { checkedOrder, type TrackRec } from './track-blocks.ts';
 
 /** Stop, shift and start again at a reversing cusp [s]. */
 const CUSP_TIME = 4;
-/** Fuel use while turning and travelling on the headland [l/s] (15 l/h). */
-const TURN_FUEL_RATE = 15 / 3600;
 
 /** Drive the tracks in the order of the chosen pattern (or the optimized order). */
 export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
@@ -28,6 +27,12 @@ export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
   const n = recs.length;
   const objective = input.order?.objective ?? 'distance';
   const turnSpeed = input.machine.turningSpeed;
+  // 'fuel': moving at the non-working rate, standing at cusps at the idle rate
+  // (core/costs/fuel.ts). Optimized in seconds at the non-working rate (the
+  // optimizer's tolerances are absolute), reported in litres.
+  const fuel = fuelRates(input.machine);
+  const idleShare = fuel.nonWorkingLph > 0 ? fuel.idleLph / fuel.nonWorkingLph : 1;
+  const reportScale = objective === 'fuel' ? fuel.nonWorkingLph / 3600 : 1;
   const cache = new Map<number, number>();
   const vid = (v: Visit) => 2 * v.track + (v.forward ? 0 : 1);
   const measure = (f: Found): number => {
@@ -40,8 +45,8 @@ export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
         last = piece.reverse;
       }
     }
-    const time = f.length / turnSpeed + cusps * CUSP_TIME;
-    return objective === 'time' ? time : time * TURN_FUEL_RATE;
+    const moving = f.length / turnSpeed;
+    return moving + cusps * CUSP_TIME * (objective === 'time' ? 1 : idleShare);
   };
   // Where the tracks begin from: after the headland passes, or at the start node.
   const here: Pose | null = b.pose;
@@ -122,8 +127,8 @@ export function driveOrdered(b: RouteBuilder): OptimizerReport | undefined {
     const baselineCost = orderCost(problem, baseline);
     report = {
       objective,
-      baselineCost,
-      cost: res.cost,
+      baselineCost: baselineCost * reportScale,
+      cost: res.cost * reportScale,
       gainPercent: baselineCost > 0 ? 100 * (1 - res.cost / baselineCost) : 0,
       evaluations: res.evaluations,
       improvements: res.improvements,

@@ -4,6 +4,7 @@
  * (counter-clockwise from +x = east) unless a name says `bearingDeg`
  * (degrees clockwise from north, the wire convention).
  */
+import type { MachineCostInputs } from '../costs/machinery-cost.ts';
 import type { ZoneAudit } from '../metrics/plan-audit.ts';
 
 export interface Point {
@@ -53,6 +54,18 @@ export interface Machine {
   tankCapacity?: number;
   /** Application rate [l/m^2], for refill points. */
   applicationRate?: number;
+  /** Rated PTO power [kW] (fuel and cost defaults; core/costs). */
+  ptoPowerKw?: number;
+  /** Fuel use while working [l/h]; default from the PTO power (core/costs/fuel.ts). */
+  fuelUseWorkingLph?: number;
+  /** Fuel use while turning and travelling [l/h]; default from the PTO power. */
+  fuelUseNonWorkingLph?: number;
+  /** Fuel use standing at a reversing cusp [l/h]; default from the PTO power, at most the non-working rate. */
+  fuelUseIdleLph?: number;
+  /** Emissions per litre of fuel [kg CO2e/l]; default 2.68 (diesel). */
+  fuelEmissionFactorKgPerL?: number;
+  /** Inputs of the machinery cost model (core/costs/machinery-cost.ts); each defaults. */
+  cost?: Partial<MachineCostInputs>;
 }
 
 /** Where refill points go: where the tank runs empty, the start of that track, or the nearest outer headland point. */
@@ -273,6 +286,17 @@ export interface PlanStats {
   coveredPercent: number;
   /** overlapArea / fieldArea [%]. */
   overlapPercent: number;
+  /**
+   * Fuel burnt [l]: working time at the working rate, the rest at the
+   * non-working rate (core/costs/fuel.ts); absent on plans made before it.
+   */
+  fuelLitres?: number;
+  /** Greenhouse gas from that fuel [kg CO2e] = fuelLitres x emission factor. */
+  ghgKgCo2e?: number;
+  /** Machinery cost of the plan (core/costs/machinery-cost.ts), in the currency of the cost inputs. */
+  costTotal?: number;
+  /** costTotal per hectare covered. */
+  costPerHa?: number;
   /**
    * The plan audit (core/metrics/plan-audit.ts), set on every plan the
    * planner makes (absent on plans made before it): length of the planned
