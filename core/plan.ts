@@ -380,6 +380,7 @@ function planZone(
     const cut = generateTracks(workable, {
       swathWidth: w,
       preferredBearingDeg: options.preferredBearingDeg,
+      coverRemainder: options.extendTracks,
     });
     return options.extendTracks
       ? extendTracks({
@@ -593,13 +594,16 @@ export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: nu
     length(headlands.drivenInterior) >= 0.9 * length(headlands.interior)
   )
     return workable;
-  const band = difference(offset([zone], -w / 2, 'round', 0.05), [
-    ...workable,
-    ...ringSwaths(
-      [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) => r.ring),
-      w,
-    ),
-  ]);
+  const band = difference(
+    [zone],
+    [
+      ...workable,
+      ...ringSwaths(
+        [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) => r.ring),
+        w,
+      ),
+    ],
+  );
   if (band.length === 0) return workable;
   // Small pieces beside a workable area are mostly corners outside a rounded
   // pass, which the route drives square: only larger ones get tracks there.
