@@ -85,7 +85,12 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const gate = staging ? nearestOnRing(staging, part.outer) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
-    const result = planZone(part, index, passable, options, zoneStart, zoneEnd, hooks, reference);
+    const result = alongStrip(
+      planZone(part, index, passable, options, zoneStart, zoneEnd, hooks, reference),
+      (o) => planZone(part, index, passable, o, zoneStart, zoneEnd, hooks, reference),
+      options,
+      index,
+    );
     if (staging && !(result instanceof PlanningError)) {
       // A decomposed part is one route: it enters at its first zone and leaves from its last.
       result.forEach((z, k) => {
@@ -146,6 +151,57 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   }
   const plan = { zones, stats: sumStats(zones.map((z) => z.stats)), machine: options.machine, options };
   return { plan, frame, repairs };
+}
+
+/** Straight tracks alone covering less than this share of a part: curved tracks along it are tried. */
+const STRIP_COVERED = 0.97;
+/** ... and taken where they cover at least this share of the part more, with no more route gaps. */
+const STRIP_GAIN = 0.01;
+
+/**
+ * A part no headland pass goes round is a strip worked by tracks alone; where
+ * it bends, straight tracks in one direction break into stubs across the
+ * bend and leave much of it unworked. A farmer drives such a strip
+ * lengthwise along its edge: curved tracks are planned too and kept when
+ * they cover clearly more (only where straight tracks were not asked for
+ * explicitly by a direction, and tracks are not extended).
+ */
+function alongStrip(
+  straight: Zone[] | PlanningError,
+  plan: (options: PlanOptions) => Zone[] | PlanningError,
+  options: PlanOptions,
+  index: number,
+): Zone[] | PlanningError {
+  if (
+    straight instanceof PlanningError ||
+    (options.trackType ?? 'Straight') !== 'Straight' ||
+    options.preferredBearingDeg !== undefined ||
+    options.extendTracks ||
+    options.useCrossHatches
+  )
+    return straight;
+  const passes = straight.some((z) =>
+    z.groups[z.activeGroup].parts.some(
+      (p) => p.type === 'ExteriorHeadlandPass' || p.type === 'InteriorHeadlandPass',
+    ),
+  );
+  const covered = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.coveredArea, 0);
+  const field = straight.reduce((a, z) => a + z.stats.fieldArea, 0);
+  if (passes || field <= 0 || covered(straight) >= STRIP_COVERED * field) return straight;
+  const curved = plan({ ...options, trackType: 'Curved' });
+  if (curved instanceof PlanningError || curved.some((z) => z.groups[z.activeGroup].trackType !== 'Curved'))
+    return straight;
+  const gaps = (zs: Zone[]) => zs.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
+  if (gaps(curved) > gaps(straight) || covered(curved) < covered(straight) + STRIP_GAIN * field)
+    return straight;
+  const pct = (zs: Zone[]) => ((100 * covered(zs)) / field).toFixed(1);
+  for (const z of curved) {
+    z.warnings = [
+      ...(z.warnings ?? []),
+      `Field part ${index} is a strip no headland pass goes round; curved tracks along it cover ${pct(curved)} % (straight tracks ${pct(straight)} %).`,
+    ];
+  }
+  return curved;
 }
 
 /** The request with defaults filled in and every option checked (PlanningError INVALID_OPTION otherwise). */
