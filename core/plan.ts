@@ -636,7 +636,8 @@ function planZone(
  * to go round, the band that pass would have worked: a narrow strip or
  * neck of the field that no driven pass reaches is worked by tracks instead
  * of being left out. Tracks there keep half a swath off the field edge and
- * obstacles; slivers (narrower than 3 m or a
+ * obstacles (where no exterior pass goes round, the band reaches the edge
+ * and the tracks' swaths do); slivers (narrower than 3 m or a
  * half swath, under 4 w^2 beside a workable area, under w^2 and 100 m^2
  * where there is none) are left.
  */
@@ -650,16 +651,18 @@ export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: nu
     length(headlands.drivenInterior) >= 0.9 * length(headlands.interior)
   )
     return workable;
-  const band = difference(
-    [zone],
-    [
-      ...workable,
-      ...ringSwaths(
-        [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) => r.ring),
-        w,
-      ),
-    ],
-  );
+  // No exterior pass goes round at all: the part is a strip worked by tracks
+  // alone, lengthwise across its whole width (its tracks half a swath inside
+  // the edge). Otherwise the band lies inside the passes that do go round,
+  // and keeps half a swath off the edge besides.
+  const base = headlands.drivenExterior.length ? offset([zone], -w / 2, 'round', 0.05) : [zone];
+  const band = difference(base, [
+    ...workable,
+    ...ringSwaths(
+      [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) => r.ring),
+      w,
+    ),
+  ]);
   if (band.length === 0) return workable;
   // Small pieces beside a workable area are mostly corners outside a rounded
   // pass, which the route drives square: only larger ones get tracks there.
