@@ -91,10 +91,10 @@ describe('narrow fields', () => {
     );
     expect(p.stats.coveredPercent).toBeGreaterThan(95);
     expect(p.stats.trackCount).toBeGreaterThan(0);
-    // The plan says that fewer passes than asked for fit.
-    expect(p.zones[0].warnings).toEqual([
+    // The plan says that fewer passes than asked for fit (the plan audit may say more).
+    expect(p.zones[0].warnings?.[0]).toBe(
       'Only 1 of the 2 exterior headland passes fit in field part 0; the area inside them is worked by tracks.',
-    ]);
+    );
   });
 
   it('says how many of the asked-for headland passes fit, and is silent when all do', () => {
@@ -118,7 +118,9 @@ describe('narrow fields', () => {
     expect(many.plan.zones[0].warnings?.[0]).toBe(
       `Only ${fitted} of the 50 exterior headland passes fit in field part 0; the area inside them is worked by tracks.`,
     );
-    expect(plan(square).zones[0].warnings).toBeUndefined();
+    expect((plan(square).zones[0].warnings ?? []).filter((w) => w.includes('headland passes fit'))).toEqual(
+      [],
+    );
   });
 
   it('works the narrow arm of fiboa-be_vlg:768663766 that its second pass cannot reach', () => {

@@ -13,11 +13,15 @@
  *   +---------------------+---------------------+
  *
  * The route is coloured by driving order (blue first, magenta last) with an
- * arrow on each track; turns and connectors are orange, reversing is dashed
- * red; a green dot marks the start and a red square the end. The working
- * swaths are shaded lightly underneath, so overlap shows darker.
+ * arrow on each track (on the path, halfway along it); turns and connectors
+ * are orange, reversing is dashed red; a green dot marks the start and a red
+ * square the end. The working swaths are shaded lightly underneath, so
+ * overlap shows darker. What the plan audit finds shows too: planned passes
+ * and tracks never driven dashed red, ground no swath covers hatched red,
+ * turns over the field edge or an obstacle with a red halo.
  */
-import type { PathPart, Plan, PlanResult, Point, Polygon } from '../core/types/index.ts';
+import { missedPieces } from '../core/metrics/plan-audit.ts';
+import type { PathPart, Plan, PlanResult, Point, Polygon, Zone } from '../core/types/index.ts';
 
 export interface SvgOptions {
   /** Width of the picture [px]; the height follows the field's shape. Default 1000. */
@@ -44,7 +48,11 @@ const C = {
   end: '#d73027',
   panel: '#f5f5f1',
   panelEdge: '#dcdcd4',
+  defect: '#e31a1c',
 };
+
+/** Missed pieces smaller than this are not drawn [m^2] (slivers along every edge). */
+const MIN_MISSED = 1;
 
 /** Route colours from first to last. */
 const ROUTE_STOPS: [number, number, number][] = [
@@ -55,6 +63,7 @@ const ROUTE_STOPS: [number, number, number][] = [
 
 const HEADER = 52;
 const FIGURES_W = 360;
+const FIGURES_W_MAX = 420;
 const PANEL = 176;
 const MARGIN = 24;
 /** Layout width [px]: narrower pictures are scaled down as a whole. */
@@ -113,6 +122,9 @@ export function toSvg(result: PlanResult, opts: SvgOptions = {}): string {
       (c, i) => `<stop offset="${i / (ROUTE_STOPS.length - 1)}" stop-color="${rgb(c)}"/>`,
     ).join('')}</linearGradient>`,
   );
+  o.push(
+    `<pattern id="missed-hatch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="6" height="6" fill="${C.defect}" fill-opacity="0.10"/><line x1="0" y1="0" x2="0" y2="6" stroke="${C.defect}" stroke-width="1.6" stroke-opacity="0.7"/></pattern>`,
+  );
   o.push('</defs>');
   o.push(`<rect width="${L}" height="${H}" fill="${C.paper}"/>`);
 
@@ -141,6 +153,13 @@ export function toSvg(result: PlanResult, opts: SvgOptions = {}): string {
   }
   o.push('</g>');
 
+  // Ground no swath covers, per field part (the zones of a decomposed part cover each other's edges).
+  o.push(
+    `<g id="missed" fill="url(#missed-hatch)" stroke="${C.defect}" stroke-width="0.6" stroke-opacity="0.6">`,
+  );
+  for (const piece of missed(plan)) o.push(`<path d="${polyPath(piece)}" fill-rule="evenodd"/>`);
+  o.push('</g>');
+
   o.push(
     `<g id="workable" fill="none" stroke="${C.workable}" stroke-width="1" stroke-dasharray="5 3" stroke-linejoin="round">`,
   );
@@ -158,6 +177,15 @@ export function toSvg(result: PlanResult, opts: SvgOptions = {}): string {
       }
     }
   }
+  o.push('</g>');
+
+  // Turns and connectors over the field edge or an obstacle: a red halo under them.
+  o.push(
+    `<g id="overhang" fill="none" stroke="${C.defect}" stroke-opacity="0.35" stroke-width="${fx(lw * 3)}" stroke-linecap="round" stroke-linejoin="round">`,
+  );
+  for (const z of plan.zones)
+    for (const oh of z.audit?.overhangs ?? [])
+      for (const st of oh.stretches) o.push(`<path d="${path(st)}"/>`);
   o.push('</g>');
 
   // The route: working parts coloured by order, then turns on top, then arrows.
@@ -178,6 +206,15 @@ export function toSvg(result: PlanResult, opts: SvgOptions = {}): string {
   }
   o.push('</g>');
   o.push(`<g id="arrows">${arrows.join('')}</g>`);
+
+  // Planned passes and tracks no driven part runs along.
+  o.push(
+    `<g id="undriven" fill="none" stroke="${C.defect}" stroke-width="${fx(Math.max(lw, 1.6))}" stroke-dasharray="6 4" stroke-linejoin="round">`,
+  );
+  for (const z of plan.zones)
+    for (const u of [...(z.audit?.undrivenPasses ?? []), ...(z.audit?.undrivenTracks ?? [])])
+      o.push(`<path d="${path(u.points)}"/>`);
+  o.push('</g>');
 
   o.push('<g id="route-ends">');
   for (const z of plan.zones) {
@@ -202,8 +239,10 @@ export function toSvg(result: PlanResult, opts: SvgOptions = {}): string {
   const top = HEADER + mapH;
   o.push(`<rect x="0" y="${top}" width="${L}" height="${PANEL}" fill="${C.panel}"/>`);
   o.push(`<line x1="0" y1="${top}" x2="${L}" y2="${top}" stroke="${C.panelEdge}" stroke-width="1"/>`);
-  o.push(legend(MARGIN, top + 26));
-  o.push(figures(plan, L - MARGIN - FIGURES_W, top + 14));
+  o.push(legend(MARGIN, top + 22));
+  // Wide pictures give the figures more room.
+  const figuresW = Math.max(FIGURES_W, Math.min(FIGURES_W_MAX, L - 2 * MARGIN - 380));
+  o.push(figures(plan, L - MARGIN - figuresW, top + 14, figuresW));
   o.push('</svg>');
   return `${o.join('\n')}\n`;
 }
@@ -237,13 +276,60 @@ function bounds(plan: Plan): { minX: number; minY: number; maxX: number; maxY: n
 
 function machineLine(plan: Plan): string {
   const m = plan.machine;
-  const o = plan.options;
-  const g = plan.zones.find((z) => z.groups[z.activeGroup].parts.length)?.groups;
-  const bearing = g ? ` · track bearing ${fmt(g[0].bearingDeg, 1)}°` : '';
-  return `Swath ${fmt(m.swathWidth, 2)} m · turning radius ${fmt(m.minTurningRadius, 2)} m · ${o.exteriorHeadlandPasses} headland pass(es), ${o.interiorHeadlandPasses} around obstacles${bearing}`;
+  // A bearing only for straight tracks (curved and spiral tracks have none).
+  const g = plan.zones.find((z) => z.groups[z.activeGroup].parts.length);
+  const group = g?.groups[g.activeGroup];
+  const tracks = !group
+    ? ''
+    : group.trackType === 'Straight'
+      ? ` · track bearing ${fmt(group.bearingDeg, 1)}°`
+      : ` · ${group.trackType.toLowerCase()} tracks`;
+  return `Swath ${fmt(m.swathWidth, 2)} m · turning radius ${fmt(m.minTurningRadius, 2)} m · ${passesAsked(plan)}${tracks}`;
 }
 
-/** A chevron at the middle of a track pointing the way it is driven. */
+/** The same, short: '2 passes, 1 round obstacles'. */
+function headlandAsked(plan: Plan): string {
+  const o = plan.options;
+  const ext = `${o.exteriorHeadlandPasses} ${o.exteriorHeadlandPasses === 1 ? 'pass' : 'passes'}`;
+  const obstacles = plan.zones.some((z) => z.boundary.holes.length > 0);
+  return obstacles && o.interiorHeadlandPasses > 0
+    ? `${ext}, ${o.interiorHeadlandPasses} round obstacles`
+    : ext;
+}
+
+/** The headland passes as asked: exterior, and round obstacles where the field has any. */
+function passesAsked(plan: Plan): string {
+  const o = plan.options;
+  const ext = `${o.exteriorHeadlandPasses} headland ${o.exteriorHeadlandPasses === 1 ? 'pass' : 'passes'}`;
+  const obstacles = plan.zones.some((z) => z.boundary.holes.length > 0);
+  return obstacles && o.interiorHeadlandPasses > 0
+    ? `${ext}, ${o.interiorHeadlandPasses} round obstacles`
+    : ext;
+}
+
+/** The ground no swath covers, per field part: its zones' working parts taken from the part. */
+function missed(plan: Plan): Polygon[] {
+  const parts = new Map<number, Zone[]>();
+  for (const z of plan.zones) {
+    const k = z.fieldPart ?? z.index;
+    parts.set(k, [...(parts.get(k) ?? []), z]);
+  }
+  const out: Polygon[] = [];
+  for (const zones of parts.values()) {
+    const field = zones[0].partBoundary ?? zones[0].boundary;
+    const driven = zones.flatMap((z) => z.groups[z.activeGroup]?.parts ?? []);
+    for (const piece of missedPieces(
+      zones[0].partBoundary ? [field] : zones.map((z) => z.boundary),
+      driven,
+      plan.machine.swathWidth,
+      Number.POSITIVE_INFINITY,
+    ))
+      if (piece.area >= MIN_MISSED) out.push(piece.polygon);
+  }
+  return out;
+}
+
+/** A chevron halfway along a track, pointing the way it is driven. */
 function arrow(
   pts: readonly Point[],
   X: (p: Point) => number,
@@ -252,18 +338,28 @@ function arrow(
   lw: number,
 ): string {
   if (pts.length < 2) return '';
-  const a = pts[0];
-  const z = pts[pts.length - 1];
-  const ax = X(a);
-  const ay = Y(a);
-  const zx = X(z);
-  const zy = Y(z);
-  const len = Math.hypot(zx - ax, zy - ay);
+  // Halfway along the path (a curved or spiral track's chord may lie off it), along its tangent there.
+  let len = 0;
+  for (let i = 1; i < pts.length; i++)
+    len += Math.hypot(X(pts[i]) - X(pts[i - 1]), Y(pts[i]) - Y(pts[i - 1]));
   if (len < 28) return '';
+  let left = len / 2;
+  let k = 1;
+  for (; k < pts.length - 1; k++) {
+    const l = Math.hypot(X(pts[k]) - X(pts[k - 1]), Y(pts[k]) - Y(pts[k - 1]));
+    if (left <= l) break;
+    left -= l;
+  }
+  const ax = X(pts[k - 1]);
+  const ay = Y(pts[k - 1]);
+  const bx = X(pts[k]);
+  const by = Y(pts[k]);
+  const seg = Math.hypot(bx - ax, by - ay) || 1;
+  const t = clamp(left / seg, 0, 1);
   const size = clamp(lw * 3.2, 4, 8);
-  const angle = (Math.atan2(zy - ay, zx - ax) * 180) / Math.PI;
-  const mx = (ax + zx) / 2;
-  const my = (ay + zy) / 2;
+  const angle = (Math.atan2(by - ay, bx - ax) * 180) / Math.PI;
+  const mx = ax + t * (bx - ax);
+  const my = ay + t * (by - ay);
   return `<path d="M${fx(-size)} ${fx(-size * 0.7)}L${fx(size * 0.4)} 0L${fx(-size)} ${fx(size * 0.7)}Z" transform="translate(${fx(mx)} ${fx(my)}) rotate(${fx(angle)})" fill="${colour}" stroke="#fff" stroke-width="0.6"/>`;
 }
 
@@ -300,6 +396,9 @@ function scaleBar(x: number, y: number, spanM: number, s: number, maxPx: number)
   return o.join('');
 }
 
+/** Legend entries per column. */
+const LEGEND_ROWS = 7;
+
 function legend(x: number, y: number): string {
   const line = (stroke: string, width: number, dash = '') =>
     `<line x1="0" y1="0" x2="30" y2="0" stroke="${stroke}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`;
@@ -323,38 +422,62 @@ function legend(x: number, y: number): string {
     [line(C.reverse, 2.5, '4 3'), 'reversing'],
     [`<circle cx="15" cy="0" r="6" fill="${C.start}" stroke="#fff" stroke-width="1.5"/>`, 'start'],
     [`<rect x="9" y="-6" width="12" height="12" fill="${C.end}" stroke="#fff" stroke-width="1.5"/>`, 'end'],
+    [line(C.defect, 2, '6 4'), 'planned, not driven'],
+    [
+      `<rect x="0" y="-7" width="30" height="14" fill="url(#missed-hatch)" stroke="${C.defect}" stroke-width="0.6"/>`,
+      'not worked (missed)',
+    ],
+    [
+      `<line x1="0" y1="0" x2="30" y2="0" stroke="${C.defect}" stroke-opacity="0.35" stroke-width="7" stroke-linecap="round"/>${line(C.turn, 2)}`,
+      'turn over the edge',
+    ],
   ];
   const o = [`<g id="legend" transform="translate(${x} ${y})" font-size="12.5" fill="${C.ink}">`];
   items.forEach(([swatch, label], i) => {
-    const col = Math.floor(i / 5);
-    const row = i % 5;
+    const col = Math.floor(i / LEGEND_ROWS);
+    const row = i % LEGEND_ROWS;
     o.push(
-      `<g transform="translate(${col * 170} ${row * 27})">${swatch}<text x="40" y="4.5">${esc(label)}</text></g>`,
+      `<g transform="translate(${col * 170} ${row * 21})">${swatch}<text x="40" y="4.5">${esc(label)}</text></g>`,
     );
   });
   o.push('</g>');
   return o.join('');
 }
 
-function figures(plan: Plan, x: number, y: number): string {
+function figures(plan: Plan, x: number, y: number, width: number): string {
   const st = plan.stats;
   const km = (m: number) => `${(m / 1000).toFixed(2)} km`;
   const ha = (m2: number) => `${(m2 / 10000).toFixed(2)} ha`;
+  const m = (v: number) => `${v >= 10 ? Math.round(v) : Math.round(v * 10) / 10} m`;
+  // Passes as asked; the pieces the route drives them in only where they differ.
+  const pieces = st.headlandPassCount;
+  const asked =
+    plan.options.exteriorHeadlandPasses +
+    (plan.zones.some((z) => z.boundary.holes.length > 0) ? plan.options.interiorHeadlandPasses : 0);
+  const defects = [
+    (st.undrivenPassLength ?? 0) + (st.undrivenTrackLength ?? 0) >= 0.5
+      ? `undriven ${m((st.undrivenPassLength ?? 0) + (st.undrivenTrackLength ?? 0))}`
+      : '',
+    (st.duplicateTrackLength ?? 0) >= 1 ? `twice ${m(st.duplicateTrackLength ?? 0)}` : '',
+    (st.overhangLength ?? 0) >= 0.05 ? `overhang ${m(st.overhangLength ?? 0)}` : '',
+  ].filter(Boolean);
   const rows: [string, string][] = [
     ['Field area', `${ha(st.fieldArea)} (workable ${ha(st.workableArea)})`],
-    ['Tracks', `${st.trackCount} · headland passes ${st.headlandPassCount}`],
-    ['Turns', String(st.turnCount)],
+    ['Tracks', `${st.trackCount} · turns ${st.turnCount}`],
+    ['Headland', `${headlandAsked(plan)}${pieces !== asked && pieces > 0 ? ` · ${pieces} pieces` : ''}`],
     ['Covered', `${st.coveredPercent.toFixed(1)} % · missed ${ha(st.missedArea)}`],
     ['Overlap', `${st.overlapPercent.toFixed(1)} % · ${ha(st.overlapArea)}`],
     ['Distance', `${km(st.totalDistance)} · not working ${km(st.nonWorkingDistance)}`],
     ['Total time', formatTime(st.totalTime)],
+    ...(defects.length ? ([['Defects', defects.join(' · ')]] as [string, string][]) : []),
   ];
   const o = [`<g id="figures" transform="translate(${x} ${y})" fill="${C.ink}">`];
+  const step = rows.length > 7 ? 18 : 20;
   o.push(
-    `<rect width="${FIGURES_W}" height="${rows.length * 20 + 14}" rx="6" fill="#fff" stroke="${C.panelEdge}"/>`,
+    `<rect width="${width}" height="${rows.length * step + 14}" rx="6" fill="#fff" stroke="${C.panelEdge}"/>`,
   );
   rows.forEach(([k, v], i) => {
-    const ty = 22 + i * 20;
+    const ty = 22 + i * step;
     o.push(`<text x="12" y="${ty}" font-size="12" fill="${C.muted}">${esc(k)}</text>`);
     o.push(`<text x="94" y="${ty}" font-size="12.5" font-weight="bold">${esc(v)}</text>`);
   });
