@@ -8,9 +8,8 @@
  * swath (height = k w + r), a last line pulled back to ymax - w/2 works it
  * when r is at least a third of a swath (only that last pair is closer);
  * a sliver under a third is not worth a full extra pass (a strip applied
- * twice): the k lines leave it on the side where the area is clearly
- * shorter (a tapering end), else are centred, r / 2 beside each side (a
- * strip barely wider than a swath gets one pass down its middle).
+ * twice): the k lines are centred instead, leaving r / 2 beside each side
+ * (a strip barely wider than a swath gets one pass down its middle).
  * `coverRemainder` lays the last line for any remainder.
  *
  * The direction: every hull-edge direction of the workable area (the minimum
@@ -72,9 +71,6 @@ export const SLIVER_SHARE = 1 / 3;
 /** A remainder this close under the share still gets its track: a few cm are outline precision [m]. */
 export const SLIVER_TOLERANCE = 0.05;
 
-/** A sliver is left on one side where the area along it is shorter than this share of the other side's. */
-const SIDE_SHARE = 0.9;
-
 /** Whether a remainder r [m] past the last whole swath is a sliver (no track of its own). */
 export function isSliver(r: number, w: number): boolean {
   return r < SLIVER_SHARE * w - SLIVER_TOLERANCE;
@@ -89,7 +85,6 @@ export function scanLines(
   ymax: number,
   w: number,
   coverRemainder = false,
-  chord?: (y: number) => number,
 ): { offsets: number[]; y0: number; grid: number } {
   const height = ymax - ymin;
   if (!(height > 1e-6)) return { offsets: [], y0: ymin + w / 2, grid: 0 };
@@ -97,17 +92,9 @@ export function scanLines(
   const r = height - (n - 1) * w;
   // (A remainder of a few cm is outline precision: no line for it even when covering everything.)
   if (n === 1 || r <= SLIVER_TOLERANCE || (!coverRemainder && isSliver(r, w))) {
-    // One line, or a sliver left: the lines centred in the height, or, where
-    // the area is clearly shorter across one side's sliver (`chord`, the
-    // length of the area along a line), the sliver left on that side.
+    // One line, or a sliver left: the lines centred in the height.
     const k = n === 1 ? 1 : n - 1;
-    let y0 = (ymin + ymax) / 2 - ((k - 1) * w) / 2;
-    if (n > 1 && chord) {
-      const bottom = chord(ymin + r / 2);
-      const top = chord(ymax - r / 2);
-      if (bottom < SIDE_SHARE * top) y0 = ymin + r + w / 2;
-      else if (top < SIDE_SHARE * bottom) y0 = ymin + w / 2;
-    }
+    const y0 = (ymin + ymax) / 2 - ((k - 1) * w) / 2;
     const offsets: number[] = [];
     for (let i = 0; i < k; i++) offsets.push(y0 + i * w);
     return { offsets, y0, grid: k };
@@ -383,7 +370,7 @@ function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number,
       py = y;
     }
   }
-  const { offsets, y0, grid: gridLines } = scanLines(ymin, ymax, w, cover, (y) => chordAt(edges, y));
+  const { offsets, y0, grid: gridLines } = scanLines(ymin, ymax, w, cover);
   const xs: number[][] = offsets.map(() => []);
   for (const e of edges) {
     const lo = Math.min(e.y0, e.y1);
@@ -450,18 +437,4 @@ function buildTrackSet(scan: Scan, heading: number, w: number): TrackSet {
     tracks,
     abLine: [back(scan.xmin, y0), back(scan.xmax, y0)],
   };
-}
-
-/** Length of the area along the line at y (the rotated frame) [m]. */
-function chordAt(edges: readonly Edge[], y: number): number {
-  const xs: number[] = [];
-  for (const e of edges) {
-    const lo = Math.min(e.y0, e.y1);
-    const hi = Math.max(e.y0, e.y1);
-    if (y >= lo && y < hi) xs.push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
-  }
-  xs.sort((a, b) => a - b);
-  let len = 0;
-  for (let i = 0; i + 1 < xs.length; i += 2) len += xs[i + 1] - xs[i];
-  return len;
 }
