@@ -86,7 +86,12 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const gate = staging ? nearestOnRing(staging, part.outer) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
-    const result = planZone(part, index, passable, options, zoneStart, zoneEnd, hooks, reference);
+    const result = alongStrip(
+      planZone(part, index, passable, options, zoneStart, zoneEnd, hooks, reference),
+      (o) => planZone(part, index, passable, o, zoneStart, zoneEnd, hooks, reference),
+      options,
+      index,
+    );
     if (staging && !(result instanceof PlanningError)) {
       // A decomposed part is one route: it enters at its first zone and leaves from its last.
       result.forEach((z, k) => {
@@ -147,6 +152,57 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   }
   const plan = { zones, stats: sumStats(zones.map((z) => z.stats)), machine: options.machine, options };
   return { plan, frame, repairs };
+}
+
+/** Straight tracks alone covering less than this share of a part: curved tracks along it are tried. */
+const STRIP_COVERED = 0.97;
+/** ... and taken where they cover at least this share of the part more, with no more route gaps. */
+const STRIP_GAIN = 0.01;
+
+/**
+ * A part no headland pass goes round is a strip worked by tracks alone; where
+ * it bends, straight tracks in one direction break into stubs across the
+ * bend and leave much of it unworked. A farmer drives such a strip
+ * lengthwise along its edge: curved tracks are planned too and kept when
+ * they cover clearly more (only where straight tracks were not asked for
+ * explicitly by a direction, and tracks are not extended).
+ */
+function alongStrip(
+  straight: Zone[] | PlanningError,
+  plan: (options: PlanOptions) => Zone[] | PlanningError,
+  options: PlanOptions,
+  index: number,
+): Zone[] | PlanningError {
+  if (
+    straight instanceof PlanningError ||
+    (options.trackType ?? 'Straight') !== 'Straight' ||
+    options.preferredBearingDeg !== undefined ||
+    options.extendTracks ||
+    options.useCrossHatches
+  )
+    return straight;
+  const passes = straight.some((z) =>
+    z.groups[z.activeGroup].parts.some(
+      (p) => p.type === 'ExteriorHeadlandPass' || p.type === 'InteriorHeadlandPass',
+    ),
+  );
+  const covered = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.coveredArea, 0);
+  const field = straight.reduce((a, z) => a + z.stats.fieldArea, 0);
+  if (passes || field <= 0 || covered(straight) >= STRIP_COVERED * field) return straight;
+  const curved = plan({ ...options, trackType: 'Curved' });
+  if (curved instanceof PlanningError || curved.some((z) => z.groups[z.activeGroup].trackType !== 'Curved'))
+    return straight;
+  const gaps = (zs: Zone[]) => zs.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
+  if (gaps(curved) > gaps(straight) || covered(curved) < covered(straight) + STRIP_GAIN * field)
+    return straight;
+  const pct = (zs: Zone[]) => ((100 * covered(zs)) / field).toFixed(1);
+  for (const z of curved) {
+    z.warnings = [
+      ...(z.warnings ?? []),
+      `Field part ${index} is a strip no headland pass goes round; curved tracks along it cover ${pct(curved)} % (straight tracks ${pct(straight)} %).`,
+    ];
+  }
+  return curved;
 }
 
 /** The request with defaults filled in and every option checked (PlanningError INVALID_OPTION otherwise). */
@@ -381,6 +437,7 @@ function planZone(
     const cut = generateTracks(workable, {
       swathWidth: w,
       preferredBearingDeg: options.preferredBearingDeg,
+      coverRemainder: options.extendTracks,
     });
     return options.extendTracks
       ? extendTracks({
@@ -591,7 +648,8 @@ function planZone(
  * to go round, the band that pass would have worked: a narrow strip or
  * neck of the field that no driven pass reaches is worked by tracks instead
  * of being left out. Tracks there keep half a swath off the field edge and
- * obstacles; slivers (narrower than 3 m or a
+ * obstacles (where no exterior pass goes round, the band reaches the edge
+ * and the tracks' swaths do); slivers (narrower than 3 m or a
  * half swath, under 4 w^2 beside a workable area, under w^2 and 100 m^2
  * where there is none) are left.
  */
@@ -605,7 +663,12 @@ export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: nu
     length(headlands.drivenInterior) >= 0.9 * length(headlands.interior)
   )
     return workable;
-  const band = difference(offset([zone], -w / 2, 'round', 0.05), [
+  // No exterior pass goes round at all: the part is a strip worked by tracks
+  // alone, lengthwise across its whole width (its tracks half a swath inside
+  // the edge). Otherwise the band lies inside the passes that do go round,
+  // and keeps half a swath off the edge besides.
+  const base = headlands.drivenExterior.length ? offset([zone], -w / 2, 'round', 0.05) : [zone];
+  const band = difference(base, [
     ...workable,
     ...ringSwaths(
       [...headlands.drivenExterior, ...headlands.drivenInterior].map((r) => r.ring),

@@ -40,25 +40,27 @@ const L: [number, number][] = [
   [80, 300],
   [0, 300],
 ];
+// A U whose base is long enough that working it across saves clearly more
+// than the connections between the cells cost, and one too small for that.
 const U_LONG: [number, number][] = [
   [0, 0],
-  [300, 0],
-  [300, 400],
-  [220, 400],
-  [220, 80],
+  [400, 0],
+  [400, 400],
+  [320, 400],
+  [320, 80],
   [80, 80],
   [80, 400],
   [0, 400],
 ];
 const U_SHORT: [number, number][] = [
   [0, 0],
-  [200, 0],
-  [200, 200],
-  [140, 200],
-  [140, 60],
-  [60, 60],
-  [60, 200],
-  [0, 200],
+  [180, 0],
+  [180, 180],
+  [125, 180],
+  [125, 55],
+  [55, 55],
+  [55, 180],
+  [0, 180],
 ];
 
 function cells(plan: Plan) {

@@ -292,7 +292,11 @@ function cellTracks(
   extension: { passSwaths: Polygon[]; trackArea: Polygon[] } | null,
 ): TrackSet {
   const bearingDeg = cell.bearingDeg;
-  const cut = generateTracks([cell.polygon], { swathWidth: w, preferredBearingDeg: bearingDeg });
+  const cut = generateTracks([cell.polygon], {
+    swathWidth: w,
+    preferredBearingDeg: bearingDeg,
+    coverRemainder: extension !== null,
+  });
   return extension ? extendTracks({ tracks: cut, workable: [cell.polygon], zone: part, ...extension }) : cut;
 }
 

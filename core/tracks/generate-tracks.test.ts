@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rotatePoints } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { generateTracks } from './generate-tracks.ts';
+import { generateTracks, isSliver } from './generate-tracks.ts';
 
 const poly = (outer: Point[], holes: Point[][] = []): Polygon => ({ outer, holes });
 
@@ -69,6 +69,68 @@ describe('generateTracks', () => {
     for (const tr of split) expect(tr.b.x <= 40 + 1e-9 || tr.a.x >= 60 - 1e-9).toBe(true);
   });
 
+  describe('the remainder rule', () => {
+    const rect = (h: number) =>
+      poly([
+        { x: 0, y: 0 },
+        { x: 300, y: 0 },
+        { x: 300, y: h },
+        { x: 0, y: h },
+      ]);
+    const across = (h: number, coverRemainder?: boolean) => {
+      const t = generateTracks([rect(h)], { swathWidth: 6, preferredBearingDeg: 90, coverRemainder });
+      return offsetsAcross(t.tracks, t.heading);
+    };
+
+    it('drives no full extra pass for a sliver: the lines are centred, the sliver halved beside each side', () => {
+      // 100.17 m: 16 swaths and 0.17 m over.
+      const offs = across(96 + 0.17);
+      expect(offs).toHaveLength(16);
+      expect(offs[0]).toBeCloseTo(3 + 0.085, 9);
+      expect(offs[15]).toBeCloseTo(96.17 - 3 - 0.085, 9);
+      for (let i = 1; i < offs.length; i++) expect(offs[i] - offs[i - 1]).toBeCloseTo(6, 9);
+    });
+
+    it('works a remainder of a third of a swath or more with a last line half a swath inside the edge', () => {
+      for (const r of [2, 3.5, 5.9]) {
+        const offs = across(96 + r);
+        expect(offs).toHaveLength(17);
+        expect(offs[0]).toBeCloseTo(3, 9);
+        expect(offs[16]).toBeCloseTo(96 + r - 3, 9);
+        expect(offs[16] - offs[15]).toBeCloseTo(r, 9);
+      }
+    });
+
+    it('a strip barely wider than the swath gets one pass down its middle', () => {
+      expect(across(7)).toEqual([3.5]);
+      expect(across(5)).toEqual([2.5]);
+    });
+
+    it('covers everything when asked: a last line for any remainder over a few cm', () => {
+      const offs = across(96 + 0.17, true);
+      expect(offs).toHaveLength(17);
+      expect(offs[16] - offs[15]).toBeCloseTo(0.17, 9);
+      // A remainder of a few cm is outline precision, not a pass.
+      expect(across(96.01, true)).toHaveLength(16);
+    });
+
+    it('counts the passes a direction needs by the rule: a sliver across makes no direction dearer', () => {
+      // 60.5 x 300.1: across the short side 10 lines (0.5 m left), along it 50.
+      const t = generateTracks(
+        [
+          poly([
+            { x: 0, y: 0 },
+            { x: 300.1, y: 0 },
+            { x: 300.1, y: 60.5 },
+            { x: 0, y: 60.5 },
+          ]),
+        ],
+        { swathWidth: 6 },
+      );
+      expect(t.tracks).toHaveLength(10);
+    });
+  });
+
   it('property: on rotated convex polygons tracks stay inside, are one swath apart and meet the lower bound', () => {
     fc.assert(
       fc.property(
@@ -88,8 +150,16 @@ describe('generateTracks', () => {
           const t = generateTracks([poly(outer)], { swathWidth: w, minTrackLength: 0 });
           const offs = offsetsAcross(t.tracks, t.heading);
           for (let i = 1; i < offs.length - 1; i++) expect(offs[i] - offs[i - 1]).toBeCloseTo(w, 4);
-          if (offs.length > 1)
-            expect(offs[offs.length - 1] - offs[offs.length - 2]).toBeLessThanOrEqual(w + 1e-6);
+          if (offs.length > 1) {
+            // The last pair is closer only for a remainder the rule works (no pass for a sliver).
+            const d = offs[offs.length - 1] - offs[offs.length - 2];
+            expect(d).toBeLessThanOrEqual(w + 1e-6);
+            expect(isSliver(d + 1e-6, w)).toBe(false);
+          }
+          // The lines reach within a third of a swath of both sides together: what they leave is a sliver.
+          const across = outer.map((p) => -Math.sin(t.heading) * p.x + Math.cos(t.heading) * p.y);
+          const height = Math.max(...across) - Math.min(...across);
+          if (offs.length) expect(height - (offs[offs.length - 1] - offs[0] + w)).toBeLessThan(w / 3 + 1e-6);
           // Inside: every end lies on or within the polygon (convex: check the half planes).
           for (const tr of t.tracks) {
             for (const p of [tr.a, tr.b]) {

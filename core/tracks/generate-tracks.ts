@@ -2,10 +2,15 @@
  * Straight parallel tracks across the workable area.
  *
  * Rotate the area so the tracks run along +x, cut it with scan lines
- * y = y0 + w/2 + k w (the last one pulled back to ymax - w/2 so no strip is
- * skipped), pair the crossings into segments, rotate back. Every scan line is
- * on one global grid, so adjacent tracks are exactly one swath apart, and
- * only the last pair may be closer.
+ * y = y0 + w/2 + k w, pair the crossings into segments, rotate back. Every
+ * scan line is on one grid, so adjacent tracks are exactly one swath apart.
+ * The remainder rule: where the area's height leaves a remainder r of a
+ * swath (height = k w + r), a last line pulled back to ymax - w/2 works it
+ * when r is at least a third of a swath (only that last pair is closer);
+ * a sliver under a third is not worth a full extra pass (a strip applied
+ * twice): the k lines are centred instead, leaving r / 2 beside each side
+ * (a strip barely wider than a swath gets one pass down its middle).
+ * `coverRemainder` lays the last line for any remainder.
  *
  * The direction: every hull-edge direction of the workable area (the minimum
  * width lies on one), every edge of two swaths or longer, and a 2-degree sweep
@@ -57,6 +62,48 @@ export interface TrackOptions {
   preferredBearingDeg?: number;
   /** Segments shorter than this are dropped [m]. */
   minTrackLength?: number;
+  /** Lay a last track for any remainder, even a sliver under a third of a swath (see the remainder rule). */
+  coverRemainder?: boolean;
+}
+
+/** A remainder under this share of a swath (less SLIVER_TOLERANCE) gets no track of its own. */
+export const SLIVER_SHARE = 1 / 3;
+/** A remainder this close under the share still gets its track: a few cm are outline precision [m]. */
+export const SLIVER_TOLERANCE = 0.05;
+
+/** Whether a remainder r [m] past the last whole swath is a sliver (no track of its own). */
+export function isSliver(r: number, w: number): boolean {
+  return r < SLIVER_SHARE * w - SLIVER_TOLERANCE;
+}
+
+/**
+ * The scan lines across [ymin, ymax]: `grid` lines y0 + k w, then, when
+ * `offsets` is longer by one, the last line pulled back to ymax - w/2.
+ */
+export function scanLines(
+  ymin: number,
+  ymax: number,
+  w: number,
+  coverRemainder = false,
+): { offsets: number[]; y0: number; grid: number } {
+  const height = ymax - ymin;
+  if (!(height > 1e-6)) return { offsets: [], y0: ymin + w / 2, grid: 0 };
+  const n = Math.max(1, Math.ceil(height / w - 1e-9));
+  const r = height - (n - 1) * w;
+  // (A remainder of a few cm is outline precision: no line for it even when covering everything.)
+  if (n === 1 || r <= SLIVER_TOLERANCE || (!coverRemainder && isSliver(r, w))) {
+    // One line, or a sliver left: the lines centred in the height.
+    const k = n === 1 ? 1 : n - 1;
+    const y0 = (ymin + ymax) / 2 - ((k - 1) * w) / 2;
+    const offsets: number[] = [];
+    for (let i = 0; i < k; i++) offsets.push(y0 + i * w);
+    return { offsets, y0, grid: k };
+  }
+  const y0 = ymin + w / 2;
+  const offsets: number[] = [];
+  for (let k = 0; k < n - 1; k++) offsets.push(y0 + k * w);
+  offsets.push(ymax - w / 2);
+  return { offsets, y0, grid: n - 1 };
 }
 
 interface Edge {
@@ -81,6 +128,7 @@ interface Scan {
 export function generateTracks(workable: readonly Polygon[], opts: TrackOptions): TrackSet {
   const w = opts.swathWidth;
   const minLen = opts.minTrackLength ?? Math.min(w, 3);
+  const cover = opts.coverRemainder === true;
   const rings: Point[][] = [];
   for (const p of workable) {
     rings.push(p.outer);
@@ -90,15 +138,15 @@ export function generateTracks(workable: readonly Polygon[], opts: TrackOptions)
   let scan: Scan;
   if (opts.preferredBearingDeg !== undefined) {
     heading = normalizeHeading(bearingDegToHeading(opts.preferredBearingDeg));
-    scan = scanAt(rings, heading, w, minLen);
+    scan = scanAt(rings, heading, w, minLen, cover);
   } else {
     // Search on rings simplified within 5 cm (a fraction of the vertices), then
     // cut the exact rings in the chosen direction.
     const coarse = rings
       .map((r) => (r.length > 12 ? Clipper.simplifyPathD(r, SEARCH_TOLERANCE, true) : r))
       .filter((r) => r.length >= 3);
-    ({ heading } = bestDirection(coarse.length ? coarse : rings, w, minLen));
-    scan = scanAt(rings, heading, w, minLen);
+    ({ heading } = bestDirection(coarse.length ? coarse : rings, w, minLen, cover));
+    scan = scanAt(rings, heading, w, minLen, cover);
   }
   return buildTrackSet(scan, heading, w);
 }
@@ -172,6 +220,7 @@ function bestDirection(
   rings: readonly Point[][],
   w: number,
   minLen: number,
+  cover: boolean,
 ): { heading: number; scan: Scan } {
   const cands = candidateHeadings(rings, w);
   const flat = flatten(rings);
@@ -180,7 +229,7 @@ function bestDirection(
   const quick = cands.map((c) => ({
     heading: c.heading,
     weight: c.weight,
-    ...quickScore(flat, c.heading, w),
+    ...quickScore(flat, c.heading, w, cover),
   }));
   const qcmp = (a: (typeof quick)[0], b: (typeof quick)[0]) =>
     a.count - b.count || (Math.abs(a.ragged - b.ragged) > w ? a.ragged - b.ragged : b.weight - a.weight);
@@ -190,20 +239,20 @@ function bestDirection(
     for (let k = -4; k <= 4; k++) {
       if (k === 0) continue;
       const h = normalizeHeading(top.heading + k * step);
-      quick.push({ heading: h, weight: 0, ...quickScore(flat, h, w) });
+      quick.push({ heading: h, weight: 0, ...quickScore(flat, h, w, cover) });
     }
   }
   quick.sort(qcmp);
   let best: { heading: number; scan: Scan; weight: number } | null = null;
   for (const q of quick.slice(0, 6)) {
-    const sc = scanAt(rings, q.heading, w, minLen);
+    const sc = scanAt(rings, q.heading, w, minLen, cover);
     if (sc.count === 0) continue;
     if (!best || better(sc, q.weight, best.scan, best.weight, w))
       best = { heading: q.heading, scan: sc, weight: q.weight };
   }
   if (best) return best;
   const h = cands.length ? cands[0].heading : 0;
-  return { heading: h, scan: scanAt(rings, h, w, minLen) };
+  return { heading: h, scan: scanAt(rings, h, w, minLen, cover) };
 }
 
 /** All ring edges as flat coordinates [x0, y0, x1, y1, ...]. */
@@ -234,7 +283,12 @@ const qCross = new Int32Array(8192);
  * (from each line's extreme crossings), with no allocation. Short segments
  * are not dropped here; the exact scan does that for the finalists.
  */
-export function quickScore(edges: Float64Array, h: number, w: number): { count: number; ragged: number } {
+export function quickScore(
+  edges: Float64Array,
+  h: number,
+  w: number,
+  cover = false,
+): { count: number; ragged: number } {
   const c = Math.cos(-h);
   const s = Math.sin(-h);
   let ymin = Number.POSITIVE_INFINITY;
@@ -244,14 +298,14 @@ export function quickScore(edges: Float64Array, h: number, w: number): { count: 
     if (y < ymin) ymin = y;
     if (y > ymax) ymax = y;
   }
-  const lines = Math.max(1, Math.ceil((ymax - ymin) / w - 1e-9));
+  const layout = scanLines(ymin, ymax, w, cover);
+  const lines = Math.max(1, layout.offsets.length);
   if (lines > qMin.length) return { count: lines, ragged: 0 };
   qMin.fill(Number.POSITIVE_INFINITY, 0, lines);
   qMax.fill(Number.NEGATIVE_INFINITY, 0, lines);
   qCross.fill(0, 0, lines);
-  const y0 = ymin + w / 2;
-  const lineY = (k: number) =>
-    lines === 1 ? (ymin + ymax) / 2 : k === lines - 1 ? ymax - w / 2 : y0 + k * w;
+  const y0 = layout.y0;
+  const lineY = (k: number) => (layout.offsets.length ? layout.offsets[k] : (ymin + ymax) / 2);
   for (let i = 0; i < edges.length; i += 4) {
     const ax = edges[i] * c - edges[i + 1] * s;
     const ay = edges[i] * s + edges[i + 1] * c;
@@ -292,7 +346,7 @@ function better(s: Scan, weight: number, b: Scan, bWeight: number, w: number): b
 }
 
 /** Scan the rings with lines along heading h. */
-function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number): Scan {
+function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number, cover: boolean): Scan {
   const c = Math.cos(-h);
   const s = Math.sin(-h);
   const edges: Edge[] = [];
@@ -316,32 +370,22 @@ function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number)
       py = y;
     }
   }
-  const height = ymax - ymin;
-  const offsets: number[] = [];
-  if (height > 1e-6) {
-    const n = Math.max(1, Math.ceil(height / w - 1e-9));
-    if (n === 1) offsets.push((ymin + ymax) / 2);
-    else {
-      for (let k = 0; k < n - 1; k++) offsets.push(ymin + w / 2 + k * w);
-      offsets.push(ymax - w / 2);
-    }
-  }
+  const { offsets, y0, grid: gridLines } = scanLines(ymin, ymax, w, cover);
   const xs: number[][] = offsets.map(() => []);
-  const gridLines = offsets.length > 1 ? offsets.length - 1 : 0;
-  const y0 = ymin + w / 2;
   for (const e of edges) {
     const lo = Math.min(e.y0, e.y1);
     const hi = Math.max(e.y0, e.y1);
-    // Half-open [lo, hi) so a line through a vertex is counted once.
-    const kFrom = Math.max(0, Math.ceil((lo - y0) / w));
-    const kTo = Math.min(gridLines - 1, Math.ceil((hi - y0) / w) - 1);
+    // Half-open [lo, hi) so a line through a vertex is counted once (the
+    // index range is one wider each way; the exact test below decides).
+    const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
+    const kTo = Math.min(gridLines - 1, Math.ceil((hi - y0) / w));
     for (let k = kFrom; k <= kTo; k++) {
       const y = offsets[k];
       if (y < lo || y >= hi) continue;
       xs[k].push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
     }
     const last = offsets.length - 1;
-    if (last >= 0 && (last >= gridLines || gridLines === 0)) {
+    if (last >= gridLines) {
       const y = offsets[last];
       if (y >= lo && y < hi) xs[last].push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
     }

@@ -223,3 +223,43 @@ describe('curvatureRateViolation', () => {
     ).not.toBeNull();
   });
 });
+
+describe('the last-track rule', () => {
+  // 600 x 60.17 m: inside two 6 m headland passes, 6 swaths and a 0.17 m sliver.
+  const m = 111_320;
+  const lat = 52.3;
+  const w = 600 / (m * Math.cos(lat * DEG));
+  const h = 60.17 / m;
+  const boundary = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [9.5, lat],
+        [9.5 + w, lat],
+        [9.5 + w, lat + h],
+        [9.5, lat + h],
+        [9.5, lat],
+      ],
+    ],
+  };
+  const request = (extendTracks: boolean) => ({
+    boundary,
+    machine: { swathWidth: 6, minTurningRadius: 6 },
+    exteriorHeadlandPasses: 2,
+    interiorHeadlandPasses: 1,
+    extendTracks,
+  });
+
+  it('allows a last track a sliver beside its neighbour only where extendTracks asks to cover everything', () => {
+    const covered = planField(request(true)).plan;
+    expect(covered.stats.trackCount).toBe(7);
+    expect(checkPlan(covered)).toEqual([]);
+    // The same tracks without extendTracks: a full pass for 0.17 m breaks the rule.
+    const asked = { ...covered, options: { ...covered.options, extendTracks: false } };
+    const spacing = checkPlan(asked).filter((v) => v.rule === 'track-spacing');
+    expect(spacing).toHaveLength(1);
+    expect(spacing[0].message).toMatch(/under a third of the 6 m swath/);
+    // The plan as made without it has no such track.
+    expect(checkPlan(planField(request(false)).plan)).toEqual([]);
+  });
+});

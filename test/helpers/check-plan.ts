@@ -7,6 +7,7 @@ import { bufferLines, intersection, intersectionArea, union } from '../../core/g
 import { EdgeIndex } from '../../core/geometry/edge-index.ts';
 import { multiPolygonArea } from '../../core/geometry/polygon.ts';
 import { endTangent, startTangent } from '../../core/geometry/tangent.ts';
+import { isSliver } from '../../core/tracks/generate-tracks.ts';
 import type { PathPart, Plan, PlanStats, Point, Zone } from '../../core/types/index.ts';
 
 export interface Violation {
@@ -141,14 +142,19 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
     .filter(({ p }) => p.sequence !== undefined)
     .sort((a, b) => (a.p.sequence as number) - (b.p.sequence as number));
 
-  // Tracks inside the workable area; extended tracks (extendTracks) inside the
-  // field, at least half a swath from its boundary and obstacles.
+  // Tracks inside the workable area; extended tracks (extendTracks), where they
+  // run on beyond it, inside the field, at least half a swath from its
+  // boundary and obstacles (where no headland goes round, the workable area
+  // reaches the field edge and tracks run to it).
   const extended = plan.options.extendTracks === true;
   const halfSwath = m.swathWidth / 2;
+  const outsideWorkable = (q: Point) =>
+    !workable.contains(q) && workable.distance(q, 1) > TOLERANCES.workable;
   const outside = (q: Point) =>
     extended
-      ? !field.contains(q) || field.distance(q, halfSwath) < halfSwath - TOLERANCES.workable
-      : !workable.contains(q) && workable.distance(q, 1) > TOLERANCES.workable;
+      ? outsideWorkable(q) &&
+        (!field.contains(q) || field.distance(q, halfSwath) < halfSwath - TOLERANCES.workable)
+      : outsideWorkable(q);
   for (const [i, p] of parts.entries()) {
     if (p.type !== 'GuidanceTrack' && p.type !== 'RouteTrack') continue;
     for (const q of densify(p.points, 1)) {
@@ -167,7 +173,11 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
     }
   }
 
-  // Adjacent straight tracks one swath apart (the last pair of a run may be closer).
+  // Adjacent straight tracks one swath apart. The remainder rule
+  // (core/tracks/generate-tracks.ts): only the last line may sit off the grid,
+  // pulled back to half a swath inside the area's edge, and only for a
+  // remainder of at least a third of a swath (isSliver); a sliver gets no
+  // pass of its own unless extendTracks asks to cover everything.
   // Curved and spiral tracks follow a reference curve; the rule is for straight groups.
   const straight = (g.trackType ?? 'Straight') === 'Straight';
   const guides = straight ? parts.filter((p) => p.type === 'GuidanceTrack' && p.points.length === 2) : [];
@@ -185,14 +195,18 @@ function checkZone(plan: Plan, zone: Zone, out: Violation[]) {
       const d = offs[i] - offs[i - 1];
       const k = Math.round(d / w);
       const last = i === offs.length - 1;
-      // The last line is pulled back to half a swath inside the area's edge, so
-      // it may sit off the grid (closer than its grid position) after a gap.
-      const ok = Math.abs(d - k * w) <= TOLERANCES.spacing || (last && d > 0);
-      if (!ok || (k < 1 && !last)) {
+      const onGrid = Math.abs(d - k * w) <= TOLERANCES.spacing && k >= 1;
+      // Off the grid, the last line works the remainder past the previous grid line.
+      const remainder = d - Math.floor(d / w) * w;
+      const pulledBack = last && d > 0 && (extended || !isSliver(remainder + TOLERANCES.spacing, w));
+      if (!onGrid && !pulledBack) {
         out.push({
           rule: 'track-spacing',
           zone: z,
-          message: `tracks ${offs[i - 1].toFixed(3)} and ${offs[i].toFixed(3)} are ${d.toFixed(3)} m apart; swath ${w} m`,
+          message:
+            last && d > 0
+              ? `last track ${d.toFixed(3)} m past its neighbour works a remainder of ${remainder.toFixed(3)} m, under a third of the ${w} m swath`
+              : `tracks ${offs[i - 1].toFixed(3)} and ${offs[i].toFixed(3)} are ${d.toFixed(3)} m apart; swath ${w} m`,
         });
       }
     }
