@@ -196,9 +196,12 @@ describe('auditZone', () => {
     const p = plan({ doubled: 0.1 });
     const a = auditZone({ boundary: field, ...p, swathWidth: W, turningRadius: R });
     expect(a.duplicateTrackLength).toBeCloseTo(72, 6);
-    // 1.51 m apart (a last track squeezed next to its neighbour): still more than half the strip twice.
-    const b = auditZone({ boundary: field, ...plan({ doubled: 1.51 }), swathWidth: W, turningRadius: R });
+    // 1.4 m apart (a last track squeezed next to its neighbour): more than three quarters of the strip twice.
+    const b = auditZone({ boundary: field, ...plan({ doubled: 1.4 }), swathWidth: W, turningRadius: R });
     expect(b.duplicateTrackLength).toBeCloseTo(72, 6);
+    // A third of a swath off (a last track working a remainder of a third): not a strip applied twice.
+    const d = auditZone({ boundary: field, ...plan({ doubled: W / 3 }), swathWidth: W, turningRadius: R });
+    expect(d.duplicateTrackLength).toBe(0);
     // A swath from its neighbour, as tracks are: no duplicate.
     const c = auditZone({ boundary: field, ...plan({ doubled: -6 }), swathWidth: W, turningRadius: R });
     expect(c.duplicateTrackLength).toBe(0);

@@ -8,9 +8,11 @@
  *   `tolerance`. A corner of a pass that the drivable pass rounds (turning
  *   radius) is not counted where a driven line runs within the rounding's
  *   reach; a whole pass, or a stretch longer than its bends explain, is.
- * - Duplicate tracks: driven track length lying closer than half a swath
+ * - Duplicate tracks: driven track length lying closer than a quarter swath
  *   (DUPLICATE_SPACING) to another driven track part running (nearly)
- *   parallel: more than half a strip worked twice. Both parts count.
+ *   parallel: more than three quarters of a strip worked twice (a strip
+ *   applied twice). Both parts count. A last track laid for a remainder of
+ *   a third of a swath or more lies farther off and is not one.
  * - Turn overhang: where the centre line of a turn or connector comes closer
  *   than half the working width to the field edge or an obstacle, or leaves
  *   the field: the length of those stretches, and the area of (the union
@@ -38,9 +40,10 @@ export const DRIVEN_TOLERANCE = 0.25;
 export const OVERHANG_SLACK = 0.05;
 /**
  * Driven tracks closer than this many swaths to a parallel one are worked
- * twice (more than half the strip): neighbours lie a whole swath apart.
+ * twice (more than three quarters of the strip): neighbours lie a whole
+ * swath apart.
  */
-export const DUPLICATE_SPACING = 0.5;
+export const DUPLICATE_SPACING = 0.25;
 /** Track parts within this angle of each other are parallel [rad]. */
 const PARALLEL = (15 * Math.PI) / 180;
 /** A pass stretch bending by at least this much may be a corner rounded for driving [rad] ... */
