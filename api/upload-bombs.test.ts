@@ -4,13 +4,16 @@
  * PostgreSQL for bombs stored before uploads were checked: each is refused
  * within 2 s with the limit it passes, `/api/healthz` (polled all the
  * while) answers within 100 ms, and the server's peak resident memory
- * (VmHWM) stays far below 1 GB. (An address-space limit, `prlimit --as`,
- * cannot be used: V8 and PGlite's WebAssembly reserve gigabytes of virtual
- * memory they never touch.) Before these checks the first bomb ended the
- * process and the second held the request thread for a second.
+ * (VmHWM) stays far below 1 GB. Where the machine lets the test make a
+ * memory cgroup (Linux, as root: cgroup v2 `memory.max` or v1
+ * `memory.limit_in_bytes`), the server runs under a hard 1 GB memory limit
+ * and must still be alive afterwards. (An address-space limit, `prlimit
+ * --as`, cannot be used: V8 and PGlite's WebAssembly reserve gigabytes of
+ * virtual memory they never touch.) Before these checks the first bomb ended
+ * the process and the second held the request thread for a second.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +32,49 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+/**
+ * A memory cgroup limited to `bytes`, when this process may make one: the
+ * file a process joins it through, its peak use, and its removal. Null
+ * where cgroups cannot be written (not Linux, not root, read-only).
+ */
+function memoryCgroup(bytes: number): { procs: string; peak(): number; remove(): void } | null {
+  const name = `tramline-bombs-${process.pid}-${Date.now()}`;
+  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+  const dir = v2 ? `/sys/fs/cgroup/${name}` : `/sys/fs/cgroup/memory/${name}`;
+  try {
+    mkdirSync(dir);
+  } catch {
+    return null;
+  }
+  try {
+    writeFileSync(join(dir, v2 ? 'memory.max' : 'memory.limit_in_bytes'), String(bytes));
+  } catch {
+    rmdirSync(dir);
+    return null;
+  }
+  // Swap counted too where v1 accounts for it (without swap accounting the file is missing).
+  const memsw = join(dir, 'memory.memsw.limit_in_bytes');
+  if (!v2 && existsSync(memsw)) writeFileSync(memsw, String(bytes));
+  const peakFile = join(dir, v2 ? 'memory.peak' : 'memory.max_usage_in_bytes');
+  return {
+    procs: join(dir, 'cgroup.procs'),
+    peak: () => (existsSync(peakFile) ? Number(readFileSync(peakFile, 'utf8').trim()) : 0),
+    remove: () => {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // A cgroup still holding an exiting process is removed by the system later.
+      }
+    },
+  };
+}
+const GB = 1024 * 1024 * 1024;
+
 interface Spawned {
   url: string;
   child: ChildProcess;
+  /** Peak memory of the server's 1 GB cgroup [bytes], or null when it runs without one. */
+  cgroupPeak(): number | null;
   /** Peak resident memory of the server process so far [bytes]. */
   peakRss(): number;
   stop(): Promise<void>;
@@ -40,7 +83,12 @@ interface Spawned {
 async function spawnServer(env: Record<string, string>): Promise<Spawned> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tramline-bombs-'));
   dirs.push(dataDir);
-  const child = spawn(nodeBin, ['server.ts'], {
+  // The server joins the cgroup before it starts (its restart with the V8 options keeps the pid).
+  const cgroup = memoryCgroup(GB);
+  const command = cgroup
+    ? ['/bin/sh', ['-c', `echo $$ > '${cgroup.procs}' && exec "$0" server.ts`, nodeBin]]
+    : [nodeBin, ['server.ts']];
+  const child = spawn(command[0] as string, command[1] as string[], {
     cwd: root,
     env: {
       ...process.env,
@@ -72,6 +120,7 @@ async function spawnServer(env: Record<string, string>): Promise<Spawned> {
   return {
     url,
     child,
+    cgroupPeak: () => (cgroup ? cgroup.peak() : null),
     // Linux reports it in /proc; elsewhere memory is not checked.
     peakRss: () =>
       process.platform === 'linux'
@@ -80,6 +129,7 @@ async function spawnServer(env: Record<string, string>): Promise<Spawned> {
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
+      cgroup?.remove();
     },
   };
 }
@@ -176,7 +226,15 @@ describe('zip bombs against npm start', () => {
         expectHealthy(r, what);
       }
       expect(srv.child.exitCode).toBeNull();
-      if (process.env.DEBUG_HEALTH) console.log({ baseRss: base / MB, peakRss: srv.peakRss() / MB });
+      if (process.env.DEBUG_HEALTH)
+        console.log({
+          baseRss: base / MB,
+          peakRss: srv.peakRss() / MB,
+          cgroupPeak: (srv.cgroupPeak() ?? 0) / MB,
+        });
+      // Under a hard 1 GB limit the server is alive and its cgroup never reached the limit.
+      const cgroupPeak = srv.cgroupPeak();
+      if (cgroupPeak !== null) expect(cgroupPeak).toBeLessThan(GB);
       expect(srv.peakRss()).toBeLessThan(Math.max(600 * MB, base + 300 * MB));
     } finally {
       await srv.stop();
@@ -248,7 +306,15 @@ describe.skipIf(skipPg)('zip bombs stored before uploads were checked', () => {
         }
       }
       expect(srv.child.exitCode).toBeNull();
-      if (process.env.DEBUG_HEALTH) console.log({ baseRss: base / MB, peakRss: srv.peakRss() / MB });
+      if (process.env.DEBUG_HEALTH)
+        console.log({
+          baseRss: base / MB,
+          peakRss: srv.peakRss() / MB,
+          cgroupPeak: (srv.cgroupPeak() ?? 0) / MB,
+        });
+      // Under a hard 1 GB limit the server is alive and its cgroup never reached the limit.
+      const cgroupPeak = srv.cgroupPeak();
+      if (cgroupPeak !== null) expect(cgroupPeak).toBeLessThan(GB);
       expect(srv.peakRss()).toBeLessThan(Math.max(600 * MB, base + 300 * MB));
     } finally {
       await store.close();
