@@ -1,0 +1,361 @@
+/**
+ * Digital elevation models (DEM) from GeoTIFF and Cloud Optimized GeoTIFF
+ * files, read with the `geotiff` package.
+ *
+ * - The coordinate reference system comes from the file's GeoKeys:
+ *   ProjectedCSTypeGeoKey or GeographicTypeGeoKey, an EPSG code of
+ *   WGS 84 (4326), Web Mercator (3857), WGS 84 / UTM (32601-32660 north,
+ *   32701-32760 south) or ETRS89 / UTM (25828-25838). Other systems are
+ *   refused with DemError naming the code.
+ * - The grid: ModelPixelScale with ModelTiepoint, or ModelTransformation
+ *   without rotation; PixelIsArea (cell corners) or PixelIsPoint (cell
+ *   centres) as GTRasterTypeGeoKey says.
+ * - The first band holds the elevation [m]; cells equal to the GDAL_NODATA
+ *   value, and non-finite cells, are unknown.
+ * - Sampling is bilinear between cell centres; a point with an unknown cell
+ *   among its four neighbours, or outside the grid, is unknown (NaN).
+ *
+ * `readDemInfo` reads only the header (the extent, for the index of a DEM
+ * directory); `openDemWindow` reads the cells of a window around a field
+ * (a COG is read tile by tile, so only the tiles it needs).
+ */
+import { fromFile, type GeoTIFFImage } from 'geotiff';
+import proj4 from 'proj4';
+import type { ElevationSampler } from '../core/terrain/slopes.ts';
+
+export class DemError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DemError';
+  }
+}
+
+/** WGS84 extent [minLon, minLat, maxLon, maxLat] in degrees. */
+export type BBox = [number, number, number, number];
+
+export interface DemInfo {
+  path: string;
+  /** EPSG code of the grid's coordinate reference system. */
+  epsg: number;
+  width: number;
+  height: number;
+  /** Extent of the cells in WGS84. */
+  bbox: BBox;
+  /** Cell size [m on the ground, about]. */
+  cellSize: number;
+}
+
+const SUPPORTED =
+  'EPSG:4326, EPSG:3857, EPSG:32601-32660, EPSG:32701-32760 (WGS 84 / UTM) and EPSG:25828-25838 (ETRS89 / UTM)';
+
+/** The proj4 definition of an EPSG code, or undefined when it is not one of the supported systems. */
+export function proj4Definition(epsg: number): string | undefined {
+  if (epsg === 4326) return '+proj=longlat +datum=WGS84 +no_defs';
+  if (epsg === 3857)
+    return '+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs';
+  if (epsg >= 32601 && epsg <= 32660) return `+proj=utm +zone=${epsg - 32600} +datum=WGS84 +units=m +no_defs`;
+  if (epsg >= 32701 && epsg <= 32760)
+    return `+proj=utm +zone=${epsg - 32700} +south +datum=WGS84 +units=m +no_defs`;
+  if (epsg >= 25828 && epsg <= 25838)
+    return `+proj=utm +zone=${epsg - 25800} +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs`;
+  return undefined;
+}
+
+/** Grid geometry: CRS coordinates of a continuous cell position (col, row measured from the centre of cell 0,0). */
+interface Grid {
+  epsg: number;
+  /** Model X of the centre of cell (0, 0), and the step per column and per row. */
+  x0: number;
+  y0: number;
+  dx: number;
+  dy: number;
+  width: number;
+  height: number;
+  /** To CRS coordinates from WGS84 lon/lat. */
+  fromLonLat: (lon: number, lat: number) => [number, number];
+  toLonLat: (x: number, y: number) => [number, number];
+  geographic: boolean;
+}
+
+function gridOf(image: GeoTIFFImage, path: string): Grid {
+  const keys = image.getGeoKeys() ?? {};
+  const code = Number(keys.ProjectedCSTypeGeoKey ?? keys.GeographicTypeGeoKey ?? Number.NaN);
+  if (!Number.isInteger(code) || code === 32767) {
+    throw new DemError(
+      `${path}: the GeoTIFF names no EPSG code in ProjectedCSTypeGeoKey or GeographicTypeGeoKey; supported: ${SUPPORTED}.`,
+    );
+  }
+  const def = proj4Definition(code);
+  if (!def) throw new DemError(`${path}: EPSG:${code} is not supported for DEMs; supported: ${SUPPORTED}.`);
+  const fd = image.getFileDirectory();
+  const transform = fd.getValue('ModelTransformation') as number[] | undefined;
+  let x0: number;
+  let y0: number;
+  let dx: number;
+  let dy: number;
+  if (transform && transform.length >= 8) {
+    if (transform[1] !== 0 || transform[4] !== 0) {
+      throw new DemError(`${path}: a rotated grid (ModelTransformation with rotation) is not supported.`);
+    }
+    [dx, , , x0, , dy, , y0] = transform;
+  } else {
+    const scale = fd.getValue('ModelPixelScale') as number[] | undefined;
+    const tie = fd.getValue('ModelTiepoint') as number[] | undefined;
+    if (!scale || !tie || tie.length < 6) {
+      throw new DemError(`${path}: the GeoTIFF has no georeferencing (ModelPixelScale and ModelTiepoint).`);
+    }
+    dx = scale[0];
+    dy = -scale[1];
+    x0 = tie[3] - tie[0] * dx;
+    y0 = tie[4] - tie[1] * dy;
+  }
+  if (!(Math.abs(dx) > 0) || !(Math.abs(dy) > 0))
+    throw new DemError(`${path}: the GeoTIFF's cell size is zero.`);
+  // PixelIsArea (1, the default): the model point is the cell's corner; the centre is half a cell on.
+  if (Number(keys.GTRasterTypeGeoKey ?? 1) !== 2) {
+    x0 += dx / 2;
+    y0 += dy / 2;
+  }
+  const geographic = code === 4326;
+  const converter = geographic ? undefined : proj4('WGS84', def);
+  return {
+    epsg: code,
+    x0,
+    y0,
+    dx,
+    dy,
+    width: image.getWidth(),
+    height: image.getHeight(),
+    geographic,
+    fromLonLat: converter
+      ? (lon, lat) => converter.forward([lon, lat]) as [number, number]
+      : (lon, lat) => [lon, lat],
+    toLonLat: converter ? (x, y) => converter.inverse([x, y]) as [number, number] : (x, y) => [x, y],
+  };
+}
+
+/** WGS84 extent of the cells (their outer edges), from points along the grid's border. */
+function gridBBox(g: Grid): BBox {
+  const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  const n = 16;
+  for (let i = 0; i <= n; i++) {
+    const t = -0.5 + (g.width * i) / n;
+    const u = -0.5 + (g.height * i) / n;
+    for (const [c, r] of [
+      [t, -0.5],
+      [t, g.height - 0.5],
+      [-0.5, u],
+      [g.width - 0.5, u],
+    ]) {
+      const [lon, lat] = g.toLonLat(g.x0 + c * g.dx, g.y0 + r * g.dy);
+      if (lon < b[0]) b[0] = lon;
+      if (lat < b[1]) b[1] = lat;
+      if (lon > b[2]) b[2] = lon;
+      if (lat > b[3]) b[3] = lat;
+    }
+  }
+  return b;
+}
+
+function cellSizeMetres(g: Grid, bbox: BBox): number {
+  if (!g.geographic) return Math.min(Math.abs(g.dx), Math.abs(g.dy));
+  const lat = ((bbox[1] + bbox[3]) / 2) * (Math.PI / 180);
+  const m = 111_195;
+  return Math.min(Math.abs(g.dx) * m * Math.cos(lat), Math.abs(g.dy) * m);
+}
+
+async function openImage(path: string): Promise<{ close(): Promise<void>; image: GeoTIFFImage }> {
+  let tiff: Awaited<ReturnType<typeof fromFile>>;
+  try {
+    tiff = await fromFile(path);
+  } catch (e) {
+    throw new DemError(`${path}: not a readable GeoTIFF (${(e as Error).message}).`);
+  }
+  try {
+    return { image: await tiff.getImage(0), close: async () => void (await tiff.close()) };
+  } catch (e) {
+    await tiff.close();
+    throw new DemError(`${path}: not a readable GeoTIFF (${(e as Error).message}).`);
+  }
+}
+
+/** The header of a DEM file: its CRS, size and WGS84 extent. */
+export async function readDemInfo(path: string): Promise<DemInfo> {
+  const { image, close } = await openImage(path);
+  try {
+    const g = gridOf(image, path);
+    const bbox = gridBBox(g);
+    return { path, epsg: g.epsg, width: g.width, height: g.height, bbox, cellSize: cellSizeMetres(g, bbox) };
+  } finally {
+    await close();
+  }
+}
+
+/** Cells of a DEM read into memory, with a bilinear sampler. */
+export interface DemRaster {
+  epsg: number;
+  /** Cell size [m on the ground, about]. */
+  cellSize: number;
+  /** Elevation [m] at WGS84 lon/lat; NaN outside the cells read or where a neighbouring cell is unknown. */
+  sample(lon: number, lat: number): number;
+  /** The same at CRS coordinates of the DEM. */
+  sampleCrs(x: number, y: number): number;
+  /** WGS84 to the DEM's CRS. */
+  fromLonLat(lon: number, lat: number): [number, number];
+}
+
+/**
+ * Reads the cells of `path` covering `bbox` (WGS84; the whole grid when
+ * omitted), with `marginCells` cells more on each side for the gradient.
+ */
+export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3): Promise<DemRaster> {
+  const { image, close } = await openImage(path);
+  try {
+    const g = gridOf(image, path);
+    let c0 = 0;
+    let r0 = 0;
+    let c1 = g.width;
+    let r1 = g.height;
+    if (bbox) {
+      let cMin = Infinity;
+      let cMax = -Infinity;
+      let rMin = Infinity;
+      let rMax = -Infinity;
+      const n = 8;
+      for (let i = 0; i <= n; i++) {
+        for (let j = 0; j <= n; j++) {
+          const lon = bbox[0] + ((bbox[2] - bbox[0]) * i) / n;
+          const lat = bbox[1] + ((bbox[3] - bbox[1]) * j) / n;
+          const [x, y] = g.fromLonLat(lon, lat);
+          const c = (x - g.x0) / g.dx;
+          const r = (y - g.y0) / g.dy;
+          cMin = Math.min(cMin, c);
+          cMax = Math.max(cMax, c);
+          rMin = Math.min(rMin, r);
+          rMax = Math.max(rMax, r);
+        }
+      }
+      c0 = Math.max(0, Math.floor(cMin) - marginCells);
+      r0 = Math.max(0, Math.floor(rMin) - marginCells);
+      c1 = Math.min(g.width, Math.ceil(cMax) + 1 + marginCells);
+      r1 = Math.min(g.height, Math.ceil(rMax) + 1 + marginCells);
+    }
+    const w = Math.max(0, c1 - c0);
+    const h = Math.max(0, r1 - r0);
+    let cells = new Float64Array(0);
+    if (w > 0 && h > 0) {
+      const read = await image.readRasters({ window: [c0, r0, c1, r1], samples: [0], interleave: true });
+      cells = Float64Array.from(read as ArrayLike<number>);
+      const nodata = image.getGDALNoData();
+      if (nodata !== null && nodata !== undefined) {
+        // GDAL compares after casting to the band's type; Float32 bands keep a float32-rounded value.
+        const f32 = Math.fround(nodata);
+        for (let i = 0; i < cells.length; i++)
+          if (cells[i] === nodata || cells[i] === f32) cells[i] = Number.NaN;
+      }
+    }
+    const sampleCrs = (x: number, y: number): number => {
+      const c = (x - g.x0) / g.dx - c0;
+      const r = (y - g.y0) / g.dy - r0;
+      if (!(c >= 0 && r >= 0 && c <= w - 1 && r <= h - 1)) return Number.NaN;
+      let ci = Math.floor(c);
+      let ri = Math.floor(r);
+      if (ci >= w - 1) ci = w - 2;
+      if (ri >= h - 1) ri = h - 2;
+      if (ci < 0 || ri < 0) return w === 1 && h === 1 ? cells[0] : Number.NaN;
+      const fc = c - ci;
+      const fr = r - ri;
+      const k = ri * w + ci;
+      const a = cells[k];
+      const b = cells[k + 1];
+      const cc = cells[k + w];
+      const d = cells[k + w + 1];
+      return (a * (1 - fc) + b * fc) * (1 - fr) + (cc * (1 - fc) + d * fc) * fr;
+    };
+    const bb = gridBBox(g);
+    return {
+      epsg: g.epsg,
+      cellSize: cellSizeMetres(g, bb),
+      sampleCrs,
+      fromLonLat: g.fromLonLat,
+      sample: (lon, lat) => {
+        const [x, y] = g.fromLonLat(lon, lat);
+        return sampleCrs(x, y);
+      },
+    };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * A sampler in a plan's metric frame over the DEMs (the first that knows a
+ * point answers). Frame points map to each DEM's CRS through a lattice of
+ * exactly projected nodes `latticeStep` metres apart over `extent` (the
+ * plan's metric bounding box), interpolated bilinearly between them: over
+ * 25 m the projections are linear to far below a millimetre, and a sample
+ * costs a few multiplications instead of two projections. Outside the
+ * lattice, points are projected exactly.
+ */
+export function frameSampler(
+  dems: readonly DemRaster[],
+  toLonLat: (x: number, y: number) => [number, number],
+  extent: { minX: number; minY: number; maxX: number; maxY: number },
+  latticeStep = 25,
+): ElevationSampler {
+  if (!dems.length) throw new DemError('No DEM to sample.');
+  const margin = 2 * latticeStep + Math.max(...dems.map((d) => d.cellSize)) * 4;
+  const minX = extent.minX - margin;
+  const minY = extent.minY - margin;
+  const nx = Math.max(1, Math.ceil((extent.maxX + margin - minX) / latticeStep));
+  const ny = Math.max(1, Math.ceil((extent.maxY + margin - minY) / latticeStep));
+  const lattices = dems.map((dem) => {
+    const xs = new Float64Array((nx + 1) * (ny + 1));
+    const ys = new Float64Array((nx + 1) * (ny + 1));
+    for (let j = 0; j <= ny; j++) {
+      for (let i = 0; i <= nx; i++) {
+        const [lon, lat] = toLonLat(minX + i * latticeStep, minY + j * latticeStep);
+        const [x, y] = dem.fromLonLat(lon, lat);
+        xs[j * (nx + 1) + i] = x;
+        ys[j * (nx + 1) + i] = y;
+      }
+    }
+    return { xs, ys };
+  });
+  const sampleOne = (k: number, x: number, y: number): number => {
+    const dem = dems[k];
+    const u = (x - minX) / latticeStep;
+    const v = (y - minY) / latticeStep;
+    if (!(u >= 0 && v >= 0 && u < nx && v < ny)) {
+      const [lon, lat] = toLonLat(x, y);
+      return dem.sample(lon, lat);
+    }
+    const i = Math.floor(u);
+    const j = Math.floor(v);
+    const fu = u - i;
+    const fv = v - j;
+    const n = j * (nx + 1) + i;
+    const { xs, ys } = lattices[k];
+    const a = (1 - fu) * (1 - fv);
+    const b = fu * (1 - fv);
+    const c = (1 - fu) * fv;
+    const d = fu * fv;
+    const m = nx + 1;
+    return dem.sampleCrs(
+      xs[n] * a + xs[n + 1] * b + xs[n + m] * c + xs[n + m + 1] * d,
+      ys[n] * a + ys[n + 1] * b + ys[n + m] * c + ys[n + m + 1] * d,
+    );
+  };
+  const cellSize = Math.min(...dems.map((d) => d.cellSize));
+  if (dems.length === 1) return { cellSize, elevationAt: (x, y) => sampleOne(0, x, y) };
+  return {
+    cellSize,
+    elevationAt(x, y) {
+      for (let k = 0; k < dems.length; k++) {
+        const z = sampleOne(k, x, y);
+        if (Number.isFinite(z)) return z;
+      }
+      return Number.NaN;
+    },
+  };
+}
