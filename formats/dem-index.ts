@@ -8,7 +8,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BBox, type DemInfo, readDemInfo } from './dem-geotiff.ts';
+import { type BBox, DemError, type DemInfo, readDemInfo } from './dem-geotiff.ts';
 
 interface Entry {
   mtimeMs: number;
@@ -39,7 +39,7 @@ async function listFiles(dir: string): Promise<string[]> {
     names = (await readdir(dir, { recursive: true })) as string[];
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
+    throw new DemError(`The DEM directory ${dir} cannot be read (${(e as Error).message}).`);
   }
   return names.filter((n) => DEM_FILE.test(n)).map((n) => join(dir, n));
 }

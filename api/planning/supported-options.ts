@@ -26,7 +26,6 @@ interface Rule {
 export const SUPPORTED_ROUTE_ALGORITHMS = ROUTE_ALGORITHMS;
 
 const RULES: Rule[] = [
-  { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
   {
     path: '/routeOptions/algorithm',
     get: (r) => r.routeOptions?.algorithm,
@@ -51,7 +50,7 @@ const RULES: Rule[] = [
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: includeSlopes (422 DEM_NOT_AVAILABLE when no DEM covers the field), trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet. */
