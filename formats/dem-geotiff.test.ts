@@ -208,7 +208,8 @@ describe('slopes of a plan from a DEM', () => {
     for (const [i, p] of g.parts.entries()) {
       const d = parts[i];
       if (p.type !== 'RouteTrack' && p.type !== 'ExteriorHeadlandPass') continue;
-      expect(d.maxSlopePercent).toBeLessThanOrEqual(10.1);
+      // The slope of a 1 m cell of a curved surface: within 2 % of the cone's.
+      expect(d.maxSlopePercent).toBeLessThanOrEqual(10.2);
       expect(d.meanSlopePercent).toBeGreaterThan(9.5);
       const a = result.frame.toLonLat(p.points[0]);
       const b = result.frame.toLonLat(p.points[p.points.length - 1]);

@@ -19,6 +19,7 @@
  * directory); `openDemWindow` reads the cells of a window around a field
  * (a COG is read tile by tile, so only the tiles it needs).
  */
+import { statSync } from 'node:fs';
 import { fromFile, type GeoTIFFImage } from 'geotiff';
 import proj4 from 'proj4';
 import type { ElevationSampler } from '../core/terrain/slopes.ts';
@@ -202,16 +203,134 @@ export interface DemRaster {
   sampleCrs(x: number, y: number): number;
   /** WGS84 to the DEM's CRS. */
   fromLonLat(lon: number, lat: number): [number, number];
+  /** The cells read, row by row (NaN: unknown), `width` x `height`. */
+  readonly cells: Float32Array;
+  readonly width: number;
+  readonly height: number;
+  /** CRS coordinates of the centre of the first cell read, and the step per column and per row. */
+  readonly x0: number;
+  readonly y0: number;
+  readonly dx: number;
+  readonly dy: number;
+}
+
+/** A DEM's cells with NaN for its no-data value. */
+function unknownToNaN(read: ArrayLike<number>, nodata: number | null): Float32Array {
+  const cells: Float32Array = read instanceof Float32Array ? read : Float32Array.from(read);
+  // GDAL compares after casting to the band's type; a Float32 band holds the float32-rounded value.
+  const nd = nodata === null || nodata === undefined ? Number.NaN : Math.fround(nodata);
+  for (let i = 0; i < cells.length; i++) {
+    const v = cells[i];
+    if (v === nd || v === nodata || !Number.isFinite(v)) cells[i] = Number.NaN;
+  }
+  return cells;
+}
+
+interface Cached {
+  mtimeMs: number;
+  size: number;
+  g: Grid;
+  cellSize: number;
+  cells: Float32Array;
 }
 
 /**
- * Reads the cells of `path` covering `bbox` (WGS84; the whole grid when
+ * Whole DEM files (up to WHOLE_CELLS cells) read in this thread, most
+ * recently used last, up to CACHE_BYTES of cells: the plans of a region
+ * share their DEM tiles, and a cached tile costs no reading.
+ */
+const cache = new Map<string, Cached>();
+const WHOLE_CELLS = 4 * 1024 * 1024;
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+function remember(path: string, entry: Cached): void {
+  cache.delete(path);
+  cache.set(path, entry);
+  let bytes = 0;
+  for (const e of cache.values()) bytes += e.cells.byteLength;
+  for (const [k, e] of cache) {
+    if (bytes <= CACHE_BYTES || k === path) break;
+    cache.delete(k);
+    bytes -= e.cells.byteLength;
+  }
+}
+
+function raster(
+  g: Grid,
+  cellSize: number,
+  cells: Float32Array,
+  c0: number,
+  r0: number,
+  w: number,
+  h: number,
+): DemRaster {
+  const x0 = g.x0 + c0 * g.dx;
+  const y0 = g.y0 + r0 * g.dy;
+  const sampleCrs = (x: number, y: number): number => {
+    const c = (x - x0) / g.dx;
+    const r = (y - y0) / g.dy;
+    if (!(c >= 0 && r >= 0 && c <= w - 1 && r <= h - 1)) return Number.NaN;
+    if (w === 1 || h === 1) return cells[Math.round(r) * w + Math.round(c)];
+    const ci = Math.min(Math.floor(c), w - 2);
+    const ri = Math.min(Math.floor(r), h - 2);
+    const fc = c - ci;
+    const fr = r - ri;
+    const k = ri * w + ci;
+    return (
+      (cells[k] * (1 - fc) + cells[k + 1] * fc) * (1 - fr) +
+      (cells[k + w] * (1 - fc) + cells[k + w + 1] * fc) * fr
+    );
+  };
+  return {
+    epsg: g.epsg,
+    cellSize,
+    sampleCrs,
+    fromLonLat: g.fromLonLat,
+    sample: (lon, lat) => {
+      const [x, y] = g.fromLonLat(lon, lat);
+      return sampleCrs(x, y);
+    },
+    cells,
+    width: w,
+    height: h,
+    x0,
+    y0,
+    dx: g.dx,
+    dy: g.dy,
+  };
+}
+
+/**
+ * The cells of `path` covering `bbox` (WGS84; the whole grid when
  * omitted), with `marginCells` cells more on each side for the gradient.
+ * A file of up to 4 Mi cells is read whole once per thread and kept
+ * (64 MB of cells per thread at most, least recently used given up
+ * first; a changed file is read again); of larger files (COGs of whole
+ * regions) only the window is read, tile by tile.
  */
 export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3): Promise<DemRaster> {
+  let s: ReturnType<typeof statSync>;
+  try {
+    // A stat is microseconds: done at once rather than through the I/O threads (it runs on a planning thread).
+    s = statSync(path);
+  } catch (e) {
+    throw new DemError(`${path}: cannot be read (${(e as Error).message}).`);
+  }
+  const hit = cache.get(path);
+  if (hit && hit.mtimeMs === s.mtimeMs && hit.size === s.size) {
+    remember(path, hit);
+    return raster(hit.g, hit.cellSize, hit.cells, 0, 0, hit.g.width, hit.g.height);
+  }
   const { image, close } = await openImage(path);
   try {
     const g = gridOf(image, path);
+    const cellSize = cellSizeMetres(g, gridBBox(g));
+    if (g.width * g.height <= WHOLE_CELLS) {
+      const read = await image.readRasters({ samples: [0], interleave: true });
+      const cells = unknownToNaN(read as ArrayLike<number>, image.getGDALNoData());
+      remember(path, { mtimeMs: s.mtimeMs, size: s.size, g, cellSize, cells });
+      return raster(g, cellSize, cells, 0, 0, g.width, g.height);
+    }
     let c0 = 0;
     let r0 = 0;
     let c1 = g.width;
@@ -242,47 +361,12 @@ export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3):
     }
     const w = Math.max(0, c1 - c0);
     const h = Math.max(0, r1 - r0);
-    let cells = new Float64Array(0);
+    let cells: Float32Array = new Float32Array(0);
     if (w > 0 && h > 0) {
       const read = await image.readRasters({ window: [c0, r0, c1, r1], samples: [0], interleave: true });
-      cells = Float64Array.from(read as ArrayLike<number>);
-      const nodata = image.getGDALNoData();
-      if (nodata !== null && nodata !== undefined) {
-        // GDAL compares after casting to the band's type; Float32 bands keep a float32-rounded value.
-        const f32 = Math.fround(nodata);
-        for (let i = 0; i < cells.length; i++)
-          if (cells[i] === nodata || cells[i] === f32) cells[i] = Number.NaN;
-      }
+      cells = unknownToNaN(read as ArrayLike<number>, image.getGDALNoData());
     }
-    const sampleCrs = (x: number, y: number): number => {
-      const c = (x - g.x0) / g.dx - c0;
-      const r = (y - g.y0) / g.dy - r0;
-      if (!(c >= 0 && r >= 0 && c <= w - 1 && r <= h - 1)) return Number.NaN;
-      let ci = Math.floor(c);
-      let ri = Math.floor(r);
-      if (ci >= w - 1) ci = w - 2;
-      if (ri >= h - 1) ri = h - 2;
-      if (ci < 0 || ri < 0) return w === 1 && h === 1 ? cells[0] : Number.NaN;
-      const fc = c - ci;
-      const fr = r - ri;
-      const k = ri * w + ci;
-      const a = cells[k];
-      const b = cells[k + 1];
-      const cc = cells[k + w];
-      const d = cells[k + w + 1];
-      return (a * (1 - fc) + b * fc) * (1 - fr) + (cc * (1 - fc) + d * fc) * fr;
-    };
-    const bb = gridBBox(g);
-    return {
-      epsg: g.epsg,
-      cellSize: cellSizeMetres(g, bb),
-      sampleCrs,
-      fromLonLat: g.fromLonLat,
-      sample: (lon, lat) => {
-        const [x, y] = g.fromLonLat(lon, lat);
-        return sampleCrs(x, y);
-      },
-    };
+    return raster(g, cellSize, cells, c0, r0, w, h);
   } finally {
     await close();
   }
@@ -290,42 +374,67 @@ export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3):
 
 /**
  * A sampler in a plan's metric frame over the DEMs (the first that knows a
- * point answers). Frame points map to each DEM's CRS through a lattice of
- * exactly projected nodes `latticeStep` metres apart over `extent` (the
+ * point answers). Frame points map to each DEM's cells through a lattice
+ * of exactly projected nodes `latticeStep` metres apart over `extent` (the
  * plan's metric bounding box), interpolated bilinearly between them: over
- * 25 m the projections are linear to far below a millimetre, and a sample
+ * 100 m the projections are linear to a tenth of a millimetre (UTM 500 km off its meridian), and a sample
  * costs a few multiplications instead of two projections. Outside the
  * lattice, points are projected exactly.
+ *
+ * `gradientAt` gives the gradient of the DEM's bilinear surface in the
+ * cell holding the point (the cell's own slope), turned into the frame by
+ * the lattice's derivatives: one look-up of four cells per sample.
  */
 export function frameSampler(
   dems: readonly DemRaster[],
   toLonLat: (x: number, y: number) => [number, number],
   extent: { minX: number; minY: number; maxX: number; maxY: number },
-  latticeStep = 25,
+  latticeStep = 100,
 ): ElevationSampler {
   if (!dems.length) throw new DemError('No DEM to sample.');
-  const margin = 2 * latticeStep + Math.max(...dems.map((d) => d.cellSize)) * 4;
+  const L = latticeStep;
+  // The gradient's differences reach a few cells beyond the parts.
+  const margin = 1 + Math.max(...dems.map((d) => d.cellSize)) * 4;
   const minX = extent.minX - margin;
   const minY = extent.minY - margin;
-  const nx = Math.max(1, Math.ceil((extent.maxX + margin - minX) / latticeStep));
-  const ny = Math.max(1, Math.ceil((extent.maxY + margin - minY) / latticeStep));
+  const nx = Math.max(1, Math.ceil((extent.maxX + margin - minX) / L));
+  const ny = Math.max(1, Math.ceil((extent.maxY + margin - minY) / L));
+  const m = nx + 1;
+  // Per DEM: the continuous cell position (column, row) of every lattice node.
   const lattices = dems.map((dem) => {
-    const xs = new Float64Array((nx + 1) * (ny + 1));
-    const ys = new Float64Array((nx + 1) * (ny + 1));
+    const cs = new Float64Array(m * (ny + 1));
+    const rs = new Float64Array(m * (ny + 1));
     for (let j = 0; j <= ny; j++) {
       for (let i = 0; i <= nx; i++) {
-        const [lon, lat] = toLonLat(minX + i * latticeStep, minY + j * latticeStep);
+        const [lon, lat] = toLonLat(minX + i * L, minY + j * L);
         const [x, y] = dem.fromLonLat(lon, lat);
-        xs[j * (nx + 1) + i] = x;
-        ys[j * (nx + 1) + i] = y;
+        cs[j * m + i] = (x - dem.x0) / dem.dx;
+        rs[j * m + i] = (y - dem.y0) / dem.dy;
       }
     }
-    return { xs, ys };
+    // Per lattice cell, the affine map of the frame to cell positions through its centre:
+    // c = A0 + A1 (x - x_i) + A2 (y - y_j), r = B0 + ... (the bilinear map's twist is below 1e-5 cells).
+    const affine = new Float64Array(nx * ny * 6);
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const n = j * m + i;
+        const o = (j * nx + i) * 6;
+        affine[o] = (cs[n] + cs[n + 1] + cs[n + m] + cs[n + m + 1]) / 4;
+        affine[o + 1] = (cs[n + 1] - cs[n] + cs[n + m + 1] - cs[n + m]) / (2 * L);
+        affine[o + 2] = (cs[n + m] - cs[n] + cs[n + m + 1] - cs[n + 1]) / (2 * L);
+        affine[o + 3] = (rs[n] + rs[n + 1] + rs[n + m] + rs[n + m + 1]) / 4;
+        affine[o + 4] = (rs[n + 1] - rs[n] + rs[n + m + 1] - rs[n + m]) / (2 * L);
+        affine[o + 5] = (rs[n + m] - rs[n] + rs[n + m + 1] - rs[n + 1]) / (2 * L);
+      }
+    }
+    return { cs, rs, affine };
   });
-  const sampleOne = (k: number, x: number, y: number): number => {
+  const cellSize = Math.min(...dems.map((d) => d.cellSize));
+
+  const elevationOne = (k: number, x: number, y: number): number => {
     const dem = dems[k];
-    const u = (x - minX) / latticeStep;
-    const v = (y - minY) / latticeStep;
+    const u = (x - minX) / L;
+    const v = (y - minY) / L;
     if (!(u >= 0 && v >= 0 && u < nx && v < ny)) {
       const [lon, lat] = toLonLat(x, y);
       return dem.sample(lon, lat);
@@ -334,28 +443,78 @@ export function frameSampler(
     const j = Math.floor(v);
     const fu = u - i;
     const fv = v - j;
-    const n = j * (nx + 1) + i;
-    const { xs, ys } = lattices[k];
-    const a = (1 - fu) * (1 - fv);
-    const b = fu * (1 - fv);
-    const c = (1 - fu) * fv;
-    const d = fu * fv;
-    const m = nx + 1;
-    return dem.sampleCrs(
-      xs[n] * a + xs[n + 1] * b + xs[n + m] * c + xs[n + m + 1] * d,
-      ys[n] * a + ys[n + 1] * b + ys[n + m] * c + ys[n + m + 1] * d,
-    );
+    const n = j * m + i;
+    const { cs, rs } = lattices[k];
+    const c =
+      (cs[n] * (1 - fu) + cs[n + 1] * fu) * (1 - fv) + (cs[n + m] * (1 - fu) + cs[n + m + 1] * fu) * fv;
+    const r =
+      (rs[n] * (1 - fu) + rs[n + 1] * fu) * (1 - fv) + (rs[n + m] * (1 - fu) + rs[n + m + 1] * fu) * fv;
+    return dem.sampleCrs(dem.x0 + c * dem.dx, dem.y0 + r * dem.dy);
   };
-  const cellSize = Math.min(...dems.map((d) => d.cellSize));
-  if (dems.length === 1) return { cellSize, elevationAt: (x, y) => sampleOne(0, x, y) };
+  const elevationAt = (x: number, y: number): number => {
+    for (let k = 0; k < dems.length; k++) {
+      const z = elevationOne(k, x, y);
+      if (Number.isFinite(z)) return z;
+    }
+    return Number.NaN;
+  };
+
+  const gradientOne = (k: number, x: number, y: number, out: Float64Array): boolean => {
+    const u = (x - minX) / L;
+    const v = (y - minY) / L;
+    if (!(u >= 0 && v >= 0 && u < nx && v < ny)) {
+      // Off the lattice: central differences over exact projections.
+      const h = cellSize;
+      const z = (p: number, q: number) => elevationOne(k, p, q);
+      out[0] = z(x, y);
+      out[1] = (z(x + h, y) - z(x - h, y)) / (2 * h);
+      out[2] = (z(x, y + h) - z(x, y - h)) / (2 * h);
+      return Number.isFinite(out[0]) && Number.isFinite(out[1]) && Number.isFinite(out[2]);
+    }
+    const dem = dems[k];
+    const A = lattices[k].affine;
+    const i = Math.floor(u);
+    const j = Math.floor(v);
+    const o = (j * nx + i) * 6;
+    const ex = x - (minX + (i + 0.5) * L);
+    const ey = y - (minY + (j + 0.5) * L);
+    const cx = A[o + 1];
+    const cy = A[o + 2];
+    const rx = A[o + 4];
+    const ry = A[o + 5];
+    const c = A[o] + cx * ex + cy * ey;
+    const r = A[o + 3] + rx * ex + ry * ey;
+    const w = dem.width;
+    if (!(c >= 0 && r >= 0 && c <= w - 1 && r <= dem.height - 1) || w < 2 || dem.height < 2) return false;
+    const ci = Math.min(Math.floor(c), w - 2);
+    const ri = Math.min(Math.floor(r), dem.height - 2);
+    const fc = c - ci;
+    const fr = r - ri;
+    const cells = dem.cells;
+    const q = ri * w + ci;
+    const a = cells[q];
+    const b = cells[q + 1];
+    const d = cells[q + w];
+    const e = cells[q + w + 1];
+    const z = (a * (1 - fc) + b * fc) * (1 - fr) + (d * (1 - fc) + e * fc) * fr;
+    if (Number.isNaN(z)) return false;
+    const zc = (b - a) * (1 - fr) + (e - d) * fr;
+    const zr = (d - a) * (1 - fc) + (e - b) * fc;
+    out[0] = z;
+    out[1] = zc * cx + zr * rx;
+    out[2] = zc * cy + zr * ry;
+    return true;
+  };
+
   return {
     cellSize,
-    elevationAt(x, y) {
-      for (let k = 0; k < dems.length; k++) {
-        const z = sampleOne(k, x, y);
-        if (Number.isFinite(z)) return z;
-      }
-      return Number.NaN;
-    },
+    elevationAt,
+    gradientAt:
+      dems.length === 1
+        ? (x, y, out) => gradientOne(0, x, y, out)
+        : (x, y, out) => {
+            for (let k = 0; k < dems.length; k++) if (gradientOne(k, x, y, out)) return true;
+            return false;
+          },
   };
 }

@@ -57,7 +57,7 @@ describe('slopeAlong', () => {
   });
 
   it('on a cone: downhill outwards, all sideways on a circle round the top', () => {
-    const out = slopeAlong(line({ x: 10, y: 0 }, 90, 100), cone(10));
+    const out = slopeAlong(line({ x: 10, y: 0 }, 90, 100), cone(10), { step: 1 });
     expect(out.meanSlopePercent).toBeCloseTo(10, 2);
     expect(out.meanAlongTrackPercent).toBeCloseTo(-10, 2);
     expect(out.meanCrossTrackPercent).toBeCloseTo(0, 2);
@@ -77,11 +77,11 @@ describe('slopeAlong', () => {
       cellSize: 1,
       elevationAt: (x, y) => (x > 50 ? Number.NaN : plane(5, 90).elevationAt(x, y)),
     };
-    const s = slopeAlong(line({ x: 0, y: 0 }, 90, 100), half);
+    const s = slopeAlong(line({ x: 0, y: 0 }, 90, 100), half, { step: 1 });
     expect(s.samples + s.noDataSamples).toBe(100);
     expect(s.samples).toBe(49);
     expect(s.meanAlongTrackPercent).toBeCloseTo(5, 6);
-    const none = slopeAlong(line({ x: 60, y: 0 }, 90, 10), half);
+    const none = slopeAlong(line({ x: 60, y: 0 }, 90, 10), half, { step: 1 });
     expect(none).toEqual({ samples: 0, noDataSamples: 10 });
   });
 
@@ -95,11 +95,40 @@ describe('slopeAlong', () => {
         { x: 200, y: 0 },
       ],
       dem,
+      { step: 1 },
     );
     // The sample whose difference straddles the kink sees half the slope (3 %): over 2 % but not over 5 %.
     expect(s.workingShareAbove2Percent).toBeCloseTo(50, 0);
     expect(s.workingShareAbove5Percent).toBeCloseTo(49.5, 1);
     expect(s.workingShareAbove10Percent).toBe(0);
+  });
+
+  it('samples every 2 m, or every cell of a coarser DEM, at least once per segment', () => {
+    const pts = line({ x: 0, y: 0 }, 45, 100);
+    expect(slopeAlong(pts, plane(5, 0, 1)).samples).toBe(50);
+    expect(slopeAlong(pts, plane(5, 0, 10)).samples).toBe(10);
+    expect(slopeAlong(pts, plane(5, 0, 1), { step: 0.5 }).samples).toBe(200);
+    expect(slopeAlong(line({ x: 0, y: 0 }, 45, 0.3), plane(5, 0, 1)).samples).toBe(1);
+  });
+
+  it("uses the sampler's own gradient when it has one", () => {
+    const own = {
+      ...plane(5, 0),
+      gradientAt: (_x: number, _y: number, out: Float64Array) => {
+        out[0] = 1;
+        out[1] = 0.03;
+        out[2] = 0.04;
+        return true;
+      },
+    };
+    const s = slopeAlong(line({ x: 0, y: 0 }, 90, 10), own);
+    expect(s.meanSlopePercent).toBeCloseTo(5, 9);
+    expect(s.meanAlongTrackPercent).toBeCloseTo(3, 9);
+    expect(s.meanCrossTrackPercent).toBeCloseTo(4, 9);
+    expect(slopeAlong(line({ x: 0, y: 0 }, 90, 10), { ...own, gradientAt: () => false })).toEqual({
+      samples: 0,
+      noDataSamples: 5,
+    });
   });
 
   it('refuses a sampler without a positive cell size', () => {
@@ -161,6 +190,26 @@ describe('planSlopes', () => {
     expect(slopes.summary.workingShareAbove2Percent).toBeGreaterThan(50);
     expect(slopes.summary.workingShareAbove5Percent).toBe(0);
     expect(slopes.summary.samples).toBe(slopes.zones.reduce((n, z) => n + z.summary.samples, 0));
+  });
+
+  it('a guidance track has the slopes of the route track driving it, along-track turned when driven the other way', () => {
+    const result = planField({ boundary: field, machine: { swathWidth: 6 }, exteriorHeadlandPasses: 1 });
+    const dem = cone(8);
+    const slopes = planSlopes(result.plan, dem);
+    const z = result.plan.zones[0];
+    const g = z.groups[z.activeGroup];
+    const parts = slopes.zones[0].groups[z.activeGroup].parts;
+    let checked = 0;
+    for (const [i, p] of g.parts.entries()) {
+      if (p.type !== 'GuidanceTrack') continue;
+      const own = slopeAlong(p.points, dem, { working: false });
+      expect(parts[i].samples).toBe(own.samples);
+      expect(parts[i].meanSlopePercent).toBeCloseTo(own.meanSlopePercent!, 9);
+      expect(parts[i].meanAlongTrackPercent).toBeCloseTo(own.meanAlongTrackPercent!, 9);
+      expect(parts[i].meanCrossTrackPercent).toBeCloseTo(own.meanCrossTrackPercent!, 9);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(5);
   });
 
   it('on level ground every share is 0 and every part is flat', () => {

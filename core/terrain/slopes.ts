@@ -4,9 +4,11 @@
  * The sampler gives the ground elevation [m] at a point of the plan's
  * metric frame (NaN where it is unknown); where it comes from (a DEM file,
  * a function in a test) is no concern of the planner. Along each part,
- * sample points lie every `step` metres (at least one per segment, at the
- * middle of equal stretches); at each, the gradient of the ground comes
- * from central differences `cellSize` apart along x and y:
+ * sample points lie every `step` metres (default: every 2 m, or every cell
+ * of a coarser DEM; at least one per segment, at the middle of equal
+ * stretches); at each, the gradient g of the ground comes from the
+ * sampler's `gradientAt` when it has one (a DEM: the slope of the cell
+ * holding the point), else from central differences `cellSize` apart:
  *
  *   g = ((z(x+h) - z(x-h)) / 2h, (z(y+h) - z(y-h)) / 2h)
  *   slope       = |g|                 (steepest slope, any direction)
@@ -15,8 +17,8 @@
  *                                      direction of driving; > 0 uphill)
  *   cross-track = |g x t|             (sideways tilt, unsigned)
  *
- * all in percent (100 x rise / run). A sample whose five elevations are not
- * all known is a no-data sample: it is counted, never averaged.
+ * all in percent (100 x rise / run). A sample where the ground or its
+ * gradient is unknown is a no-data sample: it is counted, never averaged.
  */
 import type { PathPart, Plan, Point } from '../types/index.ts';
 
@@ -25,10 +27,17 @@ export interface ElevationSampler {
   elevationAt(x: number, y: number): number;
   /** Ground spacing of the elevation data [m]: the half-distance of the gradient's differences. */
   readonly cellSize: number;
+  /**
+   * Optional, for samplers that know their surface (the bilinear surface
+   * of a DEM's cells): the elevation and its gradient at once, out[0] = z
+   * [m], out[1] = dz/dx, out[2] = dz/dy; false where unknown. Used instead
+   * of the central differences when given.
+   */
+  gradientAt?(x: number, y: number, out: Float64Array): boolean;
 }
 
 export interface SlopeOptions {
-  /** Distance between sample points along a part [m] (default: the sampler's cell size, at least 1 m). */
+  /** Distance between sample points along a part [m] (default: the sampler's cell size, at least 2 m). */
   step?: number;
 }
 
@@ -141,13 +150,22 @@ function samplePart(
   acc: Accumulator,
 ) {
   const h = dem.cellSize;
-  const z = (x: number, y: number) => dem.elevationAt(x, y);
+  const out = new Float64Array(3);
+  const known = dem.gradientAt
+    ? dem.gradientAt
+    : (x: number, y: number) => {
+        const z = (u: number, v: number) => dem.elevationAt(u, v);
+        out[0] = z(x, y);
+        out[1] = (z(x + h, y) - z(x - h, y)) / (2 * h);
+        out[2] = (z(x, y + h) - z(x, y - h)) / (2 * h);
+        return Number.isFinite(out[0]) && Number.isFinite(out[1]) && Number.isFinite(out[2]);
+      };
   for (let i = 1; i < points.length; i++) {
     const a = points[i - 1];
     const b = points[i];
     const dx = b.x - a.x;
     const dy = b.y - a.y;
-    const len = Math.hypot(dx, dy);
+    const len = Math.sqrt(dx * dx + dy * dy);
     if (len < 1e-9) continue;
     const tx = dx / len;
     const ty = dy / len;
@@ -155,16 +173,14 @@ function samplePart(
     const w = len / n;
     for (let k = 0; k < n; k++) {
       const f = (k + 0.5) / n;
-      const x = a.x + dx * f;
-      const y = a.y + dy * f;
-      const z0 = z(x, y);
-      const gx = (z(x + h, y) - z(x - h, y)) / (2 * h);
-      const gy = (z(x, y + h) - z(x, y - h)) / (2 * h);
-      if (!Number.isFinite(z0) || !Number.isFinite(gx) || !Number.isFinite(gy)) {
+      if (!known(a.x + dx * f, a.y + dy * f, out)) {
         acc.noData++;
         continue;
       }
-      const slope = 100 * Math.hypot(gx, gy);
+      const z0 = out[0];
+      const gx = out[1];
+      const gy = out[2];
+      const slope = 100 * Math.sqrt(gx * gx + gy * gy);
       const along = 100 * (gx * tx + gy * ty);
       const cross = 100 * Math.abs(gx * ty - gy * tx);
       acc.samples++;
@@ -186,13 +202,42 @@ function samplePart(
   }
 }
 
+/** 1 when b holds the points of a, -1 when it holds them in reverse, else 0. */
+function samePoints(a: readonly Point[], b: readonly Point[]): 1 | -1 | 0 {
+  const n = a.length;
+  if (n !== b.length || n === 0) return 0;
+  let fwd = true;
+  let rev = true;
+  for (let i = 0; i < n && (fwd || rev); i++) {
+    if (fwd && (a[i].x !== b[i].x || a[i].y !== b[i].y)) fwd = false;
+    if (rev && (a[i].x !== b[n - 1 - i].x || a[i].y !== b[n - 1 - i].y)) rev = false;
+  }
+  return fwd ? 1 : rev ? -1 : 0;
+}
+
+/**
+ * The samples of a worked part for a reference part with the same points
+ * (sense -1: in reverse, which turns the along-track sign); nothing of it
+ * is working distance.
+ */
+function reuse(from: Accumulator, sense: 1 | -1): Accumulator {
+  const acc = new Accumulator();
+  acc.add(from);
+  acc.along *= sense;
+  acc.working = 0;
+  acc.above2 = 0;
+  acc.above5 = 0;
+  acc.above10 = 0;
+  return acc;
+}
+
 function stepOf(dem: ElevationSampler, opts: SlopeOptions): number {
   if (!(dem.cellSize > 0) || !Number.isFinite(dem.cellSize)) {
     throw new RangeError(
       `The elevation sampler's cellSize must be a positive number of metres; found ${dem.cellSize}.`,
     );
   }
-  const step = opts.step ?? Math.max(1, dem.cellSize);
+  const step = opts.step ?? Math.max(2, dem.cellSize);
   if (!(step > 0) || !Number.isFinite(step))
     throw new RangeError(`The sample step must be positive; found ${step}.`);
   return step;
@@ -209,7 +254,12 @@ export function slopeAlong(
   return acc.summary();
 }
 
-/** Slopes of every geometry part of every group, with summaries of the zones and the plan. */
+/**
+ * Slopes of every geometry part of every group, with summaries of the
+ * zones and the plan. A reference part with the same points as a route
+ * part (a guidance track and the route track driving it) takes the route
+ * part's samples instead of sampling the ground again.
+ */
 export function planSlopes(plan: Plan, dem: ElevationSampler, opts: SlopeOptions = {}): PlanSlopes {
   const step = stepOf(dem, opts);
   const total = new Accumulator();
@@ -218,13 +268,28 @@ export function planSlopes(plan: Plan, dem: ElevationSampler, opts: SlopeOptions
     const groups = zone.groups.map((g, gi) => {
       const active = gi === zone.activeGroup;
       const hasRoute = g.parts.some((p) => p.sequence !== undefined);
-      const parts = g.parts.map((p: PathPart) => {
+      const accs: Accumulator[] = new Array(g.parts.length);
+      // Route tracks by guidance track index, to be reused by their guidance tracks.
+      const driven = new Map<number, { part: PathPart; acc: Accumulator }>();
+      const order = g.parts.map((p, i) => ({ p, i }));
+      order.sort((a, b) => Number(b.p.working) - Number(a.p.working));
+      for (const { p, i } of order) {
+        const twin = p.trackIndex !== undefined && !p.working ? driven.get(p.trackIndex) : undefined;
+        const sense = twin ? samePoints(twin.part.points, p.points) : 0;
+        if (twin && sense !== 0) {
+          accs[i] = reuse(twin.acc, sense);
+          continue;
+        }
         const acc = new Accumulator();
         samplePart(p.points, p.working, dem, step, acc);
-        if (active && (!hasRoute || p.sequence !== undefined)) zoneAcc.add(acc);
-        return acc.detail();
+        accs[i] = acc;
+        if (p.working && p.trackIndex !== undefined && !driven.has(p.trackIndex))
+          driven.set(p.trackIndex, { part: p, acc });
+      }
+      g.parts.forEach((p, i) => {
+        if (active && (!hasRoute || p.sequence !== undefined)) zoneAcc.add(accs[i]);
       });
-      return { parts };
+      return { parts: accs.map((a) => a.detail()) };
     });
     total.add(zoneAcc);
     return { groups, summary: zoneAcc.summary() };
