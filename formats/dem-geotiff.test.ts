@@ -133,6 +133,31 @@ describe('GeoTIFF DEM', () => {
     }
   });
 
+  it('reads EPSG:3857, with its cell size in ground metres', async () => {
+    const path = join(dir, 'merc.tif');
+    const ground = planeGround(9, 55, 5, 120);
+    await writeDem(path, { epsg: 3857, centre: [9, 55], width: 200, height: 200, cell: 1, ground });
+    const dem = await openDemWindow(path);
+    expect(dem.cellSize).toBeCloseTo(Math.cos(rad(55)), 3);
+    expect(Math.abs(dem.sample(9.0003, 55.0002) - ground(9.0003, 55.0002))).toBeLessThan(2e-3);
+  });
+
+  it('reads a changed file again, and of a large file only the window around the field', async () => {
+    const path = join(dir, 'changing.tif');
+    const dem = { epsg: 32632, centre: [9, 55] as [number, number], width: 300, height: 300, cell: 1 };
+    await writeDem(path, { ...dem, ground: () => 10 });
+    expect((await openDemWindow(path)).sample(9, 55)).toBeCloseTo(10, 5);
+    await writeDem(path, { ...dem, ground: () => 20 });
+    await utimes(path, new Date(), new Date(Date.now() + 10_000));
+    expect((await openDemWindow(path)).sample(9, 55)).toBeCloseTo(20, 5);
+    const bbox: [number, number, number, number] = [9, 55, 9.0002, 55.0001];
+    const win = await openDemWindow(path, bbox, { wholeCells: 1000 });
+    expect(win.width).toBeLessThan(40);
+    expect(win.height).toBeLessThan(40);
+    expect(win.sample(9.0001, 55.00005)).toBeCloseTo(20, 5);
+    expect(win.sample(9.001, 55)).toBeNaN();
+  });
+
   it('treats GDAL_NODATA cells as unknown', async () => {
     const path = join(dir, 'nodata.tif');
     await writeDem(path, {

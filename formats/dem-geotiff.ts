@@ -159,8 +159,10 @@ function gridBBox(g: Grid): BBox {
 }
 
 function cellSizeMetres(g: Grid, bbox: BBox): number {
-  if (!g.geographic) return Math.min(Math.abs(g.dx), Math.abs(g.dy));
   const lat = ((bbox[1] + bbox[3]) / 2) * (Math.PI / 180);
+  // Web Mercator metres are 1 / cos(lat) ground metres.
+  if (g.epsg === 3857) return Math.min(Math.abs(g.dx), Math.abs(g.dy)) * Math.cos(lat);
+  if (!g.geographic) return Math.min(Math.abs(g.dx), Math.abs(g.dy));
   const m = 111_195;
   return Math.min(Math.abs(g.dx) * m * Math.cos(lat), Math.abs(g.dy) * m);
 }
@@ -212,6 +214,19 @@ export interface DemRaster {
   readonly y0: number;
   readonly dx: number;
   readonly dy: number;
+}
+
+/** The first band's cells (of a window). */
+async function readCells(image: GeoTIFFImage, path: string, window?: number[]): Promise<ArrayLike<number>> {
+  try {
+    return (await image.readRasters({
+      ...(window ? { window } : {}),
+      samples: [0],
+      interleave: true,
+    })) as ArrayLike<number>;
+  } catch (e) {
+    throw new DemError(`${path}: the cells cannot be read (${(e as Error).message}).`);
+  }
 }
 
 /** A DEM's cells with NaN for its no-data value. */
@@ -303,12 +318,18 @@ function raster(
 /**
  * The cells of `path` covering `bbox` (WGS84; the whole grid when
  * omitted), with `marginCells` cells more on each side for the gradient.
- * A file of up to 4 Mi cells is read whole once per thread and kept
+ * A file of up to `wholeCells` (default 4 Mi) cells is read whole once per thread and kept
  * (64 MB of cells per thread at most, least recently used given up
  * first; a changed file is read again); of larger files (COGs of whole
  * regions) only the window is read, tile by tile.
  */
-export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3): Promise<DemRaster> {
+export async function openDemWindow(
+  path: string,
+  bbox?: BBox,
+  opts: { marginCells?: number; wholeCells?: number } = {},
+): Promise<DemRaster> {
+  const marginCells = opts.marginCells ?? 3;
+  const wholeCells = opts.wholeCells ?? WHOLE_CELLS;
   let s: ReturnType<typeof statSync>;
   try {
     // A stat is microseconds: done at once rather than through the I/O threads (it runs on a planning thread).
@@ -317,7 +338,7 @@ export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3):
     throw new DemError(`${path}: cannot be read (${(e as Error).message}).`);
   }
   const hit = cache.get(path);
-  if (hit && hit.mtimeMs === s.mtimeMs && hit.size === s.size) {
+  if (hit && hit.mtimeMs === s.mtimeMs && hit.size === s.size && hit.g.width * hit.g.height <= wholeCells) {
     remember(path, hit);
     return raster(hit.g, hit.cellSize, hit.cells, 0, 0, hit.g.width, hit.g.height);
   }
@@ -325,9 +346,9 @@ export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3):
   try {
     const g = gridOf(image, path);
     const cellSize = cellSizeMetres(g, gridBBox(g));
-    if (g.width * g.height <= WHOLE_CELLS) {
-      const read = await image.readRasters({ samples: [0], interleave: true });
-      const cells = unknownToNaN(read as ArrayLike<number>, image.getGDALNoData());
+    if (g.width * g.height <= wholeCells) {
+      const read = await readCells(image, path);
+      const cells = unknownToNaN(read, image.getGDALNoData());
       remember(path, { mtimeMs: s.mtimeMs, size: s.size, g, cellSize, cells });
       return raster(g, cellSize, cells, 0, 0, g.width, g.height);
     }
@@ -363,8 +384,8 @@ export async function openDemWindow(path: string, bbox?: BBox, marginCells = 3):
     const h = Math.max(0, r1 - r0);
     let cells: Float32Array = new Float32Array(0);
     if (w > 0 && h > 0) {
-      const read = await image.readRasters({ window: [c0, r0, c1, r1], samples: [0], interleave: true });
-      cells = unknownToNaN(read as ArrayLike<number>, image.getGDALNoData());
+      const read = await readCells(image, path, [c0, r0, c1, r1]);
+      cells = unknownToNaN(read, image.getGDALNoData());
     }
     return raster(g, cellSize, cells, c0, r0, w, h);
   } finally {

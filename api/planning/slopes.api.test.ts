@@ -12,6 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localMetres, planeGround, writeDem } from '../../formats/dem-testing.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
+import planTask from './plan-task.ts';
 
 type Json = Record<string, any>;
 
@@ -197,5 +198,20 @@ describe('includeSlopes', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a DEM gone between finding and reading it is DEM_NOT_AVAILABLE, not a failure of the server', async () => {
+    const out = await planTask({
+      request: { boundary: field, machine: { swathWidth: 6 } },
+      format: 'model',
+      meta: {
+        pathPlanId: 'p',
+        pathPlanName: 'n',
+        createdAt: new Date(0).toISOString(),
+        operationType: 'generic',
+      },
+      slopes: { demPaths: [join(dir, 'gone.tif')] },
+    });
+    expect(out).toMatchObject({ ok: false, code: 'DEM_NOT_AVAILABLE' });
   });
 });
