@@ -140,7 +140,7 @@ export function createPlanService(opts: PlanServiceOptions) {
       if (!read.ok) throw validationError(read.errors);
       const req = read.request;
 
-      const unsupported = unsupportedOptions(body);
+      const unsupported = unsupportedOptions(body, { slopes: true });
       if (unsupported.length) {
         throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
           details: { options: unsupported },

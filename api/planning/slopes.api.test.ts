@@ -11,8 +11,11 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localMetres, planeGround, writeDem } from '../../formats/dem-testing.ts';
+import { ApiError } from '../errors.ts';
+import { checkJobRequest } from '../routes/jobs.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
 import planTask from './plan-task.ts';
+import { unsupportedOptions } from './supported-options.ts';
 
 type Json = Record<string, any>;
 
@@ -213,5 +216,19 @@ describe('includeSlopes', () => {
       slopes: { demPaths: [join(dir, 'gone.tif')] },
     });
     expect(out).toMatchObject({ ok: false, code: 'DEM_NOT_AVAILABLE' });
+  });
+
+  it('plans that read no DEM (jobs, stored plans, re-routing) still refuse includeSlopes, never ignore it', () => {
+    const req = { boundary: field, equipment: { swathWidth: 6 }, includeSlopes: true } as never;
+    expect(unsupportedOptions(req).map((u) => u.path)).toEqual(['/includeSlopes']);
+    expect(unsupportedOptions(req, { slopes: true })).toEqual([]);
+    let thrown: unknown;
+    try {
+      checkJobRequest({ equipment: { swathWidth: 6 }, includeSlopes: true } as never);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).errorCode).toBe('OPTION_NOT_SUPPORTED');
   });
 });
