@@ -3,8 +3,10 @@
  * swath 6 m, radius 6 m, 2 headland passes) over a 1 m DEM of rolling
  * ground (EPSG:32632 GeoTIFF written to a temporary directory) as the
  * planning thread does, with and without slopes, alternating, and prints
- * the median times and their ratio (acceptance: at most 1.30). "With"
- * includes reading the DEM's cells around the field from the file.
+ * the median times and their ratio (acceptance: at most 1.30), the ratio of
+ * the fastest runs, and what the slope stages add against planning and
+ * writing (stage medians; the steadiest figure on a loaded machine). "With"
+ * includes finding the DEM's cells (read from the file once per thread).
  *
  *   node bench/slopes.bench.ts
  *   node bench/slopes.bench.ts --runs 40 --ha 10 --cell 1
@@ -132,6 +134,14 @@ try {
     `with includeSlopes:    ${ms(b)} (planning ${ms(med(withS, 'plan'))}, DEM ${ms(med(withS, 'read'))}, slopes ${ms(med(withS, 'sample'))} for ${withS[0].samples} route samples, model and JSON ${ms(med(withS, 'write'))}; answer ${(withS[0].bytes / 1024).toFixed(0)} KB)`,
   );
   const lo = (rs: Run[]) => Math.min(...rs.map((r) => r.total));
+  // What slopes add, stage by stage (each stage's median is little disturbed by load elsewhere):
+  // reading the DEM, sampling, and the larger answer; against planning and writing without them.
+  const added =
+    med(withS, 'read') + med(withS, 'sample') + Math.max(0, med(withS, 'write') - med(without, 'write'));
+  const base = Math.min(med(without, 'plan'), med(withS, 'plan')) + med(without, 'write');
+  console.log(
+    `added by slopes (stage medians): ${ms(added)} on ${ms(base)} (planning and writing): ratio ${((base + added) / base).toFixed(3)}`,
+  );
   console.log(`ratio of the medians: ${(b / a).toFixed(3)} (acceptance: at most 1.30)`);
   console.log(
     `ratio of the fastest runs (least disturbed by other load): ${(lo(withS) / lo(without)).toFixed(3)} (${ms(lo(withS))} / ${ms(lo(without))})`,

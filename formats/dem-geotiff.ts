@@ -480,61 +480,63 @@ export function frameSampler(
     return Number.NaN;
   };
 
-  const gradientOne = (k: number, x: number, y: number, out: Float64Array): boolean => {
-    const u = (x - minX) / L;
-    const v = (y - minY) / L;
-    if (!(u >= 0 && v >= 0 && u < nx && v < ny)) {
-      // Off the lattice: central differences over exact projections.
-      const h = cellSize;
-      const z = (p: number, q: number) => elevationOne(k, p, q);
-      out[0] = z(x, y);
-      out[1] = (z(x + h, y) - z(x - h, y)) / (2 * h);
-      out[2] = (z(x, y + h) - z(x, y - h)) / (2 * h);
-      return Number.isFinite(out[0]) && Number.isFinite(out[1]) && Number.isFinite(out[2]);
-    }
-    const dem = dems[k];
+  // One closure per DEM over its own locals: the per-sample path reads no object members.
+  const gradientFor = (k: number) => {
     const A = lattices[k].affine;
-    const i = Math.floor(u);
-    const j = Math.floor(v);
-    const o = (j * nx + i) * 6;
-    const ex = x - (minX + (i + 0.5) * L);
-    const ey = y - (minY + (j + 0.5) * L);
-    const cx = A[o + 1];
-    const cy = A[o + 2];
-    const rx = A[o + 4];
-    const ry = A[o + 5];
-    const c = A[o] + cx * ex + cy * ey;
-    const r = A[o + 3] + rx * ex + ry * ey;
-    const w = dem.width;
-    if (!(c >= 0 && r >= 0 && c <= w - 1 && r <= dem.height - 1) || w < 2 || dem.height < 2) return false;
-    const ci = Math.min(Math.floor(c), w - 2);
-    const ri = Math.min(Math.floor(r), dem.height - 2);
-    const fc = c - ci;
-    const fr = r - ri;
-    const cells = dem.cells;
-    const q = ri * w + ci;
-    const a = cells[q];
-    const b = cells[q + 1];
-    const d = cells[q + w];
-    const e = cells[q + w + 1];
-    const z = (a * (1 - fc) + b * fc) * (1 - fr) + (d * (1 - fc) + e * fc) * fr;
-    if (Number.isNaN(z)) return false;
-    const zc = (b - a) * (1 - fr) + (e - d) * fr;
-    const zr = (d - a) * (1 - fc) + (e - b) * fc;
-    out[0] = z;
-    out[1] = zc * cx + zr * rx;
-    out[2] = zc * cy + zr * ry;
-    return true;
+    const { cells, width: w, height: h } = dems[k];
+    return (x: number, y: number, out: Float64Array): boolean => {
+      const u = (x - minX) / L;
+      const v = (y - minY) / L;
+      if (!(u >= 0 && v >= 0 && u < nx && v < ny)) {
+        // Off the lattice: central differences over exact projections.
+        const d = cellSize;
+        const z = (p: number, q: number) => elevationOne(k, p, q);
+        out[0] = z(x, y);
+        out[1] = (z(x + d, y) - z(x - d, y)) / (2 * d);
+        out[2] = (z(x, y + d) - z(x, y - d)) / (2 * d);
+        return Number.isFinite(out[0]) && Number.isFinite(out[1]) && Number.isFinite(out[2]);
+      }
+      const i = Math.floor(u);
+      const j = Math.floor(v);
+      const o = (j * nx + i) * 6;
+      const ex = x - (minX + (i + 0.5) * L);
+      const ey = y - (minY + (j + 0.5) * L);
+      const cx = A[o + 1];
+      const cy = A[o + 2];
+      const rx = A[o + 4];
+      const ry = A[o + 5];
+      const c = A[o] + cx * ex + cy * ey;
+      const r = A[o + 3] + rx * ex + ry * ey;
+      if (!(c >= 0 && r >= 0 && c <= w - 1 && r <= h - 1) || w < 2 || h < 2) return false;
+      const ci = Math.min(Math.floor(c), w - 2);
+      const ri = Math.min(Math.floor(r), h - 2);
+      const fc = c - ci;
+      const fr = r - ri;
+      const q = ri * w + ci;
+      const a = cells[q];
+      const b = cells[q + 1];
+      const d = cells[q + w];
+      const e = cells[q + w + 1];
+      const z = (a * (1 - fc) + b * fc) * (1 - fr) + (d * (1 - fc) + e * fc) * fr;
+      if (Number.isNaN(z)) return false;
+      const zc = (b - a) * (1 - fr) + (e - d) * fr;
+      const zr = (d - a) * (1 - fc) + (e - b) * fc;
+      out[0] = z;
+      out[1] = zc * cx + zr * rx;
+      out[2] = zc * cy + zr * ry;
+      return true;
+    };
   };
+  const gradients = dems.map((_, k) => gradientFor(k));
 
   return {
     cellSize,
     elevationAt,
     gradientAt:
-      dems.length === 1
-        ? (x, y, out) => gradientOne(0, x, y, out)
+      gradients.length === 1
+        ? gradients[0]
         : (x, y, out) => {
-            for (let k = 0; k < dems.length; k++) if (gradientOne(k, x, y, out)) return true;
+            for (const g of gradients) if (g(x, y, out)) return true;
             return false;
           },
   };
