@@ -529,7 +529,6 @@ describe('413, 415, 404', () => {
 
 describe('422', () => {
   const unsupported: Array<[string, Record<string, unknown>, string]> = [
-    ['slopes', { includeSlopes: true }, '/includeSlopes'],
     ['an unknown route order', { routeOptions: { algorithm: 'antColony' } }, '/routeOptions/algorithm'],
     [
       'skipCount without clusteredSpiral',

@@ -77,6 +77,8 @@ export interface AppOptions {
     complexity?: ComplexityLimits;
     maxVertices?: number;
     busyRetryAfterSeconds?: number;
+    /** DEM files for includeSlopes (TRAMLINE_DEM_DIR); unset: includeSlopes is answered 422 DEM_NOT_AVAILABLE. */
+    demDir?: string;
   };
   /** Lifetime of partner launch codes [s] (default 600, spec 4.3). */
   launchCodeTtlSeconds?: number;

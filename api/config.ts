@@ -5,6 +5,7 @@
  *   PORT                         8080
  *   HOST                         0.0.0.0
  *   TRAMLINE_DATA_DIR            ./data (the embedded PGlite database lives in <dir>/pglite)
+ *   TRAMLINE_DEM_DIR             <data dir>/dem (GeoTIFF elevation models for includeSlopes, indexed by extent)
  *   DATABASE_URL                 unset; set it to use PostgreSQL (required for several server processes)
  *   DATABASE_POOL_SIZE           10 (PostgreSQL connections per process)
  *   TRAMLINE_BOOTSTRAP_API_KEY   unset; registers this key for an admin with unlimited credits
@@ -26,6 +27,7 @@
  *   TRAMLINE_ARCHIVE_MAX_RATIO   200 (unpacked per packed bytes of an entry over 1 MB)
  *   LOG_LEVEL                    info (pino)
  */
+import { join } from 'node:path';
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from '../formats/file-limits.ts';
 
 /** What a company may keep as user files. */
@@ -40,6 +42,8 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** GeoTIFF DEM files for includeSlopes. */
+  demDir: string;
   databaseUrl?: string;
   databasePoolSize: number;
   bootstrapApiKey?: string;
@@ -89,10 +93,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const MB = 1024 * 1024;
   const d = DEFAULT_ARCHIVE_LIMITS;
+  const dataDir = env.TRAMLINE_DATA_DIR || './data';
   return {
     port: int('PORT', 8080, 0, 65535)!,
     host: env.HOST || '0.0.0.0',
-    dataDir: env.TRAMLINE_DATA_DIR || './data',
+    dataDir,
+    demDir: env.TRAMLINE_DEM_DIR || join(dataDir, 'dem'),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000)!,
     bootstrapApiKey,

@@ -37,6 +37,7 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       store,
       rateLimitPerMin: config.rateLimitPerMin,
       poolOptions: { threads: config.planThreads, maxQueue: config.planQueue, heapMb: config.planHeapMb },
+      planning: { demDir: config.demDir },
       trustProxy: config.trustProxy as AppOptions['trustProxy'],
       logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]'] },
       openRegistration: config.openRegistration,

@@ -13,11 +13,12 @@
  *                       whole collection, in driving order, coordinates in the direction of driving) and
  *                       `reverse: true` where driven backwards; tracks add trackIndex and bearing;
  *                       headland passes add passNumber, direction (CW|CCW) and, around obstacles,
- *                       obstacleIndex; turns add turnKind
+ *                       obstacleIndex; turns add turnKind; with includeSlopes, slopeDetails (SlopeDetail)
  *   routeStartPoint, routeEndPoint   Point, where each zone's route starts and ends
  *   zoneStatistics      the zone's statistics (PlanStats) with zoneId, zoneIndex, routeFailures;
  *                       geometry: a Point inside the zone, to label it on a map
  *   pathPlanStatistics  the aggregated statistics with pathPlanId, pathPlanName; geometry null
+ *                       (zoneStatistics and pathPlanStatistics add slopeSummary with includeSlopes)
  *   stagingLeg          LineString from the staging area to the route start (leg 'entry') and from the
  *                       route end back to it (leg 'exit'); transport outside the planned route
  *   refillPoint         Point where the tank is refilled (routeOptions.calculateRefillPoints): refillIndex,
@@ -27,6 +28,7 @@
  * (guidance tracks, headland passes), route parts in driving order, route
  * ends and statistics; the plan statistics last.
  */
+import type { PlanSlopes } from '../core/terrain/slopes.ts';
 import type { PathPart, PlanResult, Point, Polygon } from '../core/types/index.ts';
 import {
   fieldParts,
@@ -77,6 +79,7 @@ export interface PlanFeatureCollection {
 export function toPlanGeoJSON(
   result: PlanResult,
   meta: { pathPlanId: string; pathPlanName: string },
+  slopes?: PlanSlopes,
 ): PlanFeatureCollection {
   const { plan, frame } = result;
   const swath = plan.machine.swathWidth;
@@ -97,7 +100,7 @@ export function toPlanGeoJSON(
   driven.sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
   const rank = new Map<PathPart, number>(driven.map((p, i) => [p, i]));
 
-  for (const z of plan.zones) {
+  for (const [zi, z] of plan.zones.entries()) {
     const zid = zoneId(meta.pathPlanId, z.index);
     const gid = groupId(zid, z.activeGroup);
     const zone = { zoneId: zid, zoneIndex: z.index };
@@ -139,6 +142,8 @@ export function toPlanGeoJSON(
           props.obstacleIndex = m.headlandDetail.obstacleIndex;
       }
       if (m.turnDetail) props.turnKind = m.turnDetail.turnKind;
+      const slope = slopes?.zones[zi].groups[z.activeGroup].parts[i];
+      if (slope) props.slopeDetails = slope;
       add(m.geometryPartId, m.geometry, props);
     }
     if (z.routeStart)
@@ -164,6 +169,7 @@ export function toPlanGeoJSON(
       routeFailures: z.routeFailures ?? 0,
       ...(z.warnings?.length ? { warnings: [...z.warnings] } : {}),
       ...(z.optimizer ? { optimizer: { ...z.optimizer } } : {}),
+      ...(slopes ? { slopeSummary: slopes.zones[zi].summary } : {}),
       ...roundStats(z.stats),
     });
   }
@@ -171,6 +177,7 @@ export function toPlanGeoJSON(
     featureType: 'pathPlanStatistics',
     pathPlanId: meta.pathPlanId,
     pathPlanName: meta.pathPlanName,
+    ...(slopes ? { slopeSummary: slopes.summary } : {}),
     ...roundStats(plan.stats),
   });
   return {

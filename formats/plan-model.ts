@@ -22,6 +22,7 @@
  *   part  `${groupId}-p${partIndex}`   (partIndex: position in the group's geometryParts)
  */
 import { signedArea } from '../core/geometry/polygon.ts';
+import type { GroupSlopes, PlanSlopes, SlopeDetail, SlopeSummary } from '../core/terrain/slopes.ts';
 import type {
   GeometryGroup,
   GeometryPartType,
@@ -35,7 +36,7 @@ import type {
   Zone,
 } from '../core/types/index.ts';
 
-export type { GeometryPartType, PlanStats };
+export type { GeometryPartType, PlanStats, SlopeDetail, SlopeSummary };
 
 export type Position = [number, number];
 
@@ -101,6 +102,8 @@ export interface GeometryPartModel {
   trackDetail?: GeometryPartTrackDetail;
   headlandDetail?: GeometryPartHeadlandDetail;
   turnDetail?: GeometryPartTurnDetail;
+  /** includeSlopes only: the ground's slopes along the part (GeometryPartSlopeDetail). */
+  slopeDetails?: SlopeDetail;
 }
 
 export interface GeometryGroupModel {
@@ -127,6 +130,8 @@ export interface PathPlanZoneModel {
   innerBoundaries: GeoJSONMultiPolygon;
   /** Statistics of the active group. */
   stats: PlanStats;
+  /** includeSlopes only: slopes along the route of the active group. */
+  slopeSummary?: SlopeSummary;
   activeGeometryGroupId: string;
   /** Where the route of the active group starts and ends; absent when the zone has no route. */
   routeStartPoint?: GeoJSONPoint;
@@ -194,6 +199,8 @@ export interface PathPlanNormalizedModel {
   equipment: EquipmentModel;
   /** Aggregated statistics of the active groups of all zones. */
   stats: PlanStats;
+  /** includeSlopes only: slopes along the routes of all zones. */
+  slopeSummary?: SlopeSummary;
   /** What was repaired in the input boundary, in words. */
   repairs: string[];
   zones: PathPlanZoneModel[];
@@ -325,6 +332,7 @@ function groupModel(
   id: string,
   isActive: boolean,
   swathWidth: number,
+  slopes: GroupSlopes | undefined,
 ): GeometryGroupModel {
   return {
     geometryGroupId: id,
@@ -334,7 +342,11 @@ function groupModel(
     abLine: lineString(frame, g.abLine),
     ...(g.referenceLine ? { referenceLine: lineString(frame, g.referenceLine) } : {}),
     stats: roundStats(g.stats),
-    geometryParts: g.parts.map((p, i) => partModel(frame, p, partId(id, i), swathWidth, g.bearingDeg)),
+    geometryParts: g.parts.map((p, i) => {
+      const m = partModel(frame, p, partId(id, i), swathWidth, g.bearingDeg);
+      if (slopes) m.slopeDetails = slopes.parts[i];
+      return m;
+    }),
   };
 }
 
@@ -351,7 +363,13 @@ export function fieldParts(zones: Zone[]): Polygon[] {
   return [...parts.entries()].sort((a, b) => a[0] - b[0]).map(([, poly]) => poly);
 }
 
-function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: number): PathPlanZoneModel {
+function zoneModel(
+  frame: MetricFrame,
+  z: Zone,
+  pathPlanId: string,
+  swathWidth: number,
+  slopes: PlanSlopes['zones'][number] | undefined,
+): PathPlanZoneModel {
   const id = zoneId(pathPlanId, z.index);
   const zm: PathPlanZoneModel = {
     zoneId: id,
@@ -359,12 +377,13 @@ function zoneModel(frame: MetricFrame, z: Zone, pathPlanId: string, swathWidth: 
     zoneBoundary: polygonGeometry(frame, z.boundary),
     innerBoundaries: multiPolygonGeometry(frame, z.workable),
     stats: roundStats(z.stats),
+    ...(slopes ? { slopeSummary: slopes.summary } : {}),
     activeGeometryGroupId: groupId(id, z.activeGroup),
     routeFailures: z.routeFailures ?? 0,
     ...(z.warnings?.length ? { warnings: [...z.warnings] } : {}),
     fieldPartIndex: z.fieldPart ?? z.index,
     geometryGroups: z.groups.map((g, gi) =>
-      groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth),
+      groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth, slopes?.groups[gi]),
     ),
   };
   if (z.decomposition?.report) {
@@ -403,8 +422,16 @@ const FUEL_AND_COST_INPUTS = [
   'cost',
 ] as const;
 
-/** The plan as the v2.0.0 normalized model: the response body itself, no wrapper. */
-export function toNormalizedModel(result: PlanResult, meta: PlanMeta): PathPlanNormalizedModel {
+/**
+ * The plan as the v2.0.0 normalized model: the response body itself, no
+ * wrapper. With `slopes` (includeSlopes), every geometry part carries its
+ * slopeDetails and zones and plan a slopeSummary.
+ */
+export function toNormalizedModel(
+  result: PlanResult,
+  meta: PlanMeta,
+  slopes?: PlanSlopes,
+): PathPlanNormalizedModel {
   const { plan, frame } = result;
   const m = plan.machine;
   const equipment: EquipmentModel = {
@@ -434,7 +461,8 @@ export function toNormalizedModel(result: PlanResult, meta: PlanMeta): PathPlanN
     numberOfTracks: plan.stats.trackCount,
     equipment,
     stats: roundStats(plan.stats),
+    ...(slopes ? { slopeSummary: slopes.summary } : {}),
     repairs: [...result.repairs],
-    zones: plan.zones.map((z) => zoneModel(frame, z, meta.pathPlanId, m.swathWidth)),
+    zones: plan.zones.map((z, zi) => zoneModel(frame, z, meta.pathPlanId, m.swathWidth, slopes?.zones[zi])),
   };
 }

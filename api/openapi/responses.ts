@@ -5,6 +5,7 @@
  * them.
  */
 import { type TSchema, Type } from 'typebox';
+import { SlopeDetail, SlopeSummary } from '../planning/slope-schemas.ts';
 
 const correlationId = Type.String({
   description:
@@ -350,6 +351,7 @@ const GeometryPartModel = Type.Object(
         { additionalProperties: false, $id: 'GeometryPartTurnDetail' },
       ),
     ),
+    slopeDetails: Type.Optional(SlopeDetail),
   },
   { additionalProperties: false, $id: 'GeometryPartModel', title: 'GeometryPartModel' },
 );
@@ -382,6 +384,7 @@ const PathPlanZoneModel = Type.Object(
     zoneBoundary: { ...GeoJSONPolygon, description: "The zone's field polygon; holes are obstacles." },
     innerBoundaries: { ...GeoJSONMultiPolygon, description: 'The workable area inside the headlands.' },
     stats: Stats,
+    slopeSummary: Type.Optional(SlopeSummary),
     activeGeometryGroupId: Type.String(),
     routeStartPoint: Type.Optional({
       ...GeoJSONPoint,
@@ -504,6 +507,7 @@ export const DirectPathPlanModel = Type.Object(
     numberOfTracks: Type.Integer({ minimum: 0 }),
     equipment: EquipmentModel,
     stats: Stats,
+    slopeSummary: Type.Optional(SlopeSummary),
     repairs: Type.Array(Type.String(), {
       description:
         'What the planner repaired in the boundary, in words: rings closed and reoriented, duplicate, collinear and spike points removed, degenerate holes and passable obstacles without area dropped, overlapping parts merged.',
@@ -602,6 +606,7 @@ export const PlanFeature = Type.Union(
         direction: Type.Optional(Direction),
         obstacleIndex: Type.Optional(Type.Integer({ minimum: 0 })),
         turnKind: Type.Optional(Type.String()),
+        slopeDetails: Type.Optional(SlopeDetail),
       },
       'A centre line: reference parts (guidance tracks, headland passes), then route parts in driving order.',
     ),
@@ -632,6 +637,7 @@ export const PlanFeature = Type.Union(
         routeFailures: Type.Integer({ minimum: 0 }),
         warnings: Type.Optional(Type.Array(Type.String())),
         optimizer: Type.Optional(OptimizerReport),
+        slopeSummary: Type.Optional(SlopeSummary),
         ...statProps,
       },
       'The zone statistics; the point lies inside the zone, to label it.',
@@ -639,7 +645,12 @@ export const PlanFeature = Type.Union(
     feature(
       'pathPlanStatistics',
       Type.Null(),
-      { pathPlanId: Type.String(), pathPlanName: Type.String(), ...statProps },
+      {
+        pathPlanId: Type.String(),
+        pathPlanName: Type.String(),
+        slopeSummary: Type.Optional(SlopeSummary),
+        ...statProps,
+      },
       'The aggregated statistics; geometry null. Always the last feature.',
     ),
   ],

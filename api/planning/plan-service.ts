@@ -10,6 +10,8 @@
  * more than the balance.
  */
 
+import { DemError, type DemInfo } from '../../formats/dem-geotiff.ts';
+import { createDemIndex, type DemIndex, geoJsonBBox } from '../../formats/dem-index.ts';
 import type { Store } from '../../store/db.ts';
 import type { KeyPrincipal } from '../../store/repositories/api-keys.ts';
 import { uuidv7 } from '../../store/uuidv7.ts';
@@ -46,6 +48,10 @@ export interface PlanServiceOptions {
   /** Retry-After of a 503 [s] (default 2). */
   busyRetryAfterSeconds?: number;
   now?: () => Date;
+  /** Directory of the DEM files for includeSlopes (TRAMLINE_DEM_DIR); indexed at start. */
+  demDir?: string;
+  /** The DEM index itself (default: of demDir); with neither, includeSlopes is answered 422 DEM_NOT_AVAILABLE. */
+  dems?: DemIndex;
 }
 
 export interface PlanOutcome {
@@ -72,6 +78,33 @@ export function createPlanService(opts: PlanServiceOptions) {
       {},
       { 'retry-after': retryAfter },
     );
+
+  const dems = opts.dems ?? (opts.demDir ? createDemIndex(opts.demDir) : undefined);
+  // Indexed at start; a directory that cannot be read is found out again at the first lookup.
+  dems?.refresh().catch(() => {});
+
+  /** The DEM files covering the field (422 DEM_NOT_AVAILABLE when none does). */
+  const findDems = async (boundary: unknown): Promise<{ demPaths: string[] }> => {
+    const bbox = geoJsonBBox(boundary);
+    let found: DemInfo[] = [];
+    // Server paths stay out of the answer.
+    let why = dems ? 'on this server' : '(this server has no DEM directory)';
+    try {
+      if (dems) found = await dems.find(bbox);
+    } catch (e) {
+      if (!(e instanceof DemError)) throw e;
+      why = '(the DEM directory of this server cannot be read)';
+    }
+    if (!found.length) {
+      throw new ApiError(
+        422,
+        'DEM_NOT_AVAILABLE',
+        `No elevation model covers the field (extent ${bbox.map((v) => Math.round(v * 1e6) / 1e6).join(', ')} as minLon, minLat, maxLon, maxLat) ${why}. Plan without includeSlopes, or add a GeoTIFF DEM covering the field.`,
+        { details: { bbox } },
+      );
+    }
+    return { demPaths: found.map((d) => d.path) };
+  };
 
   // Requests between taking a credit and settling it; closing waits for them,
   // so a refund never meets a closed database.
@@ -107,7 +140,7 @@ export function createPlanService(opts: PlanServiceOptions) {
       if (!read.ok) throw validationError(read.errors);
       const req = read.request;
 
-      const unsupported = unsupportedOptions(body);
+      const unsupported = unsupportedOptions(body, { slopes: true });
       if (unsupported.length) {
         throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
           details: { options: unsupported },
@@ -130,6 +163,10 @@ export function createPlanService(opts: PlanServiceOptions) {
       });
       const why = tooComplex(complexity, limits);
       if (why) throw new ApiError(422, 'PLAN_TOO_COMPLEX', why, { details: { ...complexity, limits } });
+
+      // Only a plan that asks for slopes looks for a DEM.
+      let slopes: { demPaths: string[] } | undefined;
+      if (body.includeSlopes === true) slopes = await findDems(req.plan.boundary);
 
       if (opts.pool.saturated()) throw busy();
 
@@ -158,6 +195,7 @@ export function createPlanService(opts: PlanServiceOptions) {
               format,
               optimizerTimeMs: req.maxOptimizerTime * 1000,
               bodyAs: 'bytes',
+              ...(slopes ? { slopes } : {}),
               meta: {
                 pathPlanId,
                 pathPlanName: req.pathPlanName,
@@ -189,6 +227,13 @@ export function createPlanService(opts: PlanServiceOptions) {
             throw new ApiError(499, 'CLIENT_CLOSED_REQUEST', 'The client went away.');
           throw e;
         }
+        if (!out.ok && out.code === 'DEM_NOT_AVAILABLE')
+          throw new ApiError(
+            422,
+            out.code,
+            'The elevation model covering the field could not be read on this server. Plan without includeSlopes, or retry later.',
+            { details: { bbox: geoJsonBBox(req.plan.boundary) } },
+          );
         if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, req.boundaryPath);
         charged = true;
         // Asked as bytes (PlanTaskBytesOutput); a stand-in task may still answer a string.

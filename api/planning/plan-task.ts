@@ -12,7 +12,10 @@ import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { planField } from '../../core/plan.ts';
-import { PlanningError, type PlanRequest } from '../../core/types/index.ts';
+import type { PlanSlopes } from '../../core/terrain/slopes.ts';
+import { PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
+import { DemError } from '../../formats/dem-geotiff.ts';
+import { planSlopesFromDems } from '../../formats/dem-slopes.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
 import { toNormalizedModel } from '../../formats/plan-model.ts';
 
@@ -40,6 +43,12 @@ export interface PlanTaskInput {
    * never ask keep the string type.
    */
   bodyAs?: 'string' | 'bytes';
+  /**
+   * includeSlopes: the DEM files covering the field (found by the request
+   * thread from their extents), sampled in this order. This thread reads
+   * their cells around the plan and adds slopeDetails to every part.
+   */
+  slopes?: { demPaths: string[] };
 }
 
 /** An ok answer of a task run with `bodyAs: 'bytes'`. */
@@ -51,16 +60,50 @@ export type PlanTaskOutput =
 
 const ENCODER = new TextEncoder();
 
-export default function planTask(input: PlanTaskInput): PlanTaskOutput {
+export default function planTask(input: PlanTaskInput): PlanTaskOutput | Promise<PlanTaskOutput> {
   const t0 = performance.now();
+  let result: PlanResult;
   try {
     // The planner reads no clock: the optimizer asks this one when to stop.
     const deadline = t0 + (input.optimizerTimeMs ?? Number.POSITIVE_INFINITY);
-    const result = planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
+    result = planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
+  } catch (e) {
+    return refusal(e);
+  }
+  if (!input.slopes) return answer(input, result, undefined, t0);
+  // Reading the DEM is I/O: this thread waits for it without blocking the request thread.
+  return planSlopesFromDems(result, input.slopes.demPaths).then(
+    (slopes) => answer(input, result, slopes, t0),
+    (e) => {
+      if (e instanceof DemError)
+        return { ok: false, code: 'DEM_NOT_AVAILABLE', message: e.message, details: {} } as const;
+      throw e;
+    },
+  );
+}
+
+function refusal(e: unknown): PlanTaskOutput {
+  if (e instanceof PlanningError) {
+    return { ok: false, code: e.code, message: e.message, details: { ...e.details } };
+  }
+  throw e;
+}
+
+function answer(
+  input: PlanTaskInput,
+  result: PlanResult,
+  slopes: PlanSlopes | undefined,
+  t0: number,
+): PlanTaskOutput {
+  try {
     const out =
       input.format === 'geojson'
-        ? toPlanGeoJSON(result, { pathPlanId: input.meta.pathPlanId, pathPlanName: input.meta.pathPlanName })
-        : toNormalizedModel(result, input.meta);
+        ? toPlanGeoJSON(
+            result,
+            { pathPlanId: input.meta.pathPlanId, pathPlanName: input.meta.pathPlanName },
+            slopes,
+          )
+        : toNormalizedModel(result, input.meta, slopes);
     const json = JSON.stringify(out);
     if (input.bodyAs !== 'bytes') return { ok: true, body: json, ms: performance.now() - t0 };
     // Its own ArrayBuffer (Buffer.from may share a pooled one), moved to the request thread.
@@ -71,9 +114,6 @@ export default function planTask(input: PlanTaskInput): PlanTaskOutput {
       [Piscina.valueSymbol]: answer,
     } as never) as never;
   } catch (e) {
-    if (e instanceof PlanningError) {
-      return { ok: false, code: e.code, message: e.message, details: { ...e.details } };
-    }
-    throw e;
+    return refusal(e);
   }
 }

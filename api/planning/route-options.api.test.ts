@@ -89,7 +89,6 @@ describe('route options (spec 2.3)', () => {
   }
 
   const refused: [string, Record<string, unknown>][] = [
-    ['/includeSlopes', { includeSlopes: true }],
     ['/routeOptions/skipCount', { routeOptions: { algorithm: 'snake', skipCount: 2 } }],
     ['/routeOptions/algorithm', { routeOptions: { algorithm: 'genetic' } }],
   ];

@@ -408,7 +408,11 @@ export const DirectPlanRequest = Type.Object(
       ),
     ),
     includeSlopes: Type.Optional(
-      Type.Boolean({ default: false, description: 'true is not supported yet (422). Default false.' }),
+      Type.Boolean({
+        default: false,
+        description:
+          'Default false. true: every geometry part carries slopeDetails (SlopeDetail: mean and steepest slope, mean along-track slope in the direction of driving, mean cross-track slope, elevation range, samples with and without ground data), zones and the plan a slopeSummary (SlopeSummary, with the share of working distance above 2, 5 and 10 % along-track slope), from the GeoTIFF DEMs of the server (TRAMLINE_DEM_DIR). 422 DEM_NOT_AVAILABLE when no DEM covers the field. false: no DEM is read.',
+      }),
     ),
     extendTracks: Type.Optional(
       Type.Boolean({

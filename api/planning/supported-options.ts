@@ -26,7 +26,6 @@ interface Rule {
 export const SUPPORTED_ROUTE_ALGORITHMS = ROUTE_ALGORITHMS;
 
 const RULES: Rule[] = [
-  { path: '/includeSlopes', get: (r) => r.includeSlopes, ok: (v) => v === false, supported: 'false' },
   {
     path: '/routeOptions/algorithm',
     get: (r) => r.routeOptions?.algorithm,
@@ -51,13 +50,28 @@ const RULES: Rule[] = [
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
+  // Supported: includeSlopes where `slopes` is given (422 DEM_NOT_AVAILABLE when no DEM covers the field), trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
-/** The options of a (schema-valid) request that the planner cannot honour yet. */
-export function unsupportedOptions(req: DirectPlanRequest): UnsupportedOption[] {
+/**
+ * includeSlopes: planned by the direct interface (`slopes: true`, which
+ * reads the DEMs); the other plans (jobs, stored plans, re-routing) do not
+ * read DEMs yet and refuse it.
+ */
+const SLOPES_RULE: Rule = {
+  path: '/includeSlopes',
+  get: (r) => r.includeSlopes,
+  ok: (v) => v === false,
+  supported: 'false here (slopes are planned by POST /api/path-plans/direct and /direct/geojson)',
+};
+
+/** The options of a (schema-valid) request that the planner cannot honour yet (here: `slopes` says whether slopes are). */
+export function unsupportedOptions(
+  req: DirectPlanRequest,
+  opts: { slopes?: boolean } = {},
+): UnsupportedOption[] {
   const out: UnsupportedOption[] = [];
-  for (const rule of RULES) {
+  for (const rule of opts.slopes ? RULES : [SLOPES_RULE, ...RULES]) {
     const v = rule.get(req);
     if (v !== undefined && !rule.ok(v, req))
       out.push({ path: rule.path, value: v, supported: rule.supported });

@@ -1,0 +1,94 @@
+/**
+ * Test support: GeoTIFF DEMs with known ground, written with the geotiff
+ * package's writer, and ground models in metres around a WGS84 point.
+ */
+import { writeFile } from 'node:fs/promises';
+import { writeArrayBuffer } from 'geotiff';
+import proj4 from 'proj4';
+import { proj4Definition } from './dem-geotiff.ts';
+
+export interface TestDem {
+  /** EPSG:4326, a WGS 84 / UTM code, or any code (to test refusals). */
+  epsg: number;
+  /** Centre of the grid, WGS84. */
+  centre: [number, number];
+  /** Cells each way. */
+  width: number;
+  height: number;
+  /** Cell size in CRS units (metres; degrees for EPSG:4326). */
+  cell: number;
+  /** Ground elevation [m] at WGS84 lon/lat; NaN: a no-data cell. */
+  ground: (lon: number, lat: number) => number;
+  /** Value written for no-data cells (default -9999). */
+  nodata?: number;
+}
+
+/** The GeoTIFF bytes of a DEM (Float32, PixelIsArea, GDAL_NODATA). */
+export function demBytes(d: TestDem): ArrayBuffer {
+  const def = proj4Definition(d.epsg) ?? '+proj=longlat +datum=WGS84 +no_defs';
+  const conv = proj4('WGS84', def);
+  const [cx, cy] = d.epsg === 4326 ? d.centre : (conv.forward(d.centre) as [number, number]);
+  const x0 = cx - (d.width / 2) * d.cell;
+  const y0 = cy + (d.height / 2) * d.cell;
+  const nodata = d.nodata ?? -9999;
+  const values = new Float32Array(d.width * d.height);
+  for (let r = 0; r < d.height; r++) {
+    for (let c = 0; c < d.width; c++) {
+      const x = x0 + (c + 0.5) * d.cell;
+      const y = y0 - (r + 0.5) * d.cell;
+      const [lon, lat] = d.epsg === 4326 ? [x, y] : (conv.inverse([x, y]) as [number, number]);
+      const z = d.ground(lon, lat);
+      values[r * d.width + c] = Number.isFinite(z) ? z : nodata;
+    }
+  }
+  const geographic = d.epsg === 4326;
+  return writeArrayBuffer(values, {
+    width: d.width,
+    height: d.height,
+    BitsPerSample: [32],
+    SampleFormat: [3],
+    ModelPixelScale: [d.cell, d.cell, 0],
+    ModelTiepoint: [0, 0, 0, x0, y0, 0],
+    GTModelTypeGeoKey: geographic ? 2 : 1,
+    GTRasterTypeGeoKey: 1,
+    ...(geographic ? { GeographicTypeGeoKey: d.epsg } : { ProjectedCSTypeGeoKey: d.epsg }),
+    GDAL_NODATA: String(nodata),
+  } as never);
+}
+
+export async function writeDem(path: string, d: TestDem): Promise<void> {
+  await writeFile(path, new Uint8Array(demBytes(d)));
+}
+
+/**
+ * Local east and north [m] of lon/lat from (lon0, lat0) on the WGS84
+ * ellipsoid (exact to the first order; over a few hundred metres to far
+ * below a millimetre per metre).
+ */
+export function localMetres(lon0: number, lat0: number): (lon: number, lat: number) => [number, number] {
+  const a = 6378137;
+  const f = 1 / 298.257223563;
+  const e2 = f * (2 - f);
+  const phi = (lat0 * Math.PI) / 180;
+  const w = 1 - e2 * Math.sin(phi) ** 2;
+  const n = a / Math.sqrt(w);
+  const m = (a * (1 - e2)) / w ** 1.5;
+  const k = Math.PI / 180;
+  return (lon, lat) => [(lon - lon0) * k * n * Math.cos(phi), (lat - lat0) * k * m];
+}
+
+/** Ground rising `percent` towards `bearingDeg` (clockwise from north) through `base` m at (lon0, lat0). */
+export function planeGround(lon0: number, lat0: number, percent: number, bearingDeg: number, base = 100) {
+  const local = localMetres(lon0, lat0);
+  const b = (bearingDeg * Math.PI) / 180;
+  return (lon: number, lat: number) => {
+    const [e, nn] = local(lon, lat);
+    return base + (percent / 100) * (e * Math.sin(b) + nn * Math.cos(b));
+  };
+}
+
+/** A cone with its top `top` m high at (lon0, lat0), falling `percent` outwards. */
+export function coneGround(lon0: number, lat0: number, percent: number, top = 200) {
+  const local = localMetres(lon0, lat0);
+  return (lon: number, lat: number) => top - (percent / 100) * Math.hypot(...local(lon, lat));
+}
