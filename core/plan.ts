@@ -26,6 +26,7 @@ import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
 import { generateTracks } from './tracks/generate-tracks.ts';
+import { spiralOrder } from './tracks/spiral-tracks.ts';
 import { patternTracks, resolveTrackType } from './tracks/track-pattern.ts';
 import {
   DEFAULT_MACHINE,
@@ -428,7 +429,11 @@ function planZone(
         objective: options.route.objective,
         maxEvaluations: options.route.maxEvaluations,
         shouldStop: hooks.shouldStopOptimizer,
-        ...(options.route.trackOrder ? { fixed: options.route.trackOrder } : {}),
+        ...(options.route.trackOrder
+          ? { fixed: options.route.trackOrder }
+          : type === 'Spiral' && algorithm === 'auto'
+            ? { fixed: spiralOrder(t) }
+            : {}),
       },
       // A spiral works inwards: the headland passes, then the loops from the outermost in.
       headlandsFirst: options.route.headlandsFirst || type === 'Spiral',
