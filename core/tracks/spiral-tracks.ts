@@ -18,7 +18,7 @@
  * innermost area, too small for a loop of the turning radius, is missed and
  * reported as such by the statistics.
  */
-import { bufferLines, difference, intersection, offset, simplifyPolygons } from '../geometry/clip.ts';
+import { difference, intersection, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { distToRing, pointInPolygon, polygonArea, signedArea } from '../geometry/polygon.ts';
@@ -71,6 +71,9 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   const base = simplifyPolygons(workable, 0.02);
   /** The parts of the previous level that were looped: only inside them does the spiral go on. */
   let looped: Polygon[] | null = null;
+  /** Every loop's ring, with the index of the loop one swath further out that it lies in. */
+  const rings: LoopRing[] = [];
+  let prevRings: number[] = [];
   for (let k = 0; k < 100000; k++) {
     const d = (k + 0.5) * w;
     const shrunk = offset(base, -d, 'round', 0.03);
@@ -97,9 +100,14 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     lineOffsets.push(d);
     const next: Chain[] = [];
     looped = [];
+    const ringsHere: number[] = [];
     for (const [poly, smooth] of region.flatMap((p) => loopsOf(p, RF, workable))) {
       let loop = smooth;
       looped.push(poly);
+      const at = poly.outer[0];
+      const parent = prevRings.find((i) => pointInPolygon(at, { outer: rings[i].ring, holes: [] })) ?? -1;
+      ringsHere.push(rings.length);
+      rings.push({ ring: smooth, parent });
       // Carry on the chain of the loop one swath further out, when an S-bend joins them inside the area.
       let joined = false;
       for (const c of chains) {
@@ -140,6 +148,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     // Chains no loop carried on end with a whole loop.
     for (const c of chains) chainTracks.push(closeChain(c));
     chains = next;
+    prevRings = ringsHere;
     if (looped.length === 0) break;
   }
   for (const c of chains) chainTracks.push(closeChain(c));
@@ -158,7 +167,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   // short, the ground round obstacles) is worked with straight tracks along
   // each piece's long axis, driven after the loops.
   if (tracks.length && opts.fillCentre !== false) {
-    for (const t of middleTracks(workable, loops, w, R, line + 2)) tracks.push(t);
+    for (const t of middleTracks(workable, rings, w, R, line + 2)) tracks.push(t);
   }
   const first = tracks[0]?.path ?? [workable[0]?.outer[0] ?? { x: 0, y: 0 }, { x: 1, y: 0 }];
   const h = Math.atan2(first[1].y - first[0].y, first[1].x - first[0].x);
@@ -219,24 +228,54 @@ function loopsOf(poly: Polygon, r: number, workable: readonly Polygon[]): [Polyg
   return out;
 }
 
+interface LoopRing {
+  ring: Point[];
+  /** The loop one swath further out this one lies in (-1: none). */
+  parent: number;
+}
+
 /**
- * Straight tracks over what the loops leave unworked: the workable area less
- * the loops' swaths, opened by a quarter swath (the crescents rounded corners
- * leave between loops and the wedges beside lane changes are thinner and
- * go), each piece of at least four square swaths worked along its own long
- * axis. Tracks shorter than a turn's width are not worth their turns.
+ * Straight tracks over what the loops leave unworked: outside the outermost
+ * loops' swaths, and inside each loop's swath what its inner loops' swaths
+ * do not reach (the whole inside of the last loop; beside a neck, the part
+ * no loop went on into). Each piece of at least four square swaths is
+ * opened by a quarter swath (the crescents rounded corners leave between
+ * loops and the wedges beside lane changes are thinner and go) and worked
+ * along its own long axis. Tracks shorter than a turn's width are not worth
+ * their turns. Loop by loop, the clipper works on few edges at a time.
  */
 function middleTracks(
   workable: readonly Polygon[],
-  loops: readonly Point[][],
+  rings: readonly LoopRing[],
   w: number,
   R: number,
   firstLine: number,
 ): Track[] {
-  const swaths = bufferLines(loops, w / 2);
+  const grown = (ids: number[]) =>
+    offset(
+      ids.map((i) => ({ outer: rings[i].ring, holes: [] })),
+      w / 2,
+      'round',
+      0.05,
+    );
+  const kids = new Map<number, number[]>();
+  rings.forEach((r, i) => {
+    kids.set(r.parent, [...(kids.get(r.parent) ?? []), i]);
+  });
+  const left: Polygon[][] = [difference(workable, grown(kids.get(-1) ?? []))];
+  rings.forEach((r, i) => {
+    const inner = offset([{ outer: r.ring, holes: [] }], -w / 2, 'round', 0.05);
+    const ids = kids.get(i) ?? [];
+    left.push(ids.length ? difference(inner, grown(ids)) : inner);
+  });
   const o = w / 4;
-  const left = difference(workable, swaths);
-  const opened = intersection(offset(offset(left, -o, 'round', 0.05), o, 'round', 0.05), workable);
+  const opened: Polygon[] = [];
+  for (const l of left) {
+    if (l.reduce((a, p) => a + polygonArea(p), 0) < 4 * w * w) continue;
+    const near = intersection(l, workable);
+    for (const p of intersection(offset(offset(near, -o, 'round', 0.05), o, 'round', 0.05), workable))
+      opened.push(p);
+  }
   const out: Track[] = [];
   let base = firstLine;
   for (const piece of opened) {
