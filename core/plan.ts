@@ -432,7 +432,7 @@ function planZone(
         ...(options.route.trackOrder
           ? { fixed: options.route.trackOrder }
           : type === 'Spiral' && algorithm === 'auto'
-            ? { fixed: spiralOrder(t) }
+            ? { fixed: spiralOrder(t, m.minTurningRadius) }
             : {}),
       },
       // A spiral works inwards: the headland passes, then the loops from the outermost in.

@@ -23,7 +23,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { distToRing, pointInPolygon, polygonArea, signedArea } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
-import { dubinsPaths } from '../turn/dubins.ts';
+import { dubinsPaths, dubinsShortest } from '../turn/dubins.ts';
 import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import { generateTracks, type Track, type TrackSet } from './generate-tracks.ts';
@@ -262,15 +262,15 @@ function middleTracks(
   rings.forEach((r, i) => {
     kids.set(r.parent, [...(kids.get(r.parent) ?? []), i]);
   });
-  const left: Polygon[][] = [difference(workable, grown(kids.get(-1) ?? []))];
+  // Crescents lie between loops: inside the innermost loop a thinner middle strip is still worth a track.
+  const left: [Polygon[], number][] = [[difference(workable, grown(kids.get(-1) ?? [])), w / 4]];
   rings.forEach((r, i) => {
     const inner = offset([{ outer: r.ring, holes: [] }], -w / 2, 'round', 0.05);
     const ids = kids.get(i) ?? [];
-    left.push(ids.length ? difference(inner, grown(ids)) : inner);
+    left.push(ids.length ? [difference(inner, grown(ids)), w / 4] : [inner, w / 8]);
   });
-  const o = w / 4;
   const opened: Polygon[] = [];
-  for (const l of left) {
+  for (const [l, o] of left) {
     if (l.reduce((a, p) => a + polygonArea(p), 0) < 4 * w * w) continue;
     const near = intersection(l, workable);
     for (const p of intersection(offset(offset(near, -o, 'round', 0.05), o, 'round', 0.05), workable))
@@ -475,18 +475,20 @@ function ringLen(ring: readonly Point[]): number {
 /**
  * The order a spiral is driven in: the loops as generated (each chain from
  * the outside in, every loop forwards into the next), then the straight
- * tracks of the middle, each next the one with an end nearest to where the
- * previous one ended, from that end (back and forth across a piece).
+ * tracks of the middle, each next the one whose start the shortest forward
+ * turn of radius r reaches from where the previous one ended (a U-turn to
+ * the line but one rather than a bulb to the next line).
  */
-export function spiralOrder(set: TrackSet): { track: number; forward: boolean }[] {
+export function spiralOrder(set: TrackSet, r: number): { track: number; forward: boolean }[] {
   const out: { track: number; forward: boolean }[] = [];
   const middle: number[] = [];
-  let at: Point | null = null;
+  let at: Pose | null = null;
   set.tracks.forEach((t, i) => {
-    if ((t.path?.length ?? 2) <= 2) middle.push(i);
+    const p = t.path;
+    if (!p || p.length <= 2) middle.push(i);
     else {
       out.push({ track: i, forward: true });
-      at = t.b;
+      at = { x: t.b.x, y: t.b.y, heading: endTangent(p) };
     }
   });
   const open = new Set(middle);
@@ -496,12 +498,10 @@ export function spiralOrder(set: TrackSet): { track: number; forward: boolean }[
     let bd = Number.POSITIVE_INFINITY;
     for (const i of open) {
       const t = set.tracks[i];
-      const here: Point = at ?? t.a;
-      for (const [f, p] of [
-        [true, t.a],
-        [false, t.b],
-      ] as [boolean, Point][]) {
-        const d = dist(p, here);
+      for (const f of [true, false]) {
+        const [s, e] = f ? [t.a, t.b] : [t.b, t.a];
+        const to: Pose = { x: s.x, y: s.y, heading: Math.atan2(e.y - s.y, e.x - s.x) };
+        const d = at ? (dubinsShortest(at, to, r)?.length ?? Number.POSITIVE_INFINITY) : 0;
         if (d < bd) {
           bd = d;
           best = i;
@@ -511,7 +511,9 @@ export function spiralOrder(set: TrackSet): { track: number; forward: boolean }[
     }
     open.delete(best);
     out.push({ track: best, forward: fwd });
-    at = fwd ? set.tracks[best].b : set.tracks[best].a;
+    const t = set.tracks[best];
+    const [s, e] = fwd ? [t.a, t.b] : [t.b, t.a];
+    at = { x: e.x, y: e.y, heading: Math.atan2(e.y - s.y, e.x - s.x) };
   }
   return out;
 }
