@@ -286,7 +286,7 @@ function middleTracks(
     const u = (q: Point) => q.x * c + q.y * sn;
     let top = 0;
     for (const t of fill.tracks) {
-      if (dist(t.a, t.b) < Math.max(2 * w, R)) continue;
+      if (dist(t.a, t.b) < Math.max(w, R)) continue;
       top = Math.max(top, t.line);
       out.push({
         a: t.a,
