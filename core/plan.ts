@@ -26,7 +26,7 @@ import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
 import { generateTracks } from './tracks/generate-tracks.ts';
-import { spiralOrder } from './tracks/spiral-tracks.ts';
+import { spiralOrder } from './tracks/spiral-middle.ts';
 import { patternTracks, resolveTrackType } from './tracks/track-pattern.ts';
 import {
   DEFAULT_MACHINE,

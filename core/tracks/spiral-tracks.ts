@@ -11,23 +11,26 @@
  *   +-------------------/        inwards onto loop k + 1.
  *
  * Each loop is one track (one GuidanceTrack, driven by one RouteTrack) that
- * ends on the next loop, where the next track begins with the same heading. Where the shrinking area splits (a narrow neck), each part
- * goes on as a chain of its own; loops around obstacles (holes of the area)
- * are tracks of their own; a loop that cannot stay inside the area once its
- * corners are rounded is cut to the area, and its pieces are tracks. The
- * innermost area, too small for a loop of the turning radius, is missed and
- * reported as such by the statistics.
+ * ends on the next loop, where the next track begins with the same heading
+ * (the last three points of the track lie on the straight, so the route
+ * drives on without a turn). Where the shrinking area splits (a narrow
+ * neck), each part goes on as a chain of its own. The loops of a part end
+ * where its edge meets an obstacle (a loop winding round it would leave
+ * pockets on both sides) or no loop of the turning radius stays whole in
+ * it; what the loops leave (the middle, beside necks, round obstacles) is
+ * worked by straight tracks (spiral-middle.ts), driven after the loops.
  */
-import { difference, intersection, offset, simplifyPolygons } from '../geometry/clip.ts';
+import { offset, simplifyPolygons } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
-import { distToRing, pointInPolygon, polygonArea, signedArea } from '../geometry/polygon.ts';
+import { distToRing, pointInPolygon, signedArea } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
-import { dubinsPaths, dubinsShortest } from '../turn/dubins.ts';
+import { dubinsPaths } from '../turn/dubins.ts';
 import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
-import { generateTracks, type Track, type TrackSet } from './generate-tracks.ts';
+import type { Track, TrackSet } from './generate-tracks.ts';
 import { clipPolyline, dist, dropDuplicates, polyLength } from './path-tracks.ts';
+import { type LoopRing, middleTracks } from './spiral-middle.ts';
 
 export interface SpiralTrackOptions {
   swathWidth: number;
@@ -228,80 +231,6 @@ function loopsOf(poly: Polygon, r: number, workable: readonly Polygon[]): [Polyg
   return out;
 }
 
-interface LoopRing {
-  ring: Point[];
-  /** The loop one swath further out this one lies in (-1: none). */
-  parent: number;
-}
-
-/**
- * Straight tracks over what the loops leave unworked: outside the outermost
- * loops' swaths, and inside each loop's swath what its inner loops' swaths
- * do not reach (the whole inside of the last loop; beside a neck, the part
- * no loop went on into). Each piece of at least four square swaths is
- * opened by a quarter swath (the crescents rounded corners leave between
- * loops and the wedges beside lane changes are thinner and go) and worked
- * along its own long axis. Tracks shorter than a turn's width are not worth
- * their turns. Loop by loop, the clipper works on few edges at a time.
- */
-function middleTracks(
-  workable: readonly Polygon[],
-  rings: readonly LoopRing[],
-  w: number,
-  R: number,
-  firstLine: number,
-): Track[] {
-  const grown = (ids: number[]) =>
-    offset(
-      ids.map((i) => ({ outer: rings[i].ring, holes: [] })),
-      w / 2,
-      'round',
-      0.05,
-    );
-  const kids = new Map<number, number[]>();
-  rings.forEach((r, i) => {
-    kids.set(r.parent, [...(kids.get(r.parent) ?? []), i]);
-  });
-  // Crescents lie between loops: inside the innermost loop a thinner middle strip is still worth a track.
-  const left: [Polygon[], number][] = [[difference(workable, grown(kids.get(-1) ?? [])), w / 4]];
-  rings.forEach((r, i) => {
-    const inner = offset([{ outer: r.ring, holes: [] }], -w / 2, 'round', 0.05);
-    const ids = kids.get(i) ?? [];
-    left.push(ids.length ? [difference(inner, grown(ids)), w / 4] : [inner, w / 8]);
-  });
-  const opened: Polygon[] = [];
-  for (const [l, o] of left) {
-    if (l.reduce((a, p) => a + polygonArea(p), 0) < 4 * w * w) continue;
-    const near = intersection(l, workable);
-    for (const p of intersection(offset(offset(near, -o, 'round', 0.05), o, 'round', 0.05), workable))
-      opened.push(p);
-  }
-  const out: Track[] = [];
-  let base = firstLine;
-  for (const piece of opened) {
-    if (polygonArea(piece) < 4 * w * w) continue;
-    const fill = generateTracks([piece], { swathWidth: w });
-    const c = Math.cos(fill.heading);
-    const sn = Math.sin(fill.heading);
-    const u = (q: Point) => q.x * c + q.y * sn;
-    let top = 0;
-    for (const t of fill.tracks) {
-      if (dist(t.a, t.b) < Math.max(w, R)) continue;
-      top = Math.max(top, t.line);
-      out.push({
-        a: t.a,
-        b: t.b,
-        line: base + t.line,
-        seg: t.seg,
-        path: [t.a, t.b],
-        along: [1e7 + u(t.a), 1e7 + u(t.b)],
-      });
-    }
-    base += top + 3;
-  }
-  return out;
-}
-
 /** The loop from its entry all the way round back to the entry. */
 function closeChain(c: Chain): Point[] {
   const n = c.loop.length;
@@ -470,50 +399,4 @@ function ringLen(ring: readonly Point[]): number {
   let s = 0;
   for (let i = 0; i < ring.length; i++) s += dist(ring[i], ring[(i + 1) % ring.length]);
   return s;
-}
-
-/**
- * The order a spiral is driven in: the loops as generated (each chain from
- * the outside in, every loop forwards into the next), then the straight
- * tracks of the middle, each next the one whose start the shortest forward
- * turn of radius r reaches from where the previous one ended (a U-turn to
- * the line but one rather than a bulb to the next line).
- */
-export function spiralOrder(set: TrackSet, r: number): { track: number; forward: boolean }[] {
-  const out: { track: number; forward: boolean }[] = [];
-  const middle: number[] = [];
-  let at: Pose | null = null;
-  set.tracks.forEach((t, i) => {
-    const p = t.path;
-    if (!p || p.length <= 2) middle.push(i);
-    else {
-      out.push({ track: i, forward: true });
-      at = { x: t.b.x, y: t.b.y, heading: endTangent(p) };
-    }
-  });
-  const open = new Set(middle);
-  while (open.size) {
-    let best = -1;
-    let fwd = true;
-    let bd = Number.POSITIVE_INFINITY;
-    for (const i of open) {
-      const t = set.tracks[i];
-      for (const f of [true, false]) {
-        const [s, e] = f ? [t.a, t.b] : [t.b, t.a];
-        const to: Pose = { x: s.x, y: s.y, heading: Math.atan2(e.y - s.y, e.x - s.x) };
-        const d = at ? (dubinsShortest(at, to, r)?.length ?? Number.POSITIVE_INFINITY) : 0;
-        if (d < bd) {
-          bd = d;
-          best = i;
-          fwd = f;
-        }
-      }
-    }
-    open.delete(best);
-    out.push({ track: best, forward: fwd });
-    const t = set.tracks[best];
-    const [s, e] = fwd ? [t.a, t.b] : [t.b, t.a];
-    at = { x: e.x, y: e.y, heading: Math.atan2(e.y - s.y, e.x - s.x) };
-  }
-  return out;
 }
