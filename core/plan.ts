@@ -27,6 +27,7 @@ import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
 import { generateTracks } from './tracks/generate-tracks.ts';
+import { spiralOrder } from './tracks/spiral-middle.ts';
 import { patternTracks, resolveTrackType } from './tracks/track-pattern.ts';
 import {
   DEFAULT_MACHINE,
@@ -486,7 +487,11 @@ function planZone(
         objective: options.route.objective,
         maxEvaluations: options.route.maxEvaluations,
         shouldStop: hooks.shouldStopOptimizer,
-        ...(options.route.trackOrder ? { fixed: options.route.trackOrder } : {}),
+        ...(options.route.trackOrder
+          ? { fixed: options.route.trackOrder }
+          : type === 'Spiral' && algorithm === 'auto'
+            ? { fixed: spiralOrder(t, m.minTurningRadius) }
+            : {}),
       },
       // A spiral works inwards: the headland passes, then the loops from the outermost in.
       headlandsFirst: options.route.headlandsFirst || type === 'Spiral',

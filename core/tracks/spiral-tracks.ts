@@ -11,23 +11,26 @@
  *   +-------------------/        inwards onto loop k + 1.
  *
  * Each loop is one track (one GuidanceTrack, driven by one RouteTrack) that
- * ends on the next loop, where the next track begins with the same heading. Where the shrinking area splits (a narrow neck), each part
- * goes on as a chain of its own; loops around obstacles (holes of the area)
- * are tracks of their own; a loop that cannot stay inside the area once its
- * corners are rounded is cut to the area, and its pieces are tracks. The
- * innermost area, too small for a loop of the turning radius, is missed and
- * reported as such by the statistics.
+ * ends on the next loop, where the next track begins with the same heading
+ * (the last three points of the track lie on the straight, so the route
+ * drives on without a turn). Where the shrinking area splits (a narrow
+ * neck), each part goes on as a chain of its own. The loops of a part end
+ * where its edge meets an obstacle (a loop winding round it would leave
+ * pockets on both sides) or no loop of the turning radius stays whole in
+ * it; what the loops leave (the middle, beside necks, round obstacles) is
+ * worked by straight tracks (spiral-middle.ts), driven after the loops.
  */
-import { intersection, offset, simplifyPolygons } from '../geometry/clip.ts';
+import { offset, simplifyPolygons } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
-import { polygonArea, signedArea } from '../geometry/polygon.ts';
+import { distToRing, pointInPolygon, signedArea } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
-import { generateTracks, type Track, type TrackSet } from './generate-tracks.ts';
-import { clipPolyline, dist, dropDuplicates, nearestVertex, polyLength, tidyEnds } from './path-tracks.ts';
+import type { Track, TrackSet } from './generate-tracks.ts';
+import { clipPolyline, dist, dropDuplicates, polyLength } from './path-tracks.ts';
+import { type LoopRing, middleTracks } from './spiral-middle.ts';
 
 export interface SpiralTrackOptions {
   swathWidth: number;
@@ -62,9 +65,6 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   const lineOffsets: number[] = [];
   let chains: Chain[] = [];
   const chainTracks: Point[][] = [];
-  /** Areas (at the distance of their level) no whole loop goes round. */
-  const unlooped: Polygon[] = [];
-  const extras: Point[][] = [];
   // Length along a loop for the S-bend to the next loop, one swath in.
   const alpha = Math.acos(Math.max(-1, 1 - w / (2 * RF)));
   const lane = w <= 4 * RF ? 2 * RF * Math.sin(alpha) : 2 * RF;
@@ -72,110 +72,105 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   // Every loop is simplified within 5 cm before its corners are rounded, so
   // the area it shrinks need be no finer (the offsets cost far less).
   const base = simplifyPolygons(workable, 0.02);
+  /** The parts of the previous level that were looped: only inside them does the spiral go on. */
+  let looped: Polygon[] | null = null;
+  /** Every loop's ring, with the index of the loop one swath further out that it lies in. */
+  const rings: LoopRing[] = [];
+  let prevRings: number[] = [];
   for (let k = 0; k < 100000; k++) {
     const d = (k + 0.5) * w;
-    const region = offset(base, -d, 'round', 0.03);
+    const shrunk = offset(base, -d, 'round', 0.03);
+    const prev = looped;
+    // The previous level's looped parts without their obstacles, one swath in: where a
+    // part's edge differs from this, an obstacle reached it.
+    const withHoles = prev?.filter((p) => p.holes.length) ?? [];
+    const plain = withHoles.length
+      ? offset(
+          withHoles.map((p) => ({ outer: p.outer, holes: [] })),
+          -w,
+          'round',
+          0.03,
+        )
+      : [];
+    const region = (
+      prev
+        ? shrunk.filter((p) => prev.some((q) => pointInPolygon(p.outer[0], { outer: q.outer, holes: [] })))
+        : shrunk
+    ).filter((p) =>
+      p.holes.length === 0 && !withHoles.length ? true : !reachesObstacle(p, plain, withHoles),
+    );
     if (region.length === 0) break;
     lineOffsets.push(d);
     const next: Chain[] = [];
-    for (const poly of region) {
-      for (const [hi, ring] of [poly.outer, ...poly.holes].entries()) {
-        const smooth = filletRing(ring, RF, { maxAngle: TRACK_ARC_STEP });
-        if (!smooth) {
-          // Too small for a loop of the turning radius: what lies inside is left to the fill.
-          if (hi === 0) unlooped.push({ outer: ring, holes: [] });
-          continue;
-        }
-        // Outer loops run counter-clockwise, loops round obstacles clockwise.
-        let loop = signedArea(smooth) > 0 === (hi === 0) ? smooth : smooth.slice().reverse();
-        const pieces = clipPolyline(loop, true, workable);
-        const whole = pieces.length === 1 && Math.abs(polyLength(pieces[0]) - ringLen(loop)) < 1e-3;
-        if (!whole) {
-          if (hi === 0) unlooped.push({ outer: ring, holes: [] });
-          for (const p of pieces) extras.push(p);
-          continue;
-        }
-        if (hi > 0) {
-          extras.push([...loop, loop[0]]);
-          continue;
-        }
-        // Carry on the chain of the loop one swath further out, when an S-bend joins them inside the area.
-        let joined = false;
-        for (const c of chains) {
-          if (c.level !== k - 1 || joined) continue;
-          const from = c.loop[c.entry];
-          const near = straightNear(loop, from, 3 * RF + 2 * w);
-          if (!near) continue;
-          const [into, to] = near;
-          if (dist(into[to], from) > 3 * RF + 2 * w) continue;
-          const bend = laneChange(c, into, to, tries, RF, inside);
-          if (!bend) continue;
-          // Each loop is a track of its own, from where it is entered to the next loop.
-          // It ends halfway along the next loop's first edge and the next track starts
-          // there: one straight line through the junction, so both meet with the same heading.
-          const n1 = into.length;
-          const q = into[(to + 1) % n1];
-          // Half a metre along the straight the bend lands on.
-          const f = 0.5 / dist(into[to], q);
-          const mid = { x: into[to].x + (q.x - into[to].x) * f, y: into[to].y + (q.y - into[to].y) * f };
-          loop = [...into.slice(0, to + 1), mid, ...into.slice(to + 1)];
-          chainTracks.push([...c.done, ...bend.before, ...bend.bend, loop[to], mid]);
-          c.done = [];
-          c.loop = loop;
-          c.entry = to + 1;
-          c.level = k;
-          next.push(c);
-          chains = chains.filter((x) => x !== c);
-          joined = true;
-        }
-        if (!joined) {
-          // A chain begins on a straight stretch (at a sharp corner the next loop is far off).
-          const [opened, at] = straightEntry(loop, opts.start, 2 * lane + 2 * w);
-          next.push({ done: [], loop: opened, entry: at, level: k });
-        }
+    looped = [];
+    const ringsHere: number[] = [];
+    for (const [poly, smooth] of region.flatMap((p) => loopsOf(p, RF, workable))) {
+      let loop = smooth;
+      looped.push(poly);
+      const at = poly.outer[0];
+      const parent = prevRings.find((i) => pointInPolygon(at, { outer: rings[i].ring, holes: [] })) ?? -1;
+      ringsHere.push(rings.length);
+      rings.push({ ring: smooth, parent });
+      // Carry on the chain of the loop one swath further out, when an S-bend joins them inside the area.
+      let joined = false;
+      for (const c of chains) {
+        if (c.level !== k - 1 || joined) continue;
+        const from = c.loop[c.entry];
+        const near = straightNear(loop, from, 3 * RF + 2 * w);
+        if (!near) continue;
+        const [into, to] = near;
+        if (dist(into[to], from) > 3 * RF + 2 * w) continue;
+        const bend = laneChange(c, into, to, tries, RF, inside);
+        if (!bend) continue;
+        // Each loop is a track of its own, from where it is entered to the next loop.
+        // It ends halfway along the next loop's first edge and the next track starts
+        // there: one straight line through the junction, so both meet with the same heading.
+        const n1 = into.length;
+        const q = into[(to + 1) % n1];
+        // Half a metre along the straight the bend lands on.
+        const f = 0.5 / dist(into[to], q);
+        const mid = { x: into[to].x + (q.x - into[to].x) * f, y: into[to].y + (q.y - into[to].y) * f };
+        loop = [...into.slice(0, to + 1), mid, ...into.slice(to + 1)];
+        // The last three points on the straight: the heading at the end is the straight's exactly.
+        const quarter = { x: (into[to].x + mid.x) / 2, y: (into[to].y + mid.y) / 2 };
+        chainTracks.push([...c.done, ...bend.before, ...bend.bend, loop[to], quarter, mid]);
+        c.done = [];
+        c.loop = loop;
+        c.entry = to + 1;
+        c.level = k;
+        next.push(c);
+        chains = chains.filter((x) => x !== c);
+        joined = true;
+      }
+      if (!joined) {
+        // A chain begins on a straight stretch (at a sharp corner the next loop is far off).
+        const [opened, at] = straightEntry(loop, opts.start, 2 * lane + 2 * w);
+        next.push({ done: [], loop: opened, entry: at, level: k });
       }
     }
     // Chains no loop carried on end with a whole loop.
     for (const c of chains) chainTracks.push(closeChain(c));
     chains = next;
+    prevRings = ringsHere;
+    if (looped.length === 0) break;
   }
   for (const c of chains) chainTracks.push(closeChain(c));
   let line = 0;
-  // Loops and lane changes are exact arcs and lines: kept as they are. Pieces cut
-  // to the area get their clipped ends tidied.
-  const all = [...chainTracks.map((t) => ({ t, cut: false })), ...extras.map((t) => ({ t, cut: true }))];
-  for (const { t: raw, cut } of all) {
-    const p = cut ? tidyEnds(dropDuplicates(raw), R) : dropDuplicates(raw);
+  // Loops and lane changes are exact arcs and lines: kept as they are.
+  const loops: Point[][] = [];
+  for (const raw of chainTracks) {
+    const p = dropDuplicates(raw);
     if (p.length < 2 || polyLength(p) < minLen) continue;
+    loops.push(p);
     tracks.push({ a: p[0], b: p[p.length - 1], line, seg: 0, path: p, along: [0, 0] });
     line += 2;
   }
-  // The middle no loop of the turning radius fits into (and wide gaps the
-  // loops leave) is worked with straight tracks, driven after the loops.
-  if (tracks.length && unlooped.length && opts.fillCentre !== false) {
-    // An area at level k lies (k + 1/2) w inside: grown by half a swath it is
-    // what the loops outside it leave unworked.
-    const rest = intersection(offset(unlooped, w / 2, 'round', 0.05), workable).filter(
-      (p) => polygonArea(p) >= 4 * w * w,
-    );
-    if (rest.length) {
-      const fill = generateTracks(rest, { swathWidth: w });
-      const c = Math.cos(fill.heading);
-      const sn = Math.sin(fill.heading);
-      const base = line + 2;
-      for (const t of fill.tracks) {
-        if (dist(t.a, t.b) < 2 * RF + w) continue;
-        const u = (q: Point) => q.x * c + q.y * sn;
-        tracks.push({
-          a: t.a,
-          b: t.b,
-          line: base + t.line,
-          seg: t.seg,
-          path: [t.a, t.b],
-          along: [1e7 + u(t.a), 1e7 + u(t.b)],
-        });
-      }
-    }
+  // What the loops leave (the middle no loop of the turning radius goes round,
+  // the parts beside a neck where the area split, the inside of a loop cut
+  // short, the ground round obstacles) is worked with straight tracks along
+  // each piece's long axis, driven after the loops.
+  if (tracks.length && opts.fillCentre !== false) {
+    for (const t of middleTracks(workable, rings, w, R, line + 2)) tracks.push(t);
   }
   const first = tracks[0]?.path ?? [workable[0]?.outer[0] ?? { x: 0, y: 0 }, { x: 1, y: 0 }];
   const h = Math.atan2(first[1].y - first[0].y, first[1].x - first[0].x);
@@ -188,6 +183,52 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     tracks,
     abLine: [first[0], first[1]],
   };
+}
+
+/**
+ * Whether a part of the shrinking area has met an obstacle: its outer edge is
+ * no longer the edge of the area without obstacles shrunk as far (a loop
+ * there would wind round the obstacle and leave pockets on both sides; the
+ * part is worked as a middle, with straight tracks).
+ */
+function reachesObstacle(part: Polygon, plain: readonly Polygon[], parents: readonly Polygon[]): boolean {
+  // Inside a part that had no obstacles, none can be reached.
+  if (!parents.some((q) => pointInPolygon(part.outer[0], { outer: q.outer, holes: [] }))) return false;
+  const a = Math.abs(signedArea(part.outer));
+  const at = part.outer[0];
+  // The same edge: as large, and through the same point (the vertex lies on it, not inside).
+  return !plain.some(
+    (q) =>
+      Math.abs(Math.abs(signedArea(q.outer)) - a) <= Math.max(1, 1e-4 * a) && distToRing(at, q.outer) < 0.1,
+  );
+}
+
+/**
+ * The loops round a part of the shrinking area: its outer edge with the
+ * corners rounded to radius r, counter-clockwise; obstacles inside it
+ * (their headland passes driven) are left to the middle's straight tracks.
+ * Where that loop cannot stay inside the workable area (a neck narrower
+ * than the turning circle, corners too close together), the loops of the
+ * part's pieces a circle of radius r rolls round instead; none where the
+ * part is too small for a loop of radius r (it is the middle).
+ */
+function loopsOf(poly: Polygon, r: number, workable: readonly Polygon[]): [Polygon, Point[]][] {
+  const whole = (p: Polygon): Point[] | null => {
+    const smooth = filletRing(p.outer, r, { maxAngle: TRACK_ARC_STEP });
+    if (!smooth) return null;
+    const loop = signedArea(smooth) > 0 ? smooth : smooth.slice().reverse();
+    const pieces = clipPolyline(loop, true, workable);
+    if (pieces.length !== 1 || Math.abs(polyLength(pieces[0]) - ringLen(loop)) >= 1e-3) return null;
+    return loop;
+  };
+  const direct = whole(poly);
+  if (direct) return [[poly, direct]];
+  const out: [Polygon, Point[]][] = [];
+  for (const p of offset(offset([poly], -r, 'round', 0.03), r, 'round', 0.03)) {
+    const loop = whole(p);
+    if (loop) out.push([p, loop]);
+  }
+  return out;
 }
 
 /** The loop from its entry all the way round back to the entry. */

@@ -1,0 +1,151 @@
+/**
+ * Spiral plans as a farmer drives them: loops from the edge inwards, what
+ * they leave worked by straight tracks (no cores or pockets), each lane change
+ * one S-bend inside its track (never circles between loops), no loop twice.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../../test/helpers/check-plan.ts';
+import { hasCorpus } from '../../test/helpers/corpus.ts';
+import { findCorpusField, orientations } from '../../test/helpers/field-transforms.ts';
+import { planField } from '../plan.ts';
+import type { Plan, Point } from '../types/index.ts';
+
+const S1 = { swathWidth: 6, minTurningRadius: 6 };
+
+function planSpiral(boundary: unknown): Plan {
+  const r = planField({
+    boundary,
+    machine: S1,
+    exteriorHeadlandPasses: 2,
+    interiorHeadlandPasses: 1,
+    trackType: 'Spiral',
+  });
+  expect(checkPlan(r.plan).slice(0, 5)).toEqual([]);
+  return r.plan;
+}
+
+/** A polygon given in metres around a lon/lat centre, as GeoJSON. */
+function metres(rings: [number, number][][], lon0 = 9.5, lat0 = 53.1) {
+  const mPerDegLat = 111_320;
+  const mPerDegLon = 111_320 * Math.cos((lat0 * Math.PI) / 180);
+  return {
+    type: 'Polygon',
+    coordinates: rings.map((r) => {
+      const c = r.map(([x, y]) => [lon0 + x / mPerDegLon, lat0 + y / mPerDegLat]);
+      return [...c, c[0]];
+    }),
+  };
+}
+
+/** Total heading change along a polyline [rad]. */
+function turning(pts: readonly Point[]): number {
+  let s = 0;
+  for (let i = 2; i < pts.length; i++) {
+    let d =
+      Math.atan2(pts[i].y - pts[i - 1].y, pts[i].x - pts[i - 1].x) -
+      Math.atan2(pts[i - 1].y - pts[i - 2].y, pts[i - 1].x - pts[i - 2].x);
+    while (d > Math.PI) d -= 2 * Math.PI;
+    while (d < -Math.PI) d += 2 * Math.PI;
+    s += Math.abs(d);
+  }
+  return s;
+}
+
+/**
+ * The route's promises for spiral tracks: every track driven once; a loop
+ * that ends where the next begins is driven straight on into it (the lane
+ * change is the S-bend inside the track, nothing between); no turn or
+ * connector winds round more than once.
+ */
+function expectSpiralRoute(plan: Plan, joins = true) {
+  for (const z of plan.zones) {
+    const parts = z.groups[z.activeGroup].parts;
+    const guidance = new Map(
+      parts.flatMap((p) =>
+        p.type === 'GuidanceTrack' && p.trackIndex !== undefined ? [[p.trackIndex, p]] : [],
+      ),
+    );
+    const driven = parts.filter((p) => p.type === 'RouteTrack').map((p) => p.trackIndex);
+    expect(new Set(driven).size).toBe(driven.length);
+    let loopsJoined = 0;
+    parts.forEach((p, i) => {
+      if (p.type !== 'RouteTrack' || p.trackIndex === undefined) return;
+      const g = guidance.get(p.trackIndex);
+      const end = g?.points[g.points.length - 1];
+      const next = parts.slice(i + 1).find((q) => q.type === 'RouteTrack');
+      const ng = next?.trackIndex !== undefined ? guidance.get(next.trackIndex) : undefined;
+      if (!end || !ng || (g?.points.length ?? 0) <= 2) return;
+      if (Math.hypot(ng.points[0].x - end.x, ng.points[0].y - end.y) > 1e-6) return;
+      // One loop into the next: nothing driven between them.
+      expect(parts[i + 1]).toBe(next);
+      loopsJoined++;
+    });
+    if (!joins) continue;
+    for (const p of parts) {
+      if (p.type === 'Turn' || p.type === 'HeadlandConnector')
+        expect(turning(p.points)).toBeLessThan(4 * Math.PI);
+    }
+    expect(loopsJoined).toBeGreaterThan(0);
+  }
+}
+
+describe('spiral plans', () => {
+  it('works both arms of a C-shaped field to their cores', () => {
+    const plan = planSpiral(
+      metres([
+        [
+          [0, 0],
+          [300, 0],
+          [300, 80],
+          [110, 80],
+          [110, 170],
+          [300, 170],
+          [300, 250],
+          [0, 250],
+        ],
+      ]),
+    );
+    expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(98);
+    expect(plan.stats.overlapPercent).toBeLessThan(5);
+    expectSpiralRoute(plan);
+  });
+
+  it('leaves no pockets round a pond near a corner', () => {
+    const plan = planSpiral(
+      metres([
+        [
+          [0, 0],
+          [320, 0],
+          [320, 220],
+          [0, 220],
+        ],
+        [
+          [40, 40],
+          [40, 75],
+          [80, 75],
+          [80, 40],
+        ],
+      ]),
+    );
+    expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(98.5);
+    expect(plan.stats.overlapPercent).toBeLessThan(3);
+    expectSpiralRoute(plan);
+  });
+
+  // A long field with some twenty small obstacles: loops used to wind round each one.
+  const id = 'fiboa-cz:44715294';
+  const field = findCorpusField(id);
+  it.skipIf(!hasCorpus() || !field).each(field ? orientations(field).map((f) => [f.properties.id, f]) : [])(
+    'plans %s in spirals without pockets, repeated loops or lane-change circles',
+    (_, f) => {
+      const plan = planSpiral(f);
+      expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(97.5);
+      expect(plan.stats.overlapPercent).toBeLessThan(8);
+      // About as far as with straight tracks (46.6 km), not twice as far.
+      expect(plan.stats.totalDistance).toBeLessThan(52_000);
+      // Obstacles near the edge end the loops early here: the middle is straight tracks.
+      expectSpiralRoute(plan, false);
+    },
+    60_000,
+  );
+});
