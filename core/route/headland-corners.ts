@@ -33,7 +33,7 @@
  * run-on is possible; inside it the run-on works the kite against the
  * outer pass (overlap, reported).
  */
-import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
 import { type HeadlandResult, ringSwaths } from '../headland/generate-headlands.ts';
 import { samplePath, type TurnPath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
@@ -86,10 +86,17 @@ export function squareCorners(
   radius: number,
   region: EdgeIndex,
   runOn = false,
+  others?: EdgeIndex,
 ): RingCorner[] {
   const pts = path.pts;
   const n = pts.length;
   if (n < 4) return [];
+  // The legs run on outside the rounding to the apex; one that crosses the
+  // pass itself (a corner of a bend round an obstacle, whose legs meet far
+  // off) or another pass would fold the pass into a spike.
+  const own = new EdgeIndex([pts]);
+  const crossesPasses = (a: Point, b: Point) =>
+    own.segmentCrosses(a, b) || (others?.segmentCrosses(a, b) ?? false);
   const heading = (i: number) => {
     const a = pts[((i % n) + n) % n];
     const b = pts[(((i + 1) % n) + n) % n];
@@ -152,6 +159,7 @@ export function squareCorners(
     if (rounding - kite < (swath * swath) / 8 && !runOn) continue;
     if (!region.contains(apex) || region.segmentCrosses(t1, apex) || region.segmentCrosses(apex, t2))
       continue;
+    if (crossesPasses(t1, apex) || crossesPasses(apex, t2)) continue;
     const reach = h * Math.max(Math.sin(total), tanHalf);
     const runIn = runOn ? room(apex, hIn, reach, h, region) : 0;
     const runOut = runOn ? room(apex, hOut + Math.PI, reach, h, region) : 0;
