@@ -141,6 +141,21 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         }
         if (r.length > rings.length) rings = r;
         if (rings.length >= wanted(k)) break;
+        if (delta === 0) {
+          // Pulled in only where its rounding would leave the field.
+          const local = pulledInLocally(
+            outer,
+            exteriorKeepOut,
+            d,
+            w,
+            RS,
+            RF,
+            boundaryIndex,
+            opts.curvatureRate,
+          );
+          if (local.length > rings.length) rings = local;
+          if (rings.length >= wanted(k)) break;
+        }
       }
       for (const ring of rings) drivenExterior.push({ passNumber: k, ring });
     }
@@ -239,6 +254,43 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     }
   }
   return { workable, exterior, interior, drivenExterior, drivenInterior };
+}
+
+/**
+ * The rings of an exterior pass at distance d from the field edge, pulled in
+ * only where rounding its concave bends to the turning radius would take it
+ * out of the field or too near its edge (round a thin spike of the edge
+ * reaching into the field, say): there the pass keeps rho more off the
+ * bend's fill, for the least rho of a few that gives drivable rings; the rest
+ * of the pass stays at d. Empty when no bend is the trouble or no rho helps.
+ */
+function pulledInLocally(
+  outer: readonly Polygon[],
+  keepOut: readonly Polygon[],
+  d: number,
+  w: number,
+  RS: number,
+  RF: number,
+  boundary: EdgeIndex,
+  curvatureRate: number | undefined,
+): Point[][] {
+  const base = withoutFarHoles(difference(offset(outer, -d), keepOut), 2 * RS);
+  if (base.length === 0) return [];
+  // What the closing adds: the fill of each bend tighter than RS.
+  const fill = difference(smoothRegion(base, RS, 0), base).filter((p) => polygonArea(p) > 1e-3);
+  // The fills that come closer than a quarter swath to the field edge (or cross it).
+  const margin = Math.min(w / 4, d / 2);
+  const bad = fill.filter((p) =>
+    p.outer.some((q) => !boundary.contains(q) || boundary.distance(q, margin) < margin),
+  );
+  if (bad.length === 0) return [];
+  for (const rho of [1, 2, 3, 4, 6]) {
+    const region = difference(base, offset(bad, rho));
+    const own = smoothRegion(region, RS, RS);
+    const r = drivableRings(own, RF, boundary, curvatureRate);
+    if (r.length) return r;
+  }
+  return [];
 }
 
 /**

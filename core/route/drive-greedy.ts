@@ -1,0 +1,132 @@
+/**
+ * The default ('auto') order, decided while driving: within a block the next
+ * track is chosen greedily by the real length of the turn that fits inside
+ * the field, from a window at the sweep front (when twice the turning radius
+ * exceeds the track spacing this yields skip-row orders whose turns are
+ * plain U-turns); a finished block leads to the nearest reachable entry of
+ * another. A block no drivable way reaches is left out.
+ */
+import { dubinsShortest } from '../turn/dubins.ts';
+import type { Point, Pose } from '../types/index.ts';
+import type { RouteBuilder } from './route-builder.ts';
+import { dist, entryPose } from './route-geometry.ts';
+import type { TrackRec } from './track-blocks.ts';
+
+export function driveGreedy(b: RouteBuilder): void {
+  const { recs, blocks, input } = b;
+  const skip = Math.max(1, Math.ceil((2 * b.R) / b.w - 1e-9));
+  /** The start pose chooseNext connected to, so link can reuse its connection. */
+  let nextPose: Pose | null = null;
+
+  function chooseNext(cur: TrackRec, forward: boolean): TrackRec | null {
+    const block = blocks[cur.block];
+    const open = block.filter((r) => !r.done);
+    if (open.length === 0) return null;
+    const lo = Math.min(...open.map((r) => r.track.line));
+    const window = open.filter((r) => r.track.line <= lo + 2 * skip + 1);
+    const from = b.pose as Pose;
+    const scored = window
+      .map((r) => {
+        const to = b.startPoseOf(r, forward);
+        const p = dubinsShortest(from, to, b.R);
+        return { r, cost: p ? p.length : Number.POSITIVE_INFINITY };
+      })
+      .sort((x, y) => x.cost - y.cost);
+    for (const s of scored.slice(0, 4)) {
+      const to = b.startPoseOf(s.r, forward);
+      const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false });
+      if (conn) {
+        b.known = { to, conn };
+        nextPose = to;
+        return s.r;
+      }
+    }
+    nextPose = null;
+    return scored.length ? scored[0].r : null;
+  }
+
+  /** Entries of the unfinished blocks (first or last open track, either end), nearest first. */
+  function chooseEntries(currentBlock: number): { rec: TrackRec; forward: boolean }[] {
+    const from = b.pose as Pose;
+    const out: { rec: TrackRec; forward: boolean; d: number }[] = [];
+    for (const [bi, blk] of blocks.entries()) {
+      const open = blk.filter((r) => !r.done);
+      if (open.length === 0) continue;
+      const ends = bi === currentBlock || open.length === 1 ? open : [open[0], open[open.length - 1]];
+      for (const r of ends)
+        for (const f of [true, false]) out.push({ rec: r, forward: f, d: dist(from, b.startPoseOf(r, f)) });
+    }
+    return out.sort((x, y) => x.d - y.d);
+  }
+
+  let first = recs[0];
+  let forward = true;
+  // Begin near where the machine is (after the headland passes), else near the start node.
+  const near: Point | undefined = b.pose ? b.pose : input.start;
+  if (near) {
+    let bd = Number.POSITIVE_INFINITY;
+    for (const blk of blocks) {
+      for (const r of [blk[0], blk[blk.length - 1]]) {
+        for (const f of [true, false]) {
+          const p = b.startPoseOf(r, f);
+          const d = dist(p, near);
+          if (d < bd) {
+            bd = d;
+            first = r;
+            forward = f;
+          }
+        }
+      }
+    }
+    if (!b.pose && input.start) {
+      b.routeStart = input.start;
+      b.pose = entryPose(input.start, b.startPoseOf(first, forward));
+    }
+    if (!b.link(b.startPoseOf(first, forward), 'HeadlandConnector')) b.failures++;
+  } else {
+    b.routeStart = first.track.a;
+  }
+  let current = first;
+  let remaining: number;
+  for (;;) {
+    if (!b.pose || dist(b.pose, b.startPoseOf(current, forward)) > 1e-6) {
+      if (!b.link(b.startPoseOf(current, forward), 'HeadlandConnector')) b.failures++;
+    }
+    b.driveTrack(current, forward);
+    remaining = recs.filter((r) => !r.done).length;
+    if (remaining === 0) break;
+    const next = chooseNext(current, !forward);
+    if (next && b.link(nextPose ?? b.startPoseOf(next, !forward), 'Turn')) {
+      forward = !forward;
+      current = next;
+      // driveTrack at loop top sees the pose already there.
+      continue;
+    }
+    // Block finished (or its next turn impossible): the nearest reachable entry,
+    // any open track of this block or an end of another block.
+    let reached = false;
+    while (!reached) {
+      const entries = chooseEntries(current.block);
+      if (entries.length === 0) break;
+      for (const e of entries.slice(0, 8)) {
+        if (b.link(b.startPoseOf(e.rec, e.forward), 'HeadlandConnector')) {
+          current = e.rec;
+          forward = e.forward;
+          reached = true;
+          break;
+        }
+      }
+      if (!reached) {
+        // No drivable way into the nearest block inside the field: its tracks
+        // cannot be worked and are left out of the plan (their area is missed).
+        for (const r of blocks[entries[0].rec.block]) {
+          if (!r.done) {
+            r.done = true;
+            b.skipped.push(r.index);
+          }
+        }
+      }
+    }
+    if (!reached) break;
+  }
+}

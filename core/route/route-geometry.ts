@@ -1,0 +1,51 @@
+/** Small geometric helpers of the route modules. */
+import type { Point, Pose } from '../types/index.ts';
+
+/** A pose at p heading towards target (used where a route node starts or ends the route). */
+export function entryPose(p: Point, target: Pose, arriving = false): Pose {
+  const h = Math.atan2(target.y - p.y, target.x - p.x);
+  return { x: p.x, y: p.y, heading: arriving ? Math.atan2(p.y - target.y, p.x - target.x) : h };
+}
+
+export function angleDiffRad(a: number, b: number): number {
+  let d = (a - b) % (2 * Math.PI);
+  if (d > Math.PI) d -= 2 * Math.PI;
+  if (d < -Math.PI) d += 2 * Math.PI;
+  return d;
+}
+
+export function pickShorter<T extends { length: number }, U extends { length: number }>(
+  a: T | null,
+  b: U | null,
+): T | U | null {
+  if (!a) return b;
+  if (!b) return a;
+  return b.length < a.length ? b : a;
+}
+
+/** Signed area of a ring [m^2] (positive: counter-clockwise). */
+export function ringArea(r: readonly Point[]): number {
+  let a = 0;
+  for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += r[j].x * r[i].y - r[i].x * r[j].y;
+  return a / 2;
+}
+
+export function polyLen(pts: readonly Point[]): number {
+  let s = 0;
+  for (let i = 1; i < pts.length; i++) s += dist(pts[i - 1], pts[i]);
+  return s;
+}
+
+export function dist(a: Point, b: Point): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
+
+/**
+ * A stretch of a ring shorter than a sample step of its curves, one chord:
+ * as a part of its own it reads as a straight, its ends off the headings of
+ * the turns before and after it (tangent to the ring's curve there) by half a
+ * sampling step. Travel along a ring is kept at least two samples long.
+ */
+export function singleChord(pts: readonly Point[]): boolean {
+  return pts.length === 2 && Math.hypot(pts[1].x - pts[0].x, pts[1].y - pts[0].y) < 1.05;
+}

@@ -1,0 +1,301 @@
+/**
+ * The ways between two poses of a route: a direct turn or connector (forward
+ * first), travel along a headland ring or from one ring to another, or, as a
+ * last resort, straight legs through the field. Every way follows the
+ * machine's turn model and stays inside the field.
+ */
+import { offset } from '../geometry/clip.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
+import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
+import { staysInside } from './connect-inside.ts';
+import { FieldTravel } from './field-travel.ts';
+import type { RingDirection, RingPath } from './ring-path.ts';
+import { dist, pickShorter, polyLen, ringArea, singleChord } from './route-geometry.ts';
+
+/** A headland pass of the zone with its path for driving and travel. */
+export interface RouteRing {
+  ring: HeadlandRing;
+  path: RingPath;
+  exterior: boolean;
+}
+
+/** A way found between two poses: its length and the connections that drive it, with their part types. */
+export interface Found {
+  length: number;
+  legs: [Connection, PathPart['type']][];
+}
+
+export interface LinkSetup {
+  /** Edges of the zone boundary and its obstacles. */
+  region: EdgeIndex;
+  /** The zone polygon (its holes are obstacles). */
+  zone: Polygon;
+  /** Minimum turning radius [m]. */
+  radius: number;
+  /** Curvature-rate limit [1/m^2], if any. */
+  curvatureRate: number | undefined;
+  swathWidth: number;
+  /** Connectors straight through the headland, never along a headland pass. */
+  headlandDrivethrough: boolean | undefined;
+  /** The rings travel may follow. */
+  travelRings: readonly RouteRing[];
+}
+
+export class RouteLinks {
+  private readonly region: EdgeIndex;
+  private readonly zone: Polygon;
+  private readonly R: number;
+  private readonly sigma: number | undefined;
+  private readonly w: number;
+  private readonly drivethrough: boolean | undefined;
+  private readonly travelRings: readonly RouteRing[];
+  /** The region with the obstacles grown by the clearance. */
+  private readonly buffered: EdgeIndex;
+  private travel: FieldTravel | null = null;
+
+  constructor(s: LinkSetup) {
+    this.region = s.region;
+    this.zone = s.zone;
+    this.R = s.radius;
+    this.sigma = s.curvatureRate;
+    this.w = s.swathWidth;
+    this.drivethrough = s.headlandDrivethrough;
+    this.travelRings = s.travelRings;
+    // Turns and connectors keep half the machine's width off obstacles (less
+    // 5 cm: the first interior headland pass runs at exactly half a swath).
+    const clearance = s.swathWidth / 2 - 0.05;
+    const holes = s.zone.holes.map((h) => ({
+      outer: ringArea(h) < 0 ? h.slice().reverse() : h,
+      holes: [],
+    }));
+    this.buffered =
+      holes.length && clearance > 0
+        ? new EdgeIndex([s.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
+        : s.region;
+  }
+
+  /**
+   * Every connection follows the machine's turn model (continuous curvature
+   * with a rate limit), and none leaves the field from a pass that runs along
+   * its edge.
+   */
+  connectPoses(
+    from: Pose,
+    to: Pose,
+    r: number,
+    region: EdgeIndex,
+    opts: ConnectOptions = {},
+  ): Connection | null {
+    const o = this.sigma === undefined ? opts : { ...opts, curvatureRate: this.sigma };
+    // Keep the obstacle margin where the ends allow it; where no path keeps it (ends
+    // in an obstacle's margin, a gap between obstacles narrower than the machine
+    // needs to turn), hold the path to the obstacles themselves.
+    const buffered = this.buffered;
+    if (region === this.region && buffered !== region && buffered.contains(from) && buffered.contains(to)) {
+      const c = connectWith(from, to, r, buffered, o);
+      if (c && staysInside(c, region)) return c;
+    }
+    const c = connectWith(from, to, r, region, o);
+    return c && staysInside(c, region) ? c : null;
+  }
+
+  /** Travel through the field along straight legs (built when first needed). */
+  fieldTravel(): FieldTravel {
+    this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
+    return this.travel;
+  }
+
+  /**
+   * The shortest way found from `from` to `to`: a direct path (forward
+   * first), along a headland ring, or (with `anywhere`) through the field
+   * along straight legs; null if none fits inside the field.
+   */
+  findLink(
+    from: Pose,
+    to: Pose,
+    type: PathPart['type'],
+    anywhere: boolean,
+    cached: Connection | null = null,
+  ): Found | null {
+    const R = this.R;
+    if (this.drivethrough) {
+      // Straight through the headland: a direct path (forward first), else straight legs across the field.
+      const d =
+        cached ??
+        this.connectPoses(from, to, R, this.region, { allowReverse: false }) ??
+        this.connectPoses(from, to, R, this.region);
+      if (d) return { length: d.length, legs: [[d, type]] };
+      if (!anywhere) return null;
+      const legs = this.fieldTravel().connect(from, to);
+      if (!legs) return null;
+      return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
+    }
+    // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
+    let direct = cached ?? this.connectPoses(from, to, R, this.region, { allowReverse: false });
+    let via = direct && direct.length < 6 * R + dist(from, to) ? null : this.viaRing(from, to, false);
+    if (!direct && !via) {
+      direct = this.connectPoses(from, to, R, this.region);
+      via = direct ? null : (this.viaRing(from, to, true) ?? this.viaTwoRings(from, to));
+    }
+    const best = pickShorter(direct, via);
+    if (best) return best === direct ? { length: direct.length, legs: [[direct, type]] } : (best as Found);
+    if (!anywhere) return null;
+    // Last resort: through the field along straight legs between waypoints.
+    const legs = this.fieldTravel().connect(from, to);
+    if (!legs) return null;
+    return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
+  }
+
+  /**
+   * A cheaper findLink for the optimizer's costs: a forward turn, the
+   * headland ring, or a reversing turn; no search across several rings or
+   * through the field (those transitions are rare and priced as a crossing).
+   */
+  probeLink(from: Pose, to: Pose): Found | null {
+    const R = this.R;
+    if (this.drivethrough) return this.findLink(from, to, 'Turn', false);
+    const direct = this.connectPoses(from, to, R, this.region, { allowReverse: false });
+    if (direct && direct.length < 6 * R + dist(from, to))
+      return { length: direct.length, legs: [[direct, 'Turn']] };
+    const via = this.viaRing(from, to, false);
+    const best = pickShorter(direct, via);
+    if (best) return best === direct ? { length: direct.length, legs: [[direct, 'Turn']] } : (best as Found);
+    return this.findLink(from, to, 'Turn', false);
+  }
+
+  /**
+   * From the ring near one end to the ring near the other (an obstacle ring
+   * and the exterior pass, say), changing rings where they come closest.
+   */
+  private viaTwoRings(from: Pose, to: Pose): Found | null {
+    const R = this.R;
+    const reach = 4 * R + 2 * this.w;
+    const near = (p: Point) =>
+      this.travelRings.filter(
+        (r) => r.path.length >= 8 * R && dist(r.path.pointAt(r.path.project(p)), p) <= reach,
+      );
+    let best: Found | null = null;
+    for (const A of near(from)) {
+      for (const B of near(to)) {
+        if (A === B) continue;
+        // Where A and B come closest (A sampled every few metres).
+        let sa = 0;
+        let sb = 0;
+        let bd = Number.POSITIVE_INFINITY;
+        for (let s = 0; s < A.path.length; s += 3) {
+          const p = A.path.pointAt(s);
+          const t = B.path.project(p);
+          const d = dist(p, B.path.pointAt(t));
+          if (d < bd) {
+            bd = d;
+            sa = s;
+            sb = t;
+          }
+        }
+        if (bd > reach * 2) continue;
+        for (const da of [1, -1] as RingDirection[]) {
+          for (const db of [1, -1] as RingDirection[]) {
+            const legs = this.chain(from, to, A.path, da, sa, B.path, db, sb);
+            if (legs && (!best || legs.length < best.length)) best = legs;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  private chain(
+    from: Pose,
+    to: Pose,
+    A: RingPath,
+    da: RingDirection,
+    sa: number,
+    B: RingPath,
+    db: RingDirection,
+    sb: number,
+  ): Found | null {
+    const R = this.R;
+    const a0 = A.snap(A.project(from) + da * 2 * R);
+    const a1 = A.snap(sa);
+    const b0 = B.snap(sb + db * 3 * R);
+    const b1 = B.snap(B.project(to) - db * 2 * R);
+    const la = A.distance(a0, a1, da);
+    const lb = B.distance(b0, b1, db);
+    const onA = A.stretch(a0, la, da);
+    const onB = B.stretch(b0, lb, db);
+    if (onA.length < 2 || onB.length < 2 || singleChord(onA) || singleChord(onB)) return null;
+    const c1 = this.connectPoses(from, A.poseAt(a0, da), R, this.region);
+    if (!c1) return null;
+    const c2 = this.connectPoses(A.arrivalPoseAt(a0 + da * la, da), B.poseAt(b0, db), R, this.region);
+    if (!c2) return null;
+    const c3 = this.connectPoses(B.arrivalPoseAt(b0 + db * lb, db), to, R, this.region);
+    if (!c3) return null;
+    const ta = polyLen(onA);
+    const tb = polyLen(onB);
+    const leg = (pts: Point[], length: number): Connection => ({
+      pieces: [{ points: pts, reverse: false }],
+      length,
+      kind: 'headland',
+    });
+    return {
+      length: c1.length + ta + c2.length + tb + c3.length,
+      legs: [
+        [c1, 'HeadlandConnector'],
+        [leg(onA, ta), 'HeadlandConnector'],
+        [c2, 'HeadlandConnector'],
+        [leg(onB, tb), 'HeadlandConnector'],
+        [c3, 'HeadlandConnector'],
+      ],
+    };
+  }
+
+  /** Along one headland ring that passes near both ends. */
+  viaRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
+    const R = this.R;
+    const w = this.w;
+    const opts = { allowReverse };
+    let best: Found | null = null;
+    for (const r of this.travelRings) {
+      const p = r.path;
+      if (p.length < 8 * R) continue;
+      // Only rings that pass near both ends are worth a try.
+      const reach = 4 * R + 2 * w;
+      const s0 = p.project(from);
+      if (dist(p.pointAt(s0), from) > reach) continue;
+      const s1 = p.project(to);
+      if (dist(p.pointAt(s1), to) > reach) continue;
+      for (const dir of [1, -1] as RingDirection[]) {
+        for (const la of [2 * R, 4 * R]) {
+          const a = p.snap(s0 + dir * la);
+          const b = p.snap(s1 - dir * la);
+          const travel = p.distance(a, b, dir);
+          const pts = p.stretch(a, travel, dir);
+          if (pts.length < 2 || singleChord(pts)) continue;
+          const c1 = this.connectPoses(from, p.poseAt(a, dir), R, this.region, opts);
+          if (!c1) continue;
+          const c2 = this.connectPoses(p.arrivalPoseAt(a + dir * travel, dir), to, R, this.region, opts);
+          if (!c2) continue;
+          const length = c1.length + travel + c2.length;
+          if (!best || length < best.length) {
+            const travelConn: Connection = {
+              pieces: [{ points: pts, reverse: false }],
+              length: travel,
+              kind: 'headland',
+            };
+            best = {
+              length,
+              legs: [
+                [c1, 'HeadlandConnector'],
+                [travelConn, 'HeadlandConnector'],
+                [c2, 'HeadlandConnector'],
+              ],
+            };
+          }
+        }
+      }
+    }
+    return best;
+  }
+}
