@@ -19,7 +19,7 @@ import { Clipper } from 'clipper2-ts';
 import { bufferRings, difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
-import { multiPolygonArea, pointInRing, polygonArea } from '../geometry/polygon.ts';
+import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export interface HeadlandOptions {
@@ -82,7 +82,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   const keepOutWidth = M > 0 ? M * w : w / 2;
   const { near, far: holes } =
     N > 0
-      ? nearEdge(zone.outer, allHoles, (N - 0.5) * w + keepOutWidth + w / 2 + Math.max(0, RS - w / 2))
+      ? nearEdge(zone.outer, allHoles, (N - 0.5) * w + keepOutWidth + w / 2 + Math.max(0, RS - w / 2), 4 * RS)
       : { near: [], far: allHoles };
   const outer: Polygon[] = near.length
     ? difference([{ outer: zone.outer, holes: [] }], bays(zone.outer, near, Math.max(0, RS - w / 2)))
@@ -405,19 +405,28 @@ function ringInside(ring: readonly Point[], index: EdgeIndex): boolean {
 }
 
 /**
- * The obstacles closer than `reach` to the outer ring (near), and the rest
- * (far): the nearest points of the two rings, vertex to edge both ways.
+ * The obstacles no larger than `size` across and closer than `reach` to
+ * the outer ring (near), and the rest (far): the nearest points of the two
+ * rings, vertex to edge both ways. A larger obstacle near the edge (a strip
+ * that all but cuts the field in two, say) keeps its own passes, the way
+ * round it from one side to the other.
  */
 function nearEdge(
   outerRing: readonly Point[],
   holes: readonly Polygon[],
   reach: number,
+  size: number,
 ): { near: Polygon[]; far: Polygon[] } {
   const near: Polygon[] = [];
   const far: Polygon[] = [];
   if (holes.length === 0) return { near, far };
   const edge = new EdgeIndex([outerRing]);
   for (const h of holes) {
+    const box = ringBBox(h.outer);
+    if (Math.max(box.maxX - box.minX, box.maxY - box.minY) > size) {
+      far.push(h);
+      continue;
+    }
     let close = h.outer.some((p) => edge.distance(p, reach) < reach);
     if (!close) {
       const own = new EdgeIndex([h.outer]);
@@ -429,31 +438,37 @@ function nearEdge(
 }
 
 /**
- * Each obstacle near the edge, grown by `grow`, joined to the edge: the
- * convex hull of its vertices within reach of the edge and their nearest
- * points on the edge (pushed a metre past it), so the field minus it has a
- * bay there instead of an obstacle with a strip of field between it and
- * the edge.
+ * Each obstacle near the edge, grown by `grow`, joined to the edge: with
+ * the shadow its side facing the edge casts on it (each edge of the
+ * obstacle within reach, joined to the nearest points of the field edge,
+ * pushed a metre past it), so the field minus it has a bay there instead
+ * of an obstacle with a strip of field between it and the edge.
  */
 function bays(outerRing: readonly Point[], near: readonly Polygon[], grow: number): Polygon[] {
   const grown = grow > 0 ? offset(near, grow, 'round', 0.05) : near.slice();
   const edge = new EdgeIndex([outerRing]);
   const out: Polygon[] = [...grown];
   for (const g of grown) {
-    const pts: Point[] = [];
+    const ring = g.outer;
     let limit = Number.POSITIVE_INFINITY;
-    for (const p of g.outer) limit = Math.min(limit, edge.distance(p));
+    for (const p of ring) limit = Math.min(limit, edge.distance(p));
     // The side of the obstacle facing the edge: vertices up to a swath or two farther than its nearest.
     limit += Math.max(2 * grow, 6);
-    for (const p of g.outer) {
-      if (edge.distance(p, limit) > limit) continue;
+    const shadow = ring.map((p) => {
+      if (edge.distance(p, limit) > limit) return null;
       const q = nearestOnRing(p, outerRing);
       const d = Math.hypot(q.x - p.x, q.y - p.y);
-      pts.push(p);
-      if (d > 1e-9) pts.push({ x: q.x + (q.x - p.x) / d, y: q.y + (q.y - p.y) / d });
+      return d > 1e-9 ? { x: q.x + (q.x - p.x) / d, y: q.y + (q.y - p.y) / d } : q;
+    });
+    for (let i = 0; i < ring.length; i++) {
+      const j = (i + 1) % ring.length;
+      const qi = shadow[i];
+      const qj = shadow[j];
+      if (!qi || !qj) continue;
+      const quad = [ring[i], ring[j], qj, qi];
+      // Either winding: the union below orients it.
+      out.push({ outer: signedArea(quad) < 0 ? quad.reverse() : quad, holes: [] });
     }
-    const hull = convexHull(pts);
-    if (hull.length >= 3) out.push({ outer: hull, holes: [] });
   }
   return union(out);
 }
@@ -476,25 +491,6 @@ function nearestOnRing(p: Point, ring: readonly Point[]): Point {
     }
   }
   return best;
-}
-
-/** Convex hull, counter-clockwise (monotone chain). */
-function convexHull(points: readonly Point[]): Point[] {
-  const pts = points.slice().sort((a, b) => a.x - b.x || a.y - b.y);
-  if (pts.length < 3) return pts;
-  const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-  const lower: Point[] = [];
-  for (const p of pts) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], p) <= 0) lower.pop();
-    lower.push(p);
-  }
-  const upper: Point[] = [];
-  for (let i = pts.length - 1; i >= 0; i--) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], pts[i]) <= 0)
-      upper.pop();
-    upper.push(pts[i]);
-  }
-  return lower.slice(0, -1).concat(upper.slice(0, -1));
 }
 
 /** True when the ring neither crosses the indexed region's edges nor lies inside it. */
