@@ -39,6 +39,7 @@ import { samplePath, type TurnPath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { type RingDirection, RingPath } from './ring-path.ts';
+import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** A rounded convex corner of a ring, by arc length, with the point where its straight legs meet. */
 export interface RingCorner {
@@ -167,7 +168,9 @@ export function squareCorners(
     const worked = runOn && Math.max(runIn, runOut) >= reach - 0.01;
     const gain = worked ? rounding : rounding - kite;
     if (gain < (swath * swath) / 8 || (!worked && kite > 2 * gain)) continue;
-    if (!cornerTurn({ ...apex, heading: hIn }, hOut, radius, region)) continue;
+    const kTurn = cornerTurn({ ...apex, heading: hIn }, hOut, radius, region);
+    // The implement stays inside the field and off the obstacles all through the turn.
+    if (!kTurn || !keepsClear(apex, kTurn, h - TURN_REGION_SLACK, region)) continue;
     const from = path.cum[i0 % n];
     const to = path.cum[j % n];
     out.push({
@@ -184,6 +187,15 @@ export function squareCorners(
     });
   }
   return out;
+}
+
+/** True when the apex and every point of the turn lie at least `clearance` from the region's edges. */
+function keepsClear(apex: Point, turn: Connection, clearance: number, region: EdgeIndex): boolean {
+  if (clearance <= 0) return true;
+  if (region.distance(apex, clearance) < clearance) return false;
+  for (const pc of turn.pieces)
+    for (const q of pc.points) if (region.distance(q, clearance) < clearance) return false;
+  return true;
 }
 
 /**
