@@ -2,8 +2,12 @@
  * Planner benchmark: plans every field of the benchmark selection
  * (../shared/fields/benchmark_selection.json, or the project's fixture fields
  * when that folder is absent) in two scenarios and prints, per scenario, the
- * median and p95 of plan time and of quality, the refusals and why, and the
- * invariant violations found by the shared plan checker.
+ * median and p95 of plan time and of quality, the refusals and why, the
+ * invariant violations found by the shared plan checker, the plan audit's
+ * figures (undriven passes and tracks, duplicate tracks, turn overhang, fields
+ * under 95 % and 90 % covered, the fields with the most of each) and a table
+ * against the targets (bench/audit-figures.ts; the spiral row comes from the
+ * last `npm run bench:options -- --option spiral`).
  *
  *   npm run bench                       # both scenarios, whole selection
  *   npm run bench -- --scenario S1 --limit 100 --field fiboa-bg:00151-494
@@ -13,13 +17,21 @@
  *
  * Writes the same as JSON to bench/results/plan-bench.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { planField } from '../core/plan.ts';
 import { PlanningError, type PlanRequest, type PlanResult, type Point } from '../core/types/index.ts';
 import { checkPlan } from '../test/helpers/check-plan.ts';
 import { hasCorpus, loadBenchmarkSelection, loadFixtureFields, repoRoot } from '../test/helpers/corpus.ts';
+import {
+  type AuditFigures,
+  auditFigures,
+  auditLines,
+  auditSummary,
+  targetRows,
+  targetTable,
+} from './audit-figures.ts';
 
 interface Scenario {
   name: string;
@@ -147,6 +159,8 @@ interface Row {
   violations: number;
   rules: string[];
   failures: number;
+  /** The plan audit: undriven passes and tracks, duplicate tracks, turn overhang (core/metrics/plan-audit.ts). */
+  audit: AuditFigures;
   /** Set when a field part was decomposed: its figures planned as one zone and as planned. */
   decomposition?: {
     cells: number;
@@ -286,6 +300,7 @@ function run(s: Scenario, cases: FieldCase[]) {
       violations,
       rules: [...rules],
       failures: plan.zones.reduce((n, z) => n + (z.routeFailures ?? 0), 0),
+      audit: auditFigures(plan),
       decomposition: decompositionOf(plan),
     });
     if (!values.quiet && violations > 0)
@@ -376,8 +391,35 @@ function run(s: Scenario, cases: FieldCase[]) {
     }, {}),
     fieldsWithRouteFailures: rows.filter((r) => r.failures > 0).length,
     decomposition: decompositionSummary(rows),
+    audit: auditSummary(rows.map((r) => r.audit)),
   };
   return { summary, rows };
+}
+
+/** Median coverage and overlap of the spiral option from the last route-options run (bench:options --option spiral). */
+function spiralFigures(): { covered: number; overlap: number; fields: number } | undefined {
+  const file = resolve(repoRoot, 'bench/results/route-options-bench.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as {
+      results?: { spiral?: { rows: { covered: number; overlap: number }[] } };
+    };
+    const rows = r.results?.spiral?.rows;
+    if (!rows?.length) return undefined;
+    return {
+      covered: quantile(
+        rows.map((x) => x.covered),
+        0.5,
+      ),
+      overlap: quantile(
+        rows.map((x) => x.overlap),
+        0.5,
+      ),
+      fields: rows.length,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 const all = loadCases();
@@ -406,6 +448,27 @@ for (const s of scenarios) {
       `  decomposed     ${summary.decomposition.fields} field(s) into ${summary.decomposition.cells} cells: saved ${f(summary.decomposition.turnsSaved, 0)} turns (${f(summary.decomposition.turnsSavedPercent)} %), ${f(summary.decomposition.nonWorkingSavedM, 0)} m non-working (${f(summary.decomposition.nonWorkingSavedPercent)} %), ${f(summary.decomposition.timeSavedS / 60, 1)} min (${f(summary.decomposition.timeSavedPercent)} %) against the same fields undecomposed; median per field ${f(summary.decomposition.medianPerField.turnsSavedPercent)} % turns, ${f(summary.decomposition.medianPerField.nonWorkingSavedPercent)} % non-working, ${f(summary.decomposition.medianPerField.timeSavedPercent)} % time`,
     ].join('\n'),
   );
+  console.log(auditLines(summary.audit).join('\n'));
+  if (!values.quiet) {
+    // The fields with the most of each defect.
+    const worst = (name: string, g: (a: AuditFigures) => number, unit: string) => {
+      const top = rows.filter((r) => g(r.audit) > 0.05).sort((a, b) => g(b.audit) - g(a.audit));
+      if (top.length)
+        console.log(
+          `  most ${name}: ${top
+            .slice(0, 5)
+            .map((r) => `${r.id} ${f(g(r.audit), 0)} ${unit}`)
+            .join(', ')}`,
+        );
+    };
+    worst('undriven pass', (a) => a.undrivenPass, 'm');
+    worst('duplicate track', (a) => a.duplicateShare, '%');
+    worst('turn overhang', (a) => a.overhangLength, 'm');
+    worst('uncovered', (a) => (a.covered < 95 ? 100 - a.covered : 0), '%');
+  }
+  const targets = targetRows(summary.audit, summary.planTimeMs, spiralFigures());
+  (summary as typeof summary & { targets?: unknown }).targets = targets;
+  console.log(`${s.name} against the targets:\n${targetTable(targets)}`);
   for (const c of summary.crashed.slice(0, 5)) console.error(`crash ${c.id}: ${c.error}`);
 }
 const out = resolve(repoRoot, 'bench/results');

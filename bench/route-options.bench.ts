@@ -8,6 +8,9 @@
  * boustrophedon order of the same field (the acceptance ratio: median at
  * most 0.85) and what the optimizer itself reported; 'extendTracks' shows
  * the missed area with extended tracks (acceptance: median at most 0.5 %).
+ * Every option also gets the plan audit's figures (undriven passes and
+ * tracks, duplicate tracks, turn overhang, fields under 95 % and 90 %
+ * covered); 'spiral' its targets (median covered >= 98.5 %, overlap <= 5 %).
  * 'passable' and 'usePassable-false' send each field's holes as passable
  * obstacles (features marked passable: true), driven over or, with
  * usePassable false, gone round. The other options: no decomposition,
@@ -31,6 +34,7 @@ import { planField } from '../core/plan.ts';
 import { PlanningError, type PlanRequest, type RouteOptions } from '../core/types/index.ts';
 import { checkPlan } from '../test/helpers/check-plan.ts';
 import { hasCorpus, loadBenchmarkSelection, loadFixtureFields, repoRoot } from '../test/helpers/corpus.ts';
+import { type AuditFigures, auditFigures, auditLines, auditSummary } from './audit-figures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -174,6 +178,8 @@ interface Row {
   converged?: boolean;
   /** Refill points of the plan, when asked for. */
   refills?: number;
+  /** The plan audit: undriven passes and tracks, duplicate tracks, turn overhang. */
+  audit: AuditFigures;
 }
 
 const results: Record<string, { rows: Row[]; refused: number; crashed: string[] }> = {};
@@ -212,6 +218,7 @@ for (const o of chosen) {
         overlap: r.plan.stats.overlapPercent,
         violations: v.length,
         kinds,
+        audit: auditFigures(r.plan),
         ...(reps.length
           ? { gain: base > 0 ? 100 * (1 - cost / base) : 0, converged: reps.every((x) => x.converged) }
           : {}),
@@ -286,7 +293,21 @@ for (const o of chosen) {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
     `  violations     ${rows.filter((r) => r.violations > 0).length} field(s)`,
+    ...auditLines(auditSummary(rows.map((r) => r.audit))),
   ];
+  if (o.name === 'spiral') {
+    const covered = quantile(
+      col((r) => r.covered),
+      0.5,
+    );
+    const overlap = quantile(
+      col((r) => r.overlap),
+      0.5,
+    );
+    lines.push(
+      `  targets        covered median ${f(covered, 2)} % (>= 98.5 %: ${covered >= 98.5 ? 'yes' : 'NO'})   overlap median ${f(overlap, 2)} % (<= 5 %: ${overlap <= 5 ? 'yes' : 'NO'})`,
+    );
+  }
   const refills = rows.filter((r) => r.refills !== undefined);
   if (refills.length)
     lines.push(

@@ -19,6 +19,7 @@ import {
   type HeadlandRing,
   ringSwaths,
 } from './headland/generate-headlands.ts';
+import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
@@ -558,20 +559,31 @@ function planZone(
   };
   // Zones of their own are for straight tracks; curved and spiral tracks (and
   // crosshatch lines across the whole area) keep the part whole.
-  if (!options.decomposition || trackType !== 'Straight' || options.useCrossHatches) return [single];
-  const decomposed = planDecomposedPart({
-    part: zone,
+  const result =
+    !options.decomposition || trackType !== 'Straight' || options.useCrossHatches
+      ? [single]
+      : (planDecomposedPart({
+          part: zone,
+          headlands,
+          workable,
+          passable: zonePassable,
+          region,
+          options,
+          start,
+          end,
+          hooks,
+          single,
+        }) ?? [single]);
+  // The plan audit: passes and tracks planned but not driven, tracks driven
+  // twice, turns over the edge; into the statistics and the warnings.
+  auditPart({
+    zones: result,
     headlands,
-    workable,
+    ...(result[0] === single ? { tracks: tracks.tracks } : {}),
     passable: zonePassable,
-    region,
-    options,
-    start,
-    end,
-    hooks,
-    single,
+    machine: m,
   });
-  return decomposed ?? [single];
+  return result;
 }
 
 /**

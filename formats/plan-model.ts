@@ -280,7 +280,10 @@ export function ringDirection(pts: readonly Point[]): 'CW' | 'CCW' {
 
 export function roundStats(s: PlanStats): PlanStats {
   const out = { ...s };
-  for (const k of Object.keys(out) as (keyof PlanStats)[]) out[k] = round3(out[k]);
+  for (const k of Object.keys(out) as (keyof PlanStats)[]) {
+    const v = out[k];
+    if (v !== undefined) out[k] = round3(v);
+  }
   return out;
 }
 

@@ -185,6 +185,31 @@ const statMembers = {
   totalTime: Type.Number({ description: '[s]' }),
   coveredPercent: Type.Number({ description: 'Covered share of the field [%].' }),
   overlapPercent: Type.Number({ description: 'Worked twice, share of the field [%].' }),
+  // The plan audit (absent on plans stored before it).
+  undrivenPassLength: Type.Optional(
+    Type.Number({ description: 'Planned headland pass length no driven working part runs along [m].' }),
+  ),
+  undrivenTrackLength: Type.Optional(
+    Type.Number({ description: 'Planned track length no driven working part runs along [m].' }),
+  ),
+  duplicateTrackLength: Type.Optional(
+    Type.Number({
+      description:
+        'Driven track length within a quarter swath of another, parallel driven track (both counted) [m].',
+    }),
+  ),
+  overhangLength: Type.Optional(
+    Type.Number({
+      description:
+        'Turn and connector length closer than half the working width to the field edge or an obstacle, or outside [m].',
+    }),
+  ),
+  overhangArea: Type.Optional(
+    Type.Number({
+      description:
+        "Area of the machine's width over the field edge or an obstacle in turns and connectors [m^2].",
+    }),
+  ),
 };
 
 const Stats = Type.Object(statMembers, {

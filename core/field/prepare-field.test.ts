@@ -203,6 +203,35 @@ describe('prepareField refuses the rest, saying what and where', () => {
     expect(e.message).toContain(`${lon}`);
   });
 
+  it('names the ring the crossing is in: a hole after another hole', () => {
+    const outer = ring([
+      [0, 0],
+      [400, 0],
+      [400, 400],
+      [0, 400],
+    ]);
+    const hole1 = ring([
+      [20, 20],
+      [20, 60],
+      [60, 60],
+      [60, 20],
+    ]);
+    const bowTieHole = ring([
+      [200, 200],
+      [300, 300],
+      [300, 200],
+      [200, 300],
+    ]);
+    const e = refusal({ type: 'Polygon', coordinates: [outer, hole1, bowTieHole] });
+    expect(e.code).toBe('FIELD_SELF_INTERSECTION');
+    expect(e.details.path).toBe('coordinates[2]');
+    expect(e.message).toContain('has a hole that crosses itself');
+    expect(e.message).toContain('(coordinates[2])');
+    // An empty ring before it is dropped; the crossing keeps its own ring's name.
+    const f = refusal({ type: 'Polygon', coordinates: [outer, [], bowTieHole] });
+    expect(f.details.path).toBe('coordinates[2]');
+  });
+
   it('refuses fewer than 3 distinct points', () => {
     const e = refusal({
       type: 'Polygon',

@@ -51,17 +51,23 @@ export function prepareField(input: unknown): PreparedField {
   const nodes: Point[][] = [];
   for (const rp of raw) {
     const rings: Point[][] = [];
+    // Where each kept ring came from (a dropped ring shifts the ones after it).
+    const paths: string[] = [];
     if (rp.rings.length === 0) continue;
     // A passable obstacle with no area (a drain drawn as a line) excludes nothing: dropped, not refused.
     const outerRing = cleanRing(rp.rings[0], frame, repairs, true, rp.passable);
     if (!outerRing) continue;
     rings.push(outerRing);
+    paths.push(rp.rings[0].path);
     for (const rr of rp.rings.slice(1)) {
       const ring = cleanRing(rr, frame, repairs, false);
-      if (ring) rings.push(ring);
+      if (ring) {
+        rings.push(ring);
+        paths.push(rr.path);
+      }
     }
     const [outer, ...holes] = rings;
-    checkRingsValid(outer, holes, rp, frame);
+    checkRingsValid(outer, holes, paths, frame);
     const poly = buildPolygon(outer, holes, rp.path, repairs);
     if (rp.passable) passable.push(...poly);
     else {
@@ -312,7 +318,7 @@ function dedupe(pts: Point[]): Point[] {
  * Edges are swept in order of their lowest x, so the check is about
  * O(n log n) for real boundaries.
  */
-function checkRingsValid(outer: Point[], holes: Point[][], rp: RawPolygon, frame: MetricFrame) {
+function checkRingsValid(outer: Point[], holes: Point[][], paths: readonly string[], frame: MetricFrame) {
   const rings = [outer, ...holes];
   interface E {
     r: number;
@@ -343,13 +349,14 @@ function checkRingsValid(outer: Point[], holes: Point[][], rp: RawPolygon, frame
   });
   edges.sort((p, q) => p.minX - q.minX);
   const active: E[] = [];
-  const fail = (x: number, y: number, what: string): never => {
+  // Named by the ring the crossing is in: the exterior or the hole.
+  const fail = (r: number, x: number, y: number, what: string): never => {
     const [lon, lat] = frame.toLonLat({ x, y });
     const c: [number, number] = [round7(lon), round7(lat)];
     throw new PlanningError(
       'FIELD_SELF_INTERSECTION',
-      `The boundary ${what} at [${c[0]}, ${c[1]}] (${rp.rings[0].path}); a field must be a simple polygon whose holes lie inside it without touching.`,
-      { path: rp.rings[0].path, coordinate: c },
+      `The boundary ${what} at [${c[0]}, ${c[1]}] (${paths[r]}); a field must be a simple polygon whose holes lie inside it without touching.`,
+      { path: paths[r], coordinate: c },
     );
   };
   for (const e of edges) {
@@ -365,10 +372,16 @@ function checkRingsValid(outer: Point[], holes: Point[][], rp: RawPolygon, frame
       if (!hit) continue;
       if (adjacent) {
         // Adjacent edges share one endpoint; anything more is a fold.
-        if (hit.overlap) fail(hit.x, hit.y, 'folds back on itself');
+        if (hit.overlap)
+          fail(
+            e.r,
+            hit.x,
+            hit.y,
+            e.r === 0 ? 'folds back on itself' : 'has a hole that folds back on itself',
+          );
         continue;
       }
-      fail(hit.x, hit.y, e.r === 0 ? 'crosses itself' : 'has a hole that crosses itself');
+      fail(e.r, hit.x, hit.y, e.r === 0 ? 'crosses itself' : 'has a hole that crosses itself');
     }
     active.push(e);
   }

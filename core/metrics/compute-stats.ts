@@ -123,6 +123,12 @@ export function computeStats(input: StatsInput): PlanStats {
     totalTime: workingTime + nonWorkingTime,
     coveredPercent: fieldArea > 0 ? (100 * coveredArea) / fieldArea : 0,
     overlapPercent: fieldArea > 0 ? (100 * overlapArea) / fieldArea : 0,
+    // Set by the plan audit (audit-zones.ts).
+    undrivenPassLength: 0,
+    undrivenTrackLength: 0,
+    duplicateTrackLength: 0,
+    overhangLength: 0,
+    overhangArea: 0,
   };
 }
 
@@ -148,9 +154,14 @@ export function sumStats(list: readonly PlanStats[]): PlanStats {
     totalTime: 0,
     coveredPercent: 0,
     overlapPercent: 0,
+    undrivenPassLength: 0,
+    undrivenTrackLength: 0,
+    duplicateTrackLength: 0,
+    overhangLength: 0,
+    overhangArea: 0,
   };
   for (const z of list) {
-    for (const k of Object.keys(s) as (keyof PlanStats)[]) s[k] += z[k];
+    for (const k of Object.keys(s) as (keyof PlanStats)[]) s[k] += z[k] ?? 0;
   }
   s.coveredPercent = s.fieldArea > 0 ? (100 * s.coveredArea) / s.fieldArea : 0;
   s.overlapPercent = s.fieldArea > 0 ? (100 * s.overlapArea) / s.fieldArea : 0;

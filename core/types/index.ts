@@ -4,6 +4,7 @@
  * (counter-clockwise from +x = east) unless a name says `bearingDeg`
  * (degrees clockwise from north, the wire convention).
  */
+import type { ZoneAudit } from '../metrics/plan-audit.ts';
 
 export interface Point {
   x: number;
@@ -272,6 +273,20 @@ export interface PlanStats {
   coveredPercent: number;
   /** overlapArea / fieldArea [%]. */
   overlapPercent: number;
+  /**
+   * The plan audit (core/metrics/plan-audit.ts), set on every plan the
+   * planner makes (absent on plans made before it): length of the planned
+   * headland passes no driven working part runs along [m].
+   */
+  undrivenPassLength?: number;
+  /** Length of the planned tracks no driven working part runs along [m]. */
+  undrivenTrackLength?: number;
+  /** Driven track length within a quarter swath of another, parallel driven track (both counted) [m]. */
+  duplicateTrackLength?: number;
+  /** Length of turns and connectors closer than half the working width to the field edge or an obstacle, or outside [m]. */
+  overhangLength?: number;
+  /** Area of those turns' and connectors' half-width strips outside the field or inside obstacles [m^2]. */
+  overhangArea?: number;
 }
 
 export interface GeometryGroup {
@@ -307,6 +322,8 @@ export interface Zone {
   refillPoints?: RefillPoint[];
   /** What the planner could not do as asked and did instead (a track type it fell back from, say). */
   warnings?: string[];
+  /** What the plan audit found (core/metrics/plan-audit.ts): undriven passes and tracks, duplicate tracks, turn overhang. */
+  audit?: ZoneAudit;
   /** With a staging area: from it to where the route starts, and from where it ends back to it. */
   stagingLegs?: { entry: [Point, Point] | null; exit: [Point, Point] | null };
   /** Index of the field part (input polygon) the zone belongs to. */

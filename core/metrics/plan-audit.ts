@@ -1,0 +1,688 @@
+/**
+ * The plan audit: what a plan leaves undone or does twice, measured from its
+ * geometry so that no defect passes unsaid.
+ *
+ * - Undriven passes and tracks: the stretches of the planned headland passes
+ *   (the exact offsets of the field edge and obstacles) and tracks that no
+ *   driven working part (headland pass or track) runs along within
+ *   `tolerance`. A corner of a pass that the drivable pass rounds (turning
+ *   radius) is not counted where a driven line runs within the rounding's
+ *   reach; a whole pass, or a stretch longer than its bends explain, is.
+ * - Duplicate tracks: driven track length lying closer than half a swath
+ *   (DUPLICATE_SPACING) to another driven track part running (nearly)
+ *   parallel: more than half a strip worked twice. Both parts count.
+ * - Turn overhang: where the centre line of a turn or connector comes closer
+ *   than half the working width to the field edge or an obstacle, or leaves
+ *   the field: the length of those stretches, and the area of (the union
+ *   of) their half-width strips outside the field or inside obstacles.
+ *
+ * Lengths are exact on the polylines (no sampling): every segment is clipped
+ * against the capsules of the segments near it (segment-grid.ts).
+ */
+import { Clipper, Clipper64, ClipType, FillRule, type Paths64, Rect64Utils } from 'clipper2-ts';
+import { bufferLines, difference, SCALE, toPaths } from '../geometry/clip.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import { signedArea } from '../geometry/polygon.ts';
+import type { PathPart, Point, Polygon } from '../types/index.ts';
+import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
+
+/** Turns are checked against the edge this far ahead at a time [m]. */
+const LOOKAHEAD = 4;
+/** Driven segments followed at most from one planned piece's start to its end. */
+const CHAIN = 32;
+/** Planned lines are checked in pieces no longer than this [m]. */
+const PIECE = 5;
+/** Stretches closer than this to a driven working part are driven [m]. */
+export const DRIVEN_TOLERANCE = 0.25;
+/** Turns may come this much closer than half the width to an edge (the route's own clearance) [m]. */
+export const OVERHANG_SLACK = 0.05;
+/**
+ * Driven tracks closer than this many swaths to a parallel one are worked
+ * twice (more than half the strip): neighbours lie a whole swath apart.
+ */
+export const DUPLICATE_SPACING = 0.5;
+/** Track parts within this angle of each other are parallel [rad]. */
+const PARALLEL = (15 * Math.PI) / 180;
+/** A pass stretch bending by at least this much may be a corner rounded for driving [rad] ... */
+const MIN_CORNER = (5 * Math.PI) / 180;
+/** Points of a stretch checked for a corner's reach. */
+const CORNER_SAMPLES = 12;
+/** ... and its rounding reaches no farther from the corner than at this bend [rad]. */
+const MAX_CORNER = (150 * Math.PI) / 180;
+/** Undriven stretches shorter than this are not listed (their length still counts) [m]. */
+const MIN_STRETCH = 0.5;
+
+export interface PlannedPass {
+  kind: 'exterior' | 'interior';
+  passNumber: number;
+  obstacleIndex?: number;
+  /** The planned centre line (exact offset), a closed ring (no repeated vertex). */
+  ring: readonly Point[];
+}
+
+export interface PlannedTrack {
+  trackIndex: number;
+  points: readonly Point[];
+}
+
+export interface AuditInput {
+  /** The field the turns must keep inside: outer ring, holes = obstacles. */
+  boundary: Polygon;
+  /** Headland passes the headland stage planned. */
+  passes: readonly PlannedPass[];
+  /** Tracks the track stage planned. */
+  tracks: readonly PlannedTrack[];
+  /** The zone's parts; driven ones carry `sequence`. */
+  parts: readonly PathPart[];
+  /**
+   * Driven parts of the other zones of the same field part (a decomposed
+   * part): they drive passes too, and their tracks may lie on this zone's.
+   */
+  others?: readonly PathPart[];
+  swathWidth: number;
+  /** Working width for the overhang [m] (default the swath). */
+  width?: number;
+  turningRadius: number;
+  /** Default DRIVEN_TOLERANCE. */
+  tolerance?: number;
+}
+
+export interface UndrivenStretch {
+  kind: 'exterior' | 'interior' | 'track';
+  passNumber?: number;
+  obstacleIndex?: number;
+  trackIndex?: number;
+  /** Length [m]. */
+  length: number;
+  /** Where it starts and its middle (for the warning and the picture). */
+  from: Point;
+  at: Point;
+  /** The stretch's centre line. */
+  points: Point[];
+  /**
+   * Passes: how far the nearest driven headland pass runs from the stretch
+   * (median over it) when one runs within a swath less the tolerance, a pass
+   * driven off its planned line; absent when none does (not driven at all).
+   */
+  offset?: number;
+}
+
+export interface Overhang {
+  /** Index of the part in the zone's parts. */
+  part: number;
+  type: PathPart['type'];
+  /** Length of the centre line closer than half the width to an edge, or outside [m]. */
+  length: number;
+  /** The worst point (nearest the edge, or outside). */
+  at: Point;
+  /** The overhanging stretches of the centre line. */
+  stretches: Point[][];
+}
+
+export interface ZoneAudit {
+  undrivenPassLength: number;
+  undrivenPasses: UndrivenStretch[];
+  undrivenTrackLength: number;
+  undrivenTracks: UndrivenStretch[];
+  /** Driven track length [m]. */
+  trackLength: number;
+  duplicateTrackLength: number;
+  overhangLength: number;
+  overhangArea: number;
+  overhangs: Overhang[];
+}
+
+export function auditZone(input: AuditInput): ZoneAudit {
+  const w = input.swathWidth;
+  const tol = input.tolerance ?? DRIVEN_TOLERANCE;
+  const driven = input.parts.filter((p) => p.sequence !== undefined && p.points.length >= 2);
+  const others = (input.others ?? []).filter((p) => p.sequence !== undefined && p.points.length >= 2);
+  const working = [...driven, ...others].filter((p) => p.working);
+  const workGrid = new SegmentGrid(
+    working.map((p) => p.points),
+    Math.max(2, w),
+  );
+  // The driven passes, for how far off its line a pass was driven.
+  const passGrid = new SegmentGrid(
+    working.filter((p) => p.type.endsWith('HeadlandPass')).map((p) => p.points),
+    Math.max(2, w),
+  );
+  // Passes are rounded at the turning radius, the outer ones at up to a swath per pass more.
+  const outermost = (kind: PlannedPass['kind']) =>
+    input.passes.reduce((m, p) => (p.kind === kind ? Math.max(m, p.passNumber) : m), 1);
+  const cornerRadius = (p: PlannedPass) =>
+    input.turningRadius + Math.max(0, outermost(p.kind) - p.passNumber) * w;
+  const undrivenPasses: UndrivenStretch[] = [];
+  for (const pass of input.passes) {
+    if (pass.ring.length < 3) continue;
+    const ring = signedArea(pass.ring) < 0 ? pass.ring.slice().reverse() : pass.ring.slice();
+    const stretches = undrivenStretches([...ring, ring[0]], true, workGrid, tol);
+    const whole = stretches.length === 1 && stretches[0].length >= ringLength(ring) - 1e-6;
+    for (const s of stretches) {
+      if (!whole && smoothedCorner(s.points, workGrid, cornerRadius(pass), tol)) continue;
+      const off = offLine(s.points, passGrid, w - tol);
+      undrivenPasses.push({
+        kind: pass.kind,
+        passNumber: pass.passNumber,
+        ...(pass.obstacleIndex !== undefined ? { obstacleIndex: pass.obstacleIndex } : {}),
+        ...s,
+        ...(off !== undefined ? { offset: off } : {}),
+      });
+    }
+  }
+  const undrivenTracks: UndrivenStretch[] = [];
+  for (const t of input.tracks) {
+    if (t.points.length < 2) continue;
+    for (const s of undrivenStretches(t.points, false, workGrid, tol))
+      undrivenTracks.push({ kind: 'track', trackIndex: t.trackIndex, ...s });
+  }
+  const tracks = driven.filter((p) => p.type === 'RouteTrack');
+  const otherTracks = others.filter((p) => p.type === 'RouteTrack');
+  const { trackLength, duplicateTrackLength } = duplicates(tracks, otherTracks, DUPLICATE_SPACING * w);
+  const overhangs = overhang(input.boundary, input.parts, (input.width ?? w) / 2);
+  const sum = (xs: readonly { length: number }[]) => xs.reduce((a, x) => a + x.length, 0);
+  return {
+    undrivenPassLength: sum(undrivenPasses),
+    undrivenPasses: undrivenPasses.filter((s) => s.length >= MIN_STRETCH),
+    undrivenTrackLength: sum(undrivenTracks),
+    undrivenTracks: undrivenTracks.filter((s) => s.length >= MIN_STRETCH),
+    trackLength,
+    duplicateTrackLength,
+    overhangLength: sum(overhangs),
+    overhangArea: outsideArea(
+      overhangs.flatMap((o) => o.stretches),
+      input.boundary,
+      (input.width ?? w) / 2,
+    ),
+    overhangs,
+  };
+}
+
+type Stretch = Omit<UndrivenStretch, 'kind'>;
+
+/**
+ * The stretches of a polyline farther than tol from every segment of the
+ * grid. A closed polyline (first point repeated) joins a stretch running
+ * through its start.
+ */
+function undrivenStretches(
+  line: readonly Point[],
+  closed: boolean,
+  grid: SegmentGrid,
+  tol: number,
+): Stretch[] {
+  const out: { pts: Point[]; length: number }[] = [];
+  let cur: { pts: Point[]; length: number } | null = null;
+  const pts = densify(line, PIECE);
+  let buf = new Float64Array(64);
+  const one = new Float64Array(2);
+  const merged = new Int32Array(1);
+  const startsAtZero: boolean[] = [];
+  let hint = -1;
+  // True when segment pq runs along the driven polyline from its segment e:
+  // p within tol of e, q within tol of e or a segment a few on (either way),
+  // and every vertex between within tol of pq. The driven line then crosses
+  // every perpendicular of pq within tol of it (up to tol at pq's ends).
+  const near = (e: number, p: Point, q: Point) => {
+    if (e < 0 || e >= grid.count) return false;
+    if (segDist(p.x, p.y, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e]) > tol) return false;
+    const own = grid.owner[e];
+    for (const dir of [1, -1]) {
+      for (
+        let j = e, steps = 0;
+        j >= 0 && j < grid.count && grid.owner[j] === own && steps < CHAIN;
+        j += dir, steps++
+      ) {
+        if (j !== e) {
+          // The vertex shared with the previous segment of the walk.
+          const vx = dir === 1 ? grid.ax[j] : grid.bx[j];
+          const vy = dir === 1 ? grid.ay[j] : grid.by[j];
+          if (segDist(vx, vy, p.x, p.y, q.x, q.y) > tol) break;
+        }
+        if (segDist(q.x, q.y, grid.ax[j], grid.ay[j], grid.bx[j], grid.by[j]) <= tol) {
+          hint = j;
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  for (let k = 1; k < pts.length; k++) {
+    const p = pts[k - 1];
+    const q = pts[k];
+    const L = Math.sqrt((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y));
+    if (L === 0) continue;
+    // Mostly a planned line is driven along: follow the driven line that held the last piece.
+    if (hint >= 0 && near(hint, p, q)) {
+      if (cur) out.push(cur);
+      cur = null;
+      continue;
+    }
+    let n = 0;
+    grid.forEachNearSegment(p.x, p.y, q.x, q.y, tol, (e) => {
+      if (!capsuleInterval(p.x, p.y, q.x, q.y, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e], tol, one))
+        return;
+      hint = e;
+      if (2 * n + 2 > buf.length) {
+        const b = new Float64Array(buf.length * 2);
+        b.set(buf);
+        buf = b;
+      }
+      buf[2 * n] = one[0];
+      buf[2 * n + 1] = one[1];
+      n++;
+    });
+    mergeIntervals(buf, n, merged);
+    // The complement of the merged intervals in [0, 1]: undriven pieces.
+    let t = 0;
+    const at = (s: number) => ({ x: p.x + s * (q.x - p.x), y: p.y + s * (q.y - p.y) });
+    const piece = (s0: number, s1: number) => {
+      if (s1 - s0 <= 1e-9) return;
+      if (cur && s0 <= 1e-9) {
+        cur.pts.push(at(s1));
+        cur.length += (s1 - s0) * L;
+      } else {
+        if (cur) out.push(cur);
+        cur = { pts: [at(s0), at(s1)], length: (s1 - s0) * L };
+        startsAtZero.push(k === 1 && s0 <= 1e-9);
+      }
+      if (s1 < 1 - 1e-9) {
+        out.push(cur);
+        cur = null;
+      }
+    };
+    for (let i = 0; i < merged[0]; i++) {
+      piece(t, buf[2 * i]);
+      t = buf[2 * i + 1];
+      if (cur && t > 1e-9) {
+        out.push(cur);
+        cur = null;
+      }
+    }
+    if (t < 1) piece(t, 1);
+  }
+  if (cur) out.push(cur);
+  // A closed ring: the stretch through its start is one.
+  if (closed && out.length > 1 && startsAtZero[0]) {
+    const last = out[out.length - 1];
+    const lp = last.pts[last.pts.length - 1];
+    const end = pts[pts.length - 1];
+    if (Math.hypot(lp.x - end.x, lp.y - end.y) < 1e-9) {
+      const first = out.shift() as { pts: Point[]; length: number };
+      last.pts.push(...first.pts.slice(1));
+      last.length += first.length;
+    }
+  }
+  return out.map((s) => ({
+    length: s.length,
+    from: s.pts[0],
+    at: pointAlong(s.pts, s.length / 2),
+    points: s.pts,
+  }));
+}
+
+/**
+ * True when an undriven stretch of a pass is one of its corners rounded for
+ * driving: the drivable pass rounds sharp convex corners it does not drive
+ * square, and concave bends tighter than the turning radius, with arcs of
+ * radius up to `radius`. Such a stretch bends, is no longer than the
+ * rounding (radius times its bend, and where the arc is within the
+ * tolerance of the straight, sqrt(2 radius tol) at each end), and stays
+ * within the rounding's reach of a driven line, radius (1 / cos(phi / 2) - 1)
+ * for a corner turning by phi.
+ */
+function smoothedCorner(pts: readonly Point[], grid: SegmentGrid, radius: number, tol: number): boolean {
+  if (pts.length < 3) return false;
+  let bending = 0;
+  for (let i = 1; i + 1 < pts.length; i++) {
+    const a = Math.atan2(pts[i].y - pts[i - 1].y, pts[i].x - pts[i - 1].x);
+    const b = Math.atan2(pts[i + 1].y - pts[i].y, pts[i + 1].x - pts[i].x);
+    bending += Math.abs(wrap(b - a));
+  }
+  if (bending < MIN_CORNER) return false;
+  // The ends of the rounding lie within tol of the driven line: the corner turns by that much more.
+  const phi = Math.min(bending + 2 * Math.acos(Math.max(-1, 1 - tol / radius)), MAX_CORNER);
+  if (pathLength(pts) > radius * bending + 2 * Math.sqrt(2 * radius * tol) + 1) return false;
+  const reach = radius * (1 / Math.cos(phi / 2) - 1) + tol;
+  // Its ends and evenly spaced points between (the rounding bulges smoothly).
+  const L = pathLength(pts);
+  for (let i = 0; i <= CORNER_SAMPLES; i++) {
+    const p = pointAlong(pts, (L * i) / CORNER_SAMPLES);
+    if (grid.nearest(p.x, p.y, reach) > reach) return false;
+  }
+  return true;
+}
+
+/** Median distance from points along the stretch to the nearest driven line, if that is within reach. */
+function offLine(pts: readonly Point[], grid: SegmentGrid, reach: number): number | undefined {
+  const L = pathLength(pts);
+  const d: number[] = [];
+  for (let i = 0; i <= CORNER_SAMPLES; i++) {
+    const p = pointAlong(pts, (L * (i + 0.5)) / (CORNER_SAMPLES + 1));
+    d.push(grid.nearest(p.x, p.y, reach));
+  }
+  d.sort((a, b) => a - b);
+  const m = d[d.length >> 1];
+  return Number.isFinite(m) ? m : undefined;
+}
+
+/**
+ * Driven track length and the part of it within r of another, parallel
+ * driven track part (of this zone or `others`).
+ */
+function duplicates(
+  tracks: readonly PathPart[],
+  others: readonly PathPart[],
+  r: number,
+): { trackLength: number; duplicateTrackLength: number } {
+  const grid = new SegmentGrid(
+    [...tracks, ...others].map((p) => p.points),
+    Math.max(1, 2 * r),
+  );
+  let own = 0;
+  for (const t of tracks) own += Math.max(0, t.points.length - 1);
+  const sinMax = Math.sin(PARALLEL);
+  let buf = new Float64Array(64);
+  const one = new Float64Array(2);
+  const merged = new Int32Array(1);
+  let trackLength = 0;
+  let dup = 0;
+  for (let e0 = 0; e0 < own; e0++) {
+    const px = grid.ax[e0];
+    const py = grid.ay[e0];
+    const qx = grid.bx[e0];
+    const qy = grid.by[e0];
+    const L = Math.sqrt((qx - px) * (qx - px) + (qy - py) * (qy - py));
+    trackLength += L;
+    if (L === 0) continue;
+    const self = grid.owner[e0];
+    let n = 0;
+    grid.forEachNearSegment(px, py, qx, qy, r, (e) => {
+      if (grid.owner[e] === self) return;
+      const ex = grid.bx[e] - grid.ax[e];
+      const ey = grid.by[e] - grid.ay[e];
+      const el = Math.sqrt(ex * ex + ey * ey);
+      if (el === 0) return;
+      if (Math.abs((qx - px) * ey - (qy - py) * ex) > sinMax * L * el) return;
+      if (!capsuleInterval(px, py, qx, qy, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e], r, one, false))
+        return;
+      if (2 * n + 2 > buf.length) {
+        const b = new Float64Array(buf.length * 2);
+        b.set(buf);
+        buf = b;
+      }
+      buf[2 * n] = one[0];
+      buf[2 * n + 1] = one[1];
+      n++;
+    });
+    if (n) dup += mergeIntervals(buf, n, merged) * L;
+  }
+  return { trackLength, duplicateTrackLength: dup };
+}
+
+/** The overhang of each driven turn or connector: within hw of an edge (less the slack), or outside. */
+function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
+  const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
+  const closedRings = rings.map((r) => [...r, r[0]]);
+  const r = Math.max(0, hw - OVERHANG_SLACK);
+  const grid = new SegmentGrid(closedRings, Math.max(1, 2 * r));
+  const index = new EdgeIndex(rings);
+  const out: Overhang[] = [];
+  let buf = new Float64Array(64);
+  const one = new Float64Array(2);
+  const merged = new Int32Array(1);
+  const cuts: number[] = [];
+  const push = (a: number, b: number, n: number) => {
+    if (2 * n + 2 > buf.length) {
+      const nb = new Float64Array(buf.length * 2);
+      nb.set(buf);
+      buf = nb;
+    }
+    buf[2 * n] = a;
+    buf[2 * n + 1] = b;
+  };
+  for (const [partIndex, part] of parts.entries()) {
+    if (part.working || part.sequence === undefined || part.points.length < 2) continue;
+    const pts = part.points;
+    const stretches: Point[][] = [];
+    let cur: Point[] | null = null;
+    let length = 0;
+    let worst = Number.POSITIVE_INFINITY;
+    let at = pts[0];
+    let inside = index.contains(pts[0]) || index.distance(pts[0], 1e-3) < 1e-3;
+    // How much farther along the line every point is surely more than r from every edge.
+    let clear = 0;
+    for (let k = 1; k < pts.length; k++) {
+      const p = pts[k - 1];
+      const q = pts[k];
+      const dx = q.x - p.x;
+      const dy = q.y - p.y;
+      const L = Math.sqrt(dx * dx + dy * dy);
+      if (L === 0) continue;
+      if (clear <= L) clear = Math.min(index.distance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
+      let n = 0;
+      if (clear > L) {
+        // Nowhere near an edge: no crossing, nothing within r (outside if the line is).
+        clear -= L;
+        cur = null;
+        if (!inside) {
+          length += L;
+          stretches.push([p, q]);
+        }
+        continue;
+      }
+      clear = 0;
+      cuts.length = 0;
+      grid.forEachNearSegment(p.x, p.y, q.x, q.y, r, (e) => {
+        const ax = grid.ax[e];
+        const ay = grid.ay[e];
+        const bx = grid.bx[e];
+        const by = grid.by[e];
+        if (capsuleInterval(p.x, p.y, q.x, q.y, ax, ay, bx, by, r, one)) {
+          push(one[0], one[1], n);
+          n++;
+          const s = (one[0] + one[1]) / 2;
+          const d = segDist(p.x + s * dx, p.y + s * dy, ax, ay, bx, by);
+          if (d < worst) {
+            worst = d;
+            at = { x: p.x + s * dx, y: p.y + s * dy };
+          }
+        }
+        // Proper crossings of pq with the edge.
+        const ex = bx - ax;
+        const ey = by - ay;
+        const den = dx * ey - dy * ex;
+        if (Math.abs(den) < 1e-12) return;
+        const t = ((ax - p.x) * ey - (ay - p.y) * ex) / den;
+        const u = ((ax - p.x) * dy - (ay - p.y) * dx) / den;
+        if (t > 0 && t < 1 && u >= 0 && u <= 1) cuts.push(t);
+      });
+      if (cuts.length) {
+        cuts.sort((a, b) => a - b);
+        cuts.push(1);
+        let t0 = 0;
+        for (const t1 of cuts) {
+          if (t1 - t0 > 1e-9) {
+            const mid = { x: p.x + ((t0 + t1) / 2) * dx, y: p.y + ((t0 + t1) / 2) * dy };
+            inside = index.contains(mid);
+            if (!inside) {
+              push(t0, t1, n);
+              n++;
+              worst = -1;
+              at = mid;
+            }
+          }
+          t0 = t1;
+        }
+      } else if (!inside) {
+        push(0, 1, n);
+        n++;
+        if (worst > -1) {
+          worst = -1;
+          at = p;
+        }
+      }
+      if (!n) {
+        cur = null;
+        continue;
+      }
+      length += mergeIntervals(buf, n, merged) * L;
+      // The overhanging stretches as polylines (for their strips' area and the picture).
+      for (let i = 0; i < merged[0]; i++) {
+        const s0 = buf[2 * i];
+        const s1 = buf[2 * i + 1];
+        const b = { x: p.x + s1 * dx, y: p.y + s1 * dy };
+        if (cur && s0 <= 1e-9) cur.push(b);
+        else {
+          cur = [{ x: p.x + s0 * dx, y: p.y + s0 * dy }, b];
+          stretches.push(cur);
+        }
+        if (s1 < 1 - 1e-9) cur = null;
+      }
+      if (buf[2 * merged[0] - 1] < 1 - 1e-9) cur = null;
+    }
+    if (length <= 1e-6) continue;
+    out.push({
+      part: partIndex,
+      type: part.type,
+      length,
+      at,
+      stretches,
+    });
+  }
+  return out;
+}
+
+/**
+ * Area of the union of the stretches' half-width strips outside the field
+ * or in obstacles (the boundary cut to the strips' box first, so a long,
+ * detailed edge costs little).
+ */
+export function outsideArea(stretches: readonly (readonly Point[])[], boundary: Polygon, hw: number): number {
+  // Simplified within 10 cm first (arcs are dense; the area changes far less than that).
+  const strips = bufferLines(
+    stretches.map((l) => (l.length > 8 ? Clipper.simplifyPathD(l as Point[], 0.1, false) : l)),
+    hw,
+    'butt',
+  );
+  if (strips.length === 0) return 0;
+  const paths = toPaths(strips);
+  const box = Clipper.getBoundsPaths(paths);
+  const pad = SCALE;
+  const rect = Rect64Utils.create(box.left - pad, box.top - pad, box.right + pad, box.bottom + pad);
+  const near = Clipper.rectClip(rect, toPaths([boundary]));
+  const c = new Clipper64();
+  c.addSubject(paths);
+  c.addClip(near);
+  const outside: Paths64 = [];
+  c.execute(ClipType.Difference, FillRule.NonZero, outside);
+  return Clipper.areaPaths(outside) / (SCALE * SCALE);
+}
+
+export interface MissedPiece {
+  /** Area [m^2]. */
+  area: number;
+  /** Centroid. */
+  at: Point;
+  /** Mean width (twice the area over the perimeter) [m]. */
+  meanWidth: number;
+  polygon: Polygon;
+}
+
+/**
+ * The pieces of the worked field no swath covers, largest first (at most
+ * `count`): the driven working parts buffered by half a swath, taken from
+ * the field. As dear as the covered area, so for plans that miss much.
+ */
+export function missedPieces(
+  field: readonly Polygon[],
+  parts: readonly PathPart[],
+  w: number,
+  count = 3,
+): MissedPiece[] {
+  const lines: Point[][] = [];
+  for (const p of parts)
+    if (p.sequence !== undefined && p.working && p.points.length >= 2) lines.push(p.points);
+  const strips = bufferLines(lines, w / 2, 'butt');
+  const pieces = difference(field, strips);
+  const out: MissedPiece[] = [];
+  for (const poly of pieces) {
+    let a = 0;
+    let cx = 0;
+    let cy = 0;
+    let perimeter = 0;
+    for (const ring of [poly.outer, ...poly.holes]) {
+      for (let i = 0; i < ring.length; i++) {
+        const p = ring[i];
+        const q = ring[(i + 1) % ring.length];
+        const c = p.x * q.y - q.x * p.y;
+        a += c;
+        cx += (p.x + q.x) * c;
+        cy += (p.y + q.y) * c;
+        perimeter += Math.hypot(q.x - p.x, q.y - p.y);
+      }
+    }
+    const area = a / 2;
+    if (area <= 0) continue;
+    out.push({
+      area,
+      at: { x: cx / (3 * a), y: cy / (3 * a) },
+      meanWidth: perimeter > 0 ? (2 * area) / perimeter : 0,
+      polygon: poly,
+    });
+  }
+  out.sort((p, q) => q.area - p.area);
+  return out.slice(0, count);
+}
+
+/** The polyline with no segment longer than step (points added along long ones). */
+function densify(pts: readonly Point[], step: number): readonly Point[] {
+  let long = false;
+  for (let i = 1; i < pts.length && !long; i++)
+    long = (pts[i].x - pts[i - 1].x) ** 2 + (pts[i].y - pts[i - 1].y) ** 2 > step * step;
+  if (!long) return pts;
+  const out: Point[] = [pts[0]];
+  for (let i = 1; i < pts.length; i++) {
+    const a = pts[i - 1];
+    const b = pts[i];
+    const n = Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / step);
+    for (let k = 1; k < n; k++) out.push({ x: a.x + ((b.x - a.x) * k) / n, y: a.y + ((b.y - a.y) * k) / n });
+    out.push(b);
+  }
+  return out;
+}
+
+function wrap(a: number): number {
+  let d = a % (2 * Math.PI);
+  if (d > Math.PI) d -= 2 * Math.PI;
+  if (d < -Math.PI) d += 2 * Math.PI;
+  return d;
+}
+
+function pathLength(pts: readonly Point[]): number {
+  let s = 0;
+  for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+  return s;
+}
+
+function ringLength(ring: readonly Point[]): number {
+  return (
+    pathLength(ring) + Math.hypot(ring[0].x - ring[ring.length - 1].x, ring[0].y - ring[ring.length - 1].y)
+  );
+}
+
+function pointAlong(pts: readonly Point[], s: number): Point {
+  let left = s;
+  for (let i = 1; i < pts.length; i++) {
+    const l = Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+    if (left <= l && l > 0) {
+      const t = left / l;
+      return {
+        x: pts[i - 1].x + t * (pts[i].x - pts[i - 1].x),
+        y: pts[i - 1].y + t * (pts[i].y - pts[i - 1].y),
+      };
+    }
+    left -= l;
+  }
+  return pts[pts.length - 1];
+}
