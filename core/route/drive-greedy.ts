@@ -33,10 +33,10 @@ export function driveGreedy(b: RouteBuilder): void {
       })
       .sort((x, y) => x.cost - y.cost);
     // A forward turn that keeps the implement inside the field first, to any of the candidates.
-    for (const turnAreaOnly of [true, false]) {
+    for (const only of ['turnArea', 'field'] as const) {
       for (const s of scored.slice(0, 4)) {
         const to = b.startPoseOf(s.r, forward);
-        const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false }, turnAreaOnly);
+        const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false }, only);
         if (conn) {
           b.known = { to, conn };
           nextPose = to;

@@ -93,7 +93,7 @@ export class RouteLinks {
    * with a rate limit), and none leaves the field from a pass that runs along
    * its edge. Ways across the zone (`region` the zone's own) keep the whole
    * implement inside the field where they can: held to the turn area first;
-   * `turnAreaOnly` refuses any other.
+   * `only` asks for one of the two.
    */
   connectPoses(
     from: Pose,
@@ -101,10 +101,10 @@ export class RouteLinks {
     r: number,
     region: EdgeIndex,
     opts: ConnectOptions = {},
-    turnAreaOnly = false,
+    only?: 'turnArea' | 'field',
   ): Connection | null {
     const o = this.sigma === undefined ? opts : { ...opts, curvatureRate: this.sigma };
-    const mode = turnAreaOnly ? 'turnArea' : this.mode;
+    const mode = only ?? this.mode;
     const t = this.turnArea;
     if (region === this.region && t && mode !== 'field') {
       if (t.contains(from) && t.contains(to)) {

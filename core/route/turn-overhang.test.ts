@@ -51,7 +51,7 @@ const ring = (r: [number, number][]) => {
   return [...c, c[0]];
 };
 const feature = (id: string, rings: [number, number][][]) => ({
-  type: 'Feature',
+  type: 'Feature' as const,
   properties: { id },
   geometry: { type: 'Polygon', coordinates: rings.map(ring) },
 });
