@@ -32,13 +32,16 @@ export function driveGreedy(b: RouteBuilder): void {
         return { r, cost: p ? p.length : Number.POSITIVE_INFINITY };
       })
       .sort((x, y) => x.cost - y.cost);
-    for (const s of scored.slice(0, 4)) {
-      const to = b.startPoseOf(s.r, forward);
-      const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false });
-      if (conn) {
-        b.known = { to, conn };
-        nextPose = to;
-        return s.r;
+    // A forward turn that keeps the implement inside the field first, to any of the candidates.
+    for (const only of ['turnArea', 'field'] as const) {
+      for (const s of scored.slice(0, 4)) {
+        const to = b.startPoseOf(s.r, forward);
+        const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false }, only);
+        if (conn) {
+          b.known = { to, conn };
+          nextPose = to;
+          return s.r;
+        }
       }
     }
     nextPose = null;
