@@ -19,7 +19,7 @@ import { Clipper } from 'clipper2-ts';
 import { bufferRings, difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
-import { multiPolygonArea, pointInRing, polygonArea } from '../geometry/polygon.ts';
+import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export interface HeadlandOptions {
@@ -73,13 +73,24 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   const RF = R * 1.005;
   const N = opts.exteriorPasses;
   const M = opts.interiorPasses;
-  const outer: Polygon[] = [{ outer: zone.outer, holes: [] }];
-  const holes: Polygon[] = union(zone.holes.map((h) => ({ outer: h.slice().reverse(), holes: [] })));
+  const allHoles: Polygon[] = union(zone.holes.map((h) => ({ outer: h.slice().reverse(), holes: [] })));
   const boundaryIndex = new EdgeIndex([zone.outer, ...zone.holes]);
+  // An obstacle whose own headland would run into the exterior passes lies
+  // in a bay of the field edge: the exterior passes go round it as round the
+  // edge, and it gets no pass of its own (one that could only run between
+  // the edge and the obstacle, crossing the exterior passes).
+  const keepOutWidth = M > 0 ? M * w : w / 2;
+  const { near, far: holes } =
+    N > 0
+      ? nearEdge(zone.outer, allHoles, (N - 0.5) * w + keepOutWidth + w / 2 + Math.max(0, RS - w / 2), 4 * RS)
+      : { near: [], far: allHoles };
+  const outer: Polygon[] = near.length
+    ? difference([{ outer: zone.outer, holes: [] }], bays(zone.outer, near, Math.max(0, RS - w / 2)))
+    : [{ outer: zone.outer, holes: [] }];
 
   // Interior headland area around the obstacles.
   // Without interior passes the tracks still keep half the machine's width off each obstacle.
-  const keepOut = M > 0 ? offset(holes, M * w) : holes.length ? offset(holes, w / 2) : holes;
+  const keepOut = holes.length ? offset(holes, keepOutWidth) : holes;
   const workable = difference(N > 0 ? offset(outer, -N * w) : outer, keepOut).filter(
     (p) => polygonArea(p) > 1e-4,
   );
@@ -97,6 +108,9 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       for (const p of region) exterior.push({ passNumber: k, ring: p.outer });
     }
     const wanted = (k: number) => exterior.filter((r) => r.passNumber === k).length;
+    const keepOutIndex = exteriorKeepOut.length
+      ? new EdgeIndex(exteriorKeepOut.flatMap((p) => [p.outer, ...p.holes]))
+      : null;
     // Each pass is rounded on its own with radius R: its sharp corners are
     // driven square (see route/headland-corners.ts), and the corners that
     // stay round lose less of the field than at the concentric radius
@@ -109,11 +123,22 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         // Without obstacles to keep off, an inward offset by d >= RS has no
         // concave bend tighter than d: the closing leaves it as it is, and
         // the opening erodes the field edge by d + RS and grows it back by RS.
-        const own =
-          exteriorKeepOut.length === 0 && d >= RS
-            ? openedErosion(outer, d, RS)
-            : smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS);
-        const r = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
+        const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(offset(outer, -d), RS, RS));
+        // The obstacles left are far enough from the edge for the pass to go
+        // by: smoothed with them, the pass would bend round any whose
+        // headland comes within twice the turning radius of it.
+        let r = keepOutIndex
+          ? drivableRings(plain(), RF, boundaryIndex, opts.curvatureRate).filter((q) =>
+              clearOf(q, keepOutIndex),
+            )
+          : [];
+        if (r.length < wanted(k)) {
+          const own = keepOutIndex
+            ? smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS)
+            : plain();
+          const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
+          if (withKeepOut.length > r.length) r = withKeepOut;
+        }
         if (r.length > rings.length) rings = r;
         if (rings.length >= wanted(k)) break;
         if (delta === 0) {
@@ -183,7 +208,9 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       return [];
     };
     for (let j = 1; j <= M; j++) {
-      const grown = intersection(offset(holes, (j - 0.5) * w), inner);
+      // Where the exterior headland (a bay round an obstacle near the edge,
+      // say) cuts a pass short, it runs along the cut, never across an obstacle.
+      const grown = difference(intersection(offset(holes, (j - 0.5) * w), inner), allHoles);
       grown.forEach((p, i) => {
         interior.push({ passNumber: j, obstacleIndex: i, ring: p.outer });
       });
@@ -391,5 +418,102 @@ function ringInside(ring: readonly Point[], index: EdgeIndex): boolean {
     // A ring can pass through an edge at a vertex lying on it (the crossing test counts that as touching).
     if (!index.contains(ring[i]) && index.distance(ring[i], 2e-3) >= 1e-3) return false;
   }
+  return true;
+}
+
+/**
+ * The obstacles no larger than `size` across and closer than `reach` to
+ * the outer ring (near), and the rest (far): the nearest points of the two
+ * rings, vertex to edge both ways. A larger obstacle near the edge (a strip
+ * that all but cuts the field in two, say) keeps its own passes, the way
+ * round it from one side to the other.
+ */
+function nearEdge(
+  outerRing: readonly Point[],
+  holes: readonly Polygon[],
+  reach: number,
+  size: number,
+): { near: Polygon[]; far: Polygon[] } {
+  const near: Polygon[] = [];
+  const far: Polygon[] = [];
+  if (holes.length === 0) return { near, far };
+  const edge = new EdgeIndex([outerRing]);
+  for (const h of holes) {
+    const box = ringBBox(h.outer);
+    if (Math.max(box.maxX - box.minX, box.maxY - box.minY) > size) {
+      far.push(h);
+      continue;
+    }
+    let close = h.outer.some((p) => edge.distance(p, reach) < reach);
+    if (!close) {
+      const own = new EdgeIndex([h.outer]);
+      close = outerRing.some((p) => own.distance(p, reach) < reach);
+    }
+    (close ? near : far).push(h);
+  }
+  return { near, far };
+}
+
+/**
+ * Each obstacle near the edge, grown by `grow`, joined to the edge: with
+ * the shadow its side facing the edge casts on it (each edge of the
+ * obstacle within reach, joined to the nearest points of the field edge,
+ * pushed a metre past it), so the field minus it has a bay there instead
+ * of an obstacle with a strip of field between it and the edge.
+ */
+function bays(outerRing: readonly Point[], near: readonly Polygon[], grow: number): Polygon[] {
+  const grown = grow > 0 ? offset(near, grow, 'round', 0.05) : near.slice();
+  const edge = new EdgeIndex([outerRing]);
+  const out: Polygon[] = [...grown];
+  for (const g of grown) {
+    const ring = g.outer;
+    let limit = Number.POSITIVE_INFINITY;
+    for (const p of ring) limit = Math.min(limit, edge.distance(p));
+    // The side of the obstacle facing the edge: vertices up to a swath or two farther than its nearest.
+    limit += Math.max(2 * grow, 6);
+    const shadow = ring.map((p) => {
+      if (edge.distance(p, limit) > limit) return null;
+      const q = nearestOnRing(p, outerRing);
+      const d = Math.hypot(q.x - p.x, q.y - p.y);
+      return d > 1e-9 ? { x: q.x + (q.x - p.x) / d, y: q.y + (q.y - p.y) / d } : q;
+    });
+    for (let i = 0; i < ring.length; i++) {
+      const j = (i + 1) % ring.length;
+      const qi = shadow[i];
+      const qj = shadow[j];
+      if (!qi || !qj) continue;
+      const quad = [ring[i], ring[j], qj, qi];
+      // Either winding: the union below orients it.
+      out.push({ outer: signedArea(quad) < 0 ? quad.reverse() : quad, holes: [] });
+    }
+  }
+  return union(out);
+}
+
+function nearestOnRing(p: Point, ring: readonly Point[]): Point {
+  let best = ring[0];
+  let bd = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const l2 = dx * dx + dy * dy;
+    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
+    const q = { x: a.x + t * dx, y: a.y + t * dy };
+    const d = (q.x - p.x) ** 2 + (q.y - p.y) ** 2;
+    if (d < bd) {
+      bd = d;
+      best = q;
+    }
+  }
+  return best;
+}
+
+/** True when the ring neither crosses the indexed region's edges nor lies inside it. */
+function clearOf(ring: readonly Point[], index: EdgeIndex): boolean {
+  if (index.contains(ring[0])) return false;
+  for (let i = 0; i < ring.length; i++)
+    if (index.segmentCrosses(ring[i], ring[(i + 1) % ring.length])) return false;
   return true;
 }

@@ -12,6 +12,9 @@ import type { RouteBuilder } from './route-builder.ts';
 import { dist, entryPose } from './route-geometry.ts';
 import type { TrackRec } from './track-blocks.ts';
 
+/** Turns longer than this many turning radii count as long ones (a U-turn is about 3). */
+const LONG_TURN_RADII = 8;
+
 export function driveGreedy(b: RouteBuilder): void {
   const { recs, blocks, input } = b;
   const skip = Math.max(1, Math.ceil((2 * b.R) / b.w - 1e-9));
@@ -32,17 +35,60 @@ export function driveGreedy(b: RouteBuilder): void {
         return { r, cost: p ? p.length : Number.POSITIVE_INFINITY };
       })
       .sort((x, y) => x.cost - y.cost);
-    for (const s of scored.slice(0, 4)) {
-      const to = b.startPoseOf(s.r, forward);
-      const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false });
-      if (conn) {
-        b.known = { to, conn };
-        nextPose = to;
-        return s.r;
+    // Where every turn is long (track ends staggered along a slanting edge), the greedy choice
+    // can leave a track behind that only a turn across the whole sweep reaches later: the
+    // candidates are then ranked by their turn and the turns of the window's tracks after it.
+    if (scored.length > 1 && scored[0].cost > LONG_TURN_RADII * b.R) {
+      const ahead = scored.map((s) => {
+        const rest = open.filter((r) => r !== s.r);
+        return { ...s, total: s.cost + rollout(b.endPoseOf(s.r, forward), !forward, rest, window.length) };
+      });
+      ahead.sort((x, y) => x.total - y.total);
+      scored.splice(0, scored.length, ...ahead);
+    }
+    // A forward turn that keeps the implement inside the field first, to any of the candidates.
+    for (const only of ['turnArea', 'field'] as const) {
+      for (const s of scored.slice(0, 4)) {
+        const to = b.startPoseOf(s.r, forward);
+        const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false }, only);
+        if (conn) {
+          b.known = { to, conn };
+          nextPose = to;
+          return s.r;
+        }
       }
     }
     nextPose = null;
     return scored.length ? scored[0].r : null;
+  }
+
+  /**
+   * The turns [m, Dubins] of the greedy order driven on from pose over the
+   * open tracks of a block, for at most `steps` tracks.
+   */
+  function rollout(pose: Pose, forward: boolean, open: TrackRec[], steps: number): number {
+    let total = 0;
+    let left = open;
+    for (let k = 0; k < steps && left.length; k++) {
+      const lo = Math.min(...left.map((r) => r.track.line));
+      let best: TrackRec | null = null;
+      let bestCost = Number.POSITIVE_INFINITY;
+      for (const r of left) {
+        if (r.track.line > lo + 2 * skip + 1) continue;
+        const p = dubinsShortest(pose, b.startPoseOf(r, forward), b.R);
+        if (p && p.length < bestCost) {
+          bestCost = p.length;
+          best = r;
+        }
+      }
+      if (!best) break;
+      total += bestCost;
+      pose = b.endPoseOf(best, forward);
+      forward = !forward;
+      const done = best;
+      left = left.filter((r) => r !== done);
+    }
+    return total;
   }
 
   /** Entries of the unfinished blocks (first or last open track, either end), nearest first. */

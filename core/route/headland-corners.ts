@@ -33,12 +33,13 @@
  * run-on is possible; inside it the run-on works the kite against the
  * outer pass (overlap, reported).
  */
-import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
 import { type HeadlandResult, ringSwaths } from '../headland/generate-headlands.ts';
 import { samplePath, type TurnPath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { type RingDirection, RingPath } from './ring-path.ts';
+import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** A rounded convex corner of a ring, by arc length, with the point where its straight legs meet. */
 export interface RingCorner {
@@ -86,10 +87,17 @@ export function squareCorners(
   radius: number,
   region: EdgeIndex,
   runOn = false,
+  others?: EdgeIndex,
 ): RingCorner[] {
   const pts = path.pts;
   const n = pts.length;
   if (n < 4) return [];
+  // The legs run on outside the rounding to the apex; one that crosses the
+  // pass itself (a corner of a bend round an obstacle, whose legs meet far
+  // off) or another pass would fold the pass into a spike.
+  const own = new EdgeIndex([pts]);
+  const crossesPasses = (a: Point, b: Point) =>
+    own.segmentCrosses(a, b) || (others?.segmentCrosses(a, b) ?? false);
   const heading = (i: number) => {
     const a = pts[((i % n) + n) % n];
     const b = pts[(((i + 1) % n) + n) % n];
@@ -152,6 +160,7 @@ export function squareCorners(
     if (rounding - kite < (swath * swath) / 8 && !runOn) continue;
     if (!region.contains(apex) || region.segmentCrosses(t1, apex) || region.segmentCrosses(apex, t2))
       continue;
+    if (crossesPasses(t1, apex) || crossesPasses(apex, t2)) continue;
     const reach = h * Math.max(Math.sin(total), tanHalf);
     const runIn = runOn ? room(apex, hIn, reach, h, region) : 0;
     const runOut = runOn ? room(apex, hOut + Math.PI, reach, h, region) : 0;
@@ -159,7 +168,9 @@ export function squareCorners(
     const worked = runOn && Math.max(runIn, runOut) >= reach - 0.01;
     const gain = worked ? rounding : rounding - kite;
     if (gain < (swath * swath) / 8 || (!worked && kite > 2 * gain)) continue;
-    if (!cornerTurn({ ...apex, heading: hIn }, hOut, radius, region)) continue;
+    const kTurn = cornerTurn({ ...apex, heading: hIn }, hOut, radius, region);
+    // The implement stays inside the field and off the obstacles all through the turn.
+    if (!kTurn || !keepsClear(apex, kTurn, h - TURN_REGION_SLACK, region)) continue;
     const from = path.cum[i0 % n];
     const to = path.cum[j % n];
     out.push({
@@ -176,6 +187,15 @@ export function squareCorners(
     });
   }
   return out;
+}
+
+/** True when the apex and every point of the turn lie at least `clearance` from the region's edges. */
+function keepsClear(apex: Point, turn: Connection, clearance: number, region: EdgeIndex): boolean {
+  if (clearance <= 0) return true;
+  if (region.distance(apex, clearance) < clearance) return false;
+  for (const pc of turn.pieces)
+    for (const q of pc.points) if (region.distance(q, clearance) < clearance) return false;
+  return true;
 }
 
 /**

@@ -13,6 +13,7 @@ import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { dist, pickShorter, polyLen, ringArea, singleChord } from './route-geometry.ts';
+import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;
@@ -59,7 +60,16 @@ export class RouteLinks {
   private readonly travelRings: readonly RouteRing[];
   /** The region with the obstacles grown by the clearance. */
   private readonly buffered: EdgeIndex;
+  /**
+   * The zone less half the working width, its obstacles grown by as much
+   * (turn-region.ts): a way held to it keeps the whole implement inside the
+   * field and off the obstacles.
+   */
+  private readonly turnArea: EdgeIndex | null;
+  /** Which regions connectPoses tries: the turn area only, the field only, or the one then the other. */
+  private mode: 'turnArea' | 'field' | 'both' = 'both';
   private travel: FieldTravel | null = null;
+  private turnAreaTravel: FieldTravel | null = null;
 
   constructor(s: LinkSetup) {
     this.region = s.region;
@@ -69,9 +79,11 @@ export class RouteLinks {
     this.w = s.swathWidth;
     this.drivethrough = s.headlandDrivethrough;
     this.travelRings = s.travelRings;
-    // Turns and connectors keep half the machine's width off obstacles (less
-    // 5 cm: the first interior headland pass runs at exactly half a swath).
-    const clearance = s.swathWidth / 2 - 0.05;
+    this.turnArea = turnRegion(s.zone, s.swathWidth / 2);
+    // Where no way keeps the whole implement inside, turns and connectors
+    // still keep half the machine's width off obstacles where they can
+    // (less 5 cm: the first interior headland pass runs at exactly half a swath).
+    const clearance = s.swathWidth / 2 - TURN_REGION_SLACK;
     const holes = s.zone.holes.map((h) => ({
       outer: ringArea(h) < 0 ? h.slice().reverse() : h,
       holes: [],
@@ -85,7 +97,9 @@ export class RouteLinks {
   /**
    * Every connection follows the machine's turn model (continuous curvature
    * with a rate limit), and none leaves the field from a pass that runs along
-   * its edge.
+   * its edge. Ways across the zone (`region` the zone's own) keep the whole
+   * implement inside the field where they can: held to the turn area first;
+   * `only` asks for one of the two.
    */
   connectPoses(
     from: Pose,
@@ -93,24 +107,66 @@ export class RouteLinks {
     r: number,
     region: EdgeIndex,
     opts: ConnectOptions = {},
+    only?: 'turnArea' | 'field',
   ): Connection | null {
     // Reversing only as far as a turn needs: a longer way back is driven forward along a headland or through the field.
     const capped = { maxReverse: MAX_REVERSE_RADII * r, ...opts };
     const o = this.sigma === undefined ? capped : { ...capped, curvatureRate: this.sigma };
+    const mode = only ?? this.mode;
+    const t = this.turnArea;
+    if (region === this.region && t && mode !== 'field') {
+      if (t.contains(from) && t.contains(to)) {
+        const c = connectWith(from, to, r, t, o);
+        if (c && staysInside(c, region)) return c;
+      }
+      if (mode === 'turnArea') return null;
+    } else if (mode === 'turnArea') return null;
     // Keep the obstacle margin where the ends allow it; where no path keeps it (ends
     // in an obstacle's margin, a gap between obstacles narrower than the machine
     // needs to turn), hold the path to the obstacles themselves.
     const buffered = this.buffered;
     if (region === this.region && buffered !== region && buffered.contains(from) && buffered.contains(to)) {
       const c = connectWith(from, to, r, buffered, o);
-      if (c && staysInside(c, region)) return c;
+      if (c && staysInside(c, region)) {
+        this.overhanging.add(c);
+        return c;
+      }
     }
     const c = connectWith(from, to, r, region, o);
-    return c && staysInside(c, region) ? c : null;
+    if (!c || !staysInside(c, region)) return null;
+    this.overhanging.add(c);
+    return c;
   }
 
-  /** Travel through the field along straight legs (built when first needed). */
+  /** Connections found outside the turn area (they may swing the implement over the edge). */
+  private readonly overhanging = new WeakSet<Connection>();
+
+  /**
+   * The way of `find`, held to the turn area first; where no way fits there,
+   * any way inside the field.
+   */
+  private inTurnAreaFirst(find: () => Found | null): Found | null {
+    if (!this.turnArea || this.mode !== 'both') return find();
+    try {
+      this.mode = 'turnArea';
+      const f = find();
+      if (f) return f;
+      this.mode = 'field';
+      return find();
+    } finally {
+      this.mode = 'both';
+    }
+  }
+
+  /**
+   * Travel through the field along straight legs (built when first needed),
+   * its turns held to the turn area while ways are.
+   */
   fieldTravel(): FieldTravel {
+    if (this.mode === 'turnArea' && this.turnArea) {
+      this.turnAreaTravel ??= new FieldTravel(this.zone, this.turnArea, this.R, this.sigma);
+      return this.turnAreaTravel;
+    }
     this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
     return this.travel;
   }
@@ -126,6 +182,21 @@ export class RouteLinks {
     type: PathPart['type'],
     anywhere: boolean,
     cached: Connection | null = null,
+  ): Found | null {
+    return this.inTurnAreaFirst(() => this.findIn(from, to, type, anywhere, this.usable(cached)));
+  }
+
+  /** A connection found before, where the present mode allows it. */
+  private usable(c: Connection | null): Connection | null {
+    return c && this.mode === 'turnArea' && this.overhanging.has(c) ? null : c;
+  }
+
+  private findIn(
+    from: Pose,
+    to: Pose,
+    type: PathPart['type'],
+    anywhere: boolean,
+    cached: Connection | null,
   ): Found | null {
     const R = this.R;
     if (this.drivethrough) {
@@ -174,15 +245,19 @@ export class RouteLinks {
    * through the field (those transitions are rare and priced as a crossing).
    */
   probeLink(from: Pose, to: Pose): Found | null {
+    return this.inTurnAreaFirst(() => this.probeIn(from, to));
+  }
+
+  private probeIn(from: Pose, to: Pose): Found | null {
     const R = this.R;
-    if (this.drivethrough) return this.findLink(from, to, 'Turn', false);
+    if (this.drivethrough) return this.findIn(from, to, 'Turn', false, null);
     const direct = this.connectPoses(from, to, R, this.region, { allowReverse: false });
     if (direct && direct.length < 6 * R + dist(from, to))
       return { length: direct.length, legs: [[direct, 'Turn']] };
     const via = this.viaRing(from, to, false);
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, 'Turn']] } : (best as Found);
-    return this.findLink(from, to, 'Turn', false);
+    return this.findIn(from, to, 'Turn', false, null);
   }
 
   /**

@@ -71,4 +71,36 @@ describe('withoutDegenerateParts', () => {
     expect(out.some((p) => p.reverse)).toBe(false);
     continuous(out);
   });
+
+  it('keeps a back-and-forth whose dropping would join two forward parts with a kink; the creep back is 5 cm or longer', () => {
+    // The next part sets off 5.7 degrees off the previous one's heading: joined over centimetres, a bend far tighter than any turning radius.
+    const nextPts = [
+      { x: 9.97, y: 0 },
+      { x: 10.47, y: 0.05 },
+      { x: 10.96, y: 0.15 },
+    ];
+    const parts = [part('Turn', line(0, 10, 11)), part('Turn', line(10, 9.97), true), part('Turn', nextPts)];
+    const out = withoutDegenerateParts(parts);
+    expect(out.map((p) => !!p.reverse)).toEqual([false, true, false]);
+    const ext = out[0].points;
+    // The previous part runs on straight along its end heading.
+    expect(ext[ext.length - 1].y).toBeCloseTo(0, 9);
+    expect(ext[ext.length - 1].x).toBeGreaterThan(10);
+    expect(out[1].points.at(-1)).toEqual({ x: 9.97, y: 0 });
+    expect(out[2].points).toEqual(nextPts);
+    expect(out.every((p) => len(p) >= MIN_PART_LENGTH)).toBe(true);
+    continuous(out);
+  });
+
+  it('tidies a neighbour that trimming to a stub left shorter than 5 cm', () => {
+    const out = withoutDegenerateParts([
+      part('Turn', line(10, 5, 11), true),
+      part('Turn', line(5, 5.06)),
+      part('Turn', line(5.06, 5.04), true),
+      part('RouteTrack', line(5.04, 100)),
+    ]);
+    expect(out.map((p) => p.type)).toEqual(['Turn', 'RouteTrack']);
+    expect(out.every((p) => len(p) >= MIN_PART_LENGTH)).toBe(true);
+    continuous(out);
+  });
 });

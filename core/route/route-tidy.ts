@@ -14,6 +14,17 @@ import type { PathPart, Point } from '../types/index.ts';
 export const MIN_PART_LENGTH = 0.05;
 
 export function withoutDegenerateParts(parts: readonly PathPart[]): PathPart[] {
+  // Trimming a neighbour to where a stub ended can leave that neighbour a stub in turn.
+  let cur = parts.slice();
+  for (let round = 0; round < 4; round++) {
+    const next = tidyOnce(cur);
+    if (next.length === cur.length && next.every((q, i) => q === cur[i])) return next;
+    cur = next;
+  }
+  return cur;
+}
+
+function tidyOnce(parts: readonly PathPart[]): PathPart[] {
   const list = parts.slice();
   const out: PathPart[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -30,6 +41,31 @@ export function withoutDegenerateParts(parts: readonly PathPart[]): PathPart[] {
     const same = (q: PathPart | undefined) => q !== undefined && !!q.reverse === !!p.reverse;
     // Tracks keep their geometry (they follow their guidance tracks); passes and turns may take a stub.
     const free = (q: PathPart | undefined): q is PathPart => q !== undefined && q.type !== 'RouteTrack';
+    // A back-and-forth between two parts driven the same way (a cusp, the stub, a cusp) where
+    // dropping the stub would join them with a kink (a tight bend over centimetres): the part before runs on along its end tangent instead,
+    // and the stub, as long as a part must be, comes back from there.
+    if (
+      prev &&
+      next &&
+      !same(prev) &&
+      !same(next) &&
+      free(prev) &&
+      !prev.working &&
+      prev.points.length >= 2 &&
+      next.points.length >= 2 &&
+      kinkDeg(prev.points[prev.points.length - 2], last(p.points), next.points[1]) > KINK_DEG
+    ) {
+      const a = prev.points[prev.points.length - 2];
+      const b = last(prev.points);
+      const ab = Math.hypot(b.x - a.x, b.y - a.y);
+      if (ab > 1e-9) {
+        const d = 1.2 * MIN_PART_LENGTH - l;
+        const tip = { x: b.x + ((b.x - a.x) / ab) * d, y: b.y + ((b.y - a.y) / ab) * d };
+        out[out.length - 1] = { ...prev, points: [...prev.points, tip] };
+        out.push({ ...p, points: [tip, ...p.points.slice(1)] });
+        continue;
+      }
+    }
     if (free(next) && same(next) && !next.working) {
       list[i + 1] = { ...next, points: [...p.points.slice(0, -1), ...next.points] };
     } else if (free(prev) && same(prev) && !prev.working) {
@@ -46,6 +82,17 @@ export function withoutDegenerateParts(parts: readonly PathPart[]): PathPart[] {
     } else out.push(p);
   }
   return out;
+}
+
+/** Joining parts whose chords meet at more than this [deg] keeps the back-and-forth between them. */
+const KINK_DEG = 1;
+
+/** The heading change at b of the way a -> b -> c [deg]. */
+function kinkDeg(a: Point, b: Point, c: Point): number {
+  const h1 = Math.atan2(b.y - a.y, b.x - a.x);
+  const h2 = Math.atan2(c.y - b.y, c.x - b.x);
+  const d = Math.abs(((h2 - h1 + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
+  return (d * 180) / Math.PI;
 }
 
 function last(pts: readonly Point[]): Point {

@@ -1,0 +1,159 @@
+/**
+ * Turns and connectors keep the whole implement inside the field and off
+ * the obstacles: their centre lines stay half the working width from every
+ * edge (within the 5 cm the plan audit allows), not just inside. Where no
+ * way does, the route still finds one inside the field, and the plan says
+ * how far the machine swings over.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../../test/helpers/check-plan.ts';
+import { hasCorpus } from '../../test/helpers/corpus.ts';
+import { findCorpusField, orientations } from '../../test/helpers/field-transforms.ts';
+import { offset } from '../geometry/clip.ts';
+import { EdgeIndex } from '../geometry/edge-index.ts';
+import { planField } from '../plan.ts';
+import type { Plan, Point, Polygon } from '../types/index.ts';
+import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
+
+const S1 = {
+  machine: { swathWidth: 6, minTurningRadius: 6 },
+  exteriorHeadlandPasses: 2,
+  interiorHeadlandPasses: 1,
+};
+
+/**
+ * The deepest any driven turn or connector reaches into the band of half
+ * the swath along the field edge and the obstacles, measured here on the
+ * geometry [m]: half the swath less the distance of its centre line to the
+ * nearest edge (more where it leaves the field).
+ */
+function deepestOverhang(plan: Plan): number {
+  const hw = plan.machine.swathWidth / 2;
+  let worst = 0;
+  for (const zone of plan.zones) {
+    const field = zone.partBoundary ?? zone.boundary;
+    const index = new EdgeIndex([field.outer, ...field.holes]);
+    for (const p of zone.groups[zone.activeGroup].parts) {
+      if (p.working || p.sequence === undefined) continue;
+      for (const q of p.points) {
+        const d = index.contains(q) ? index.distance(q, hw) : -index.distance(q, 100);
+        worst = Math.max(worst, hw - d);
+      }
+    }
+  }
+  return worst;
+}
+
+const mLat = 111_320;
+const mLon = 111_320 * Math.cos((55 * Math.PI) / 180);
+const ring = (r: [number, number][]) => {
+  const c = r.map(([x, y]) => [10 + x / mLon, 55 + y / mLat]);
+  return [...c, c[0]];
+};
+const feature = (id: string, rings: [number, number][][]) => ({
+  type: 'Feature' as const,
+  properties: { id },
+  geometry: { type: 'Polygon', coordinates: rings.map(ring) },
+});
+/** A field with slanting ends (turns at an angle to the edge) and a pond in the middle. */
+const POND_FIELD = feature('pond', [
+  [
+    [0, 0],
+    [220, 0],
+    [250, 130],
+    [0, 140],
+  ],
+  [
+    [90, 50],
+    [90, 75],
+    [125, 75],
+    [125, 50],
+  ],
+]);
+/** A parallelogram: every track ends on an edge at 63 degrees. */
+const SLANTED = feature('slanted', [
+  [
+    [0, 0],
+    [200, 0],
+    [260, 120],
+    [60, 120],
+  ],
+]);
+
+describe('turns keep the implement inside the field', () => {
+  it('the turn region is the field shrunk by half the width, its obstacles grown by as much', () => {
+    const zone: Polygon = {
+      outer: [
+        { x: 0, y: 0 },
+        { x: 100, y: 0 },
+        { x: 100, y: 60 },
+        { x: 0, y: 60 },
+      ],
+      holes: [
+        [
+          { x: 40, y: 20 },
+          { x: 40, y: 30 },
+          { x: 50, y: 30 },
+          { x: 50, y: 20 },
+        ],
+      ],
+    };
+    const t = turnRegion(zone, 3);
+    expect(t).not.toBeNull();
+    const c = 3 - TURN_REGION_SLACK;
+    const at = (x: number, y: number): Point => ({ x, y });
+    expect(t?.contains(at(c + 0.01, 30))).toBe(true);
+    expect(t?.contains(at(c - 0.01, 30))).toBe(false);
+    expect(t?.contains(at(50 + c + 0.01, 25))).toBe(true);
+    expect(t?.contains(at(50 + c - 0.01, 25))).toBe(false);
+    // Cached per zone and width; nothing left of a zone narrower than the width.
+    expect(turnRegion(zone, 3)).toBe(t);
+    expect(turnRegion({ outer: zone.outer.map((p) => ({ x: p.x, y: p.y / 20 })), holes: [] }, 3)).toBeNull();
+    expect(offset([zone], -c).length).toBe(1);
+  });
+
+  it('hand-made fields: a pond and slanting ends, in every orientation, without overhang', () => {
+    for (const f of [...orientations(POND_FIELD), ...orientations(SLANTED)]) {
+      const { plan } = planField({ boundary: f, ...S1 });
+      expect(checkPlan(plan), String(f.properties.id)).toEqual([]);
+      expect(deepestOverhang(plan), String(f.properties.id)).toBeLessThan(TURN_REGION_SLACK + 1e-6);
+      expect(plan.stats.overhangLength ?? 0, String(f.properties.id)).toBe(0);
+    }
+  });
+
+  it('continuous-curvature turns too', () => {
+    for (const f of orientations(SLANTED, [90])) {
+      const { plan } = planField({ boundary: f, ...S1, machine: { ...S1.machine, maxCurvatureRate: 0.05 } });
+      expect(checkPlan(plan), String(f.properties.id)).toEqual([]);
+      expect(deepestOverhang(plan), String(f.properties.id)).toBeLessThan(TURN_REGION_SLACK + 1e-6);
+    }
+  });
+
+  it.skipIf(!hasCorpus())(
+    'fiboa-dk:110-0 (its first U-turn passed 0.02 m from the edge) and fiboa-cz:44715294 (38 of 256 turns within 1 m of it), every orientation',
+    () => {
+      for (const id of ['fiboa-dk:110-0', 'fiboa-cz:44715294']) {
+        for (const f of orientations(findCorpusField(id)!)) {
+          const { plan } = planField({ boundary: f, ...S1 });
+          expect(checkPlan(plan), String(f.properties.id)).toEqual([]);
+          expect(deepestOverhang(plan), String(f.properties.id)).toBeLessThan(TURN_REGION_SLACK + 1e-6);
+          expect(plan.stats.overhangLength ?? 0, String(f.properties.id)).toBe(0);
+          for (const z of plan.zones)
+            expect(z.warnings?.filter((w) => w.startsWith('overhang of turns')) ?? []).toEqual([]);
+        }
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-lt:6, corridors as narrow as the machine)',
+    () => {
+      const { plan } = planField({ boundary: findCorpusField('fiboa-lt:6')!, ...S1 });
+      expect(checkPlan(plan)).toEqual([]);
+      expect(plan.stats.overhangLength ?? 0).toBeGreaterThan(0);
+      expect(plan.zones.some((z) => z.warnings?.some((w) => w.startsWith('overhang of turns')))).toBe(true);
+    },
+    30_000,
+  );
+});
