@@ -122,19 +122,6 @@ export const SETTING_DEFINITIONS: Record<string, { description: string; check: C
 
 const NAME_RE = /^[A-Za-z][A-Za-z0-9._-]{0,99}$/;
 const MAX_VALUE_BYTES = 16 * 1024;
-const MAX_VALUE_DEPTH = 64;
-
-/** Whether arrays and objects nest deeper than `max` (counted without recursion, so any depth is safe). */
-function nestedDeeper(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d >= max) return true;
-    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, d + 1]);
-  }
-  return false;
-}
 
 /** Problems of a name and value (empty when valid); paths under `prefix`. */
 export function validateSetting(name: string, value: unknown, prefix = ''): FieldError[] {
@@ -148,13 +135,7 @@ export function validateSetting(name: string, value: unknown, prefix = ''): Fiel
     out.push({ path: `${prefix}/value`, message: 'is required' });
     return out;
   }
-  if (nestedDeeper(value, MAX_VALUE_DEPTH)) {
-    out.push({
-      path: `${prefix}/value`,
-      message: `nests arrays and objects deeper than ${MAX_VALUE_DEPTH} levels`,
-    });
-    return out;
-  }
+  // Values nesting deeper than the input rule allows (api/input-rules.ts) never get here.
   if (Buffer.byteLength(JSON.stringify(value)) > MAX_VALUE_BYTES)
     out.push({ path: `${prefix}/value`, message: `is larger than ${MAX_VALUE_BYTES / 1024} KB as JSON` });
   const def = SETTING_DEFINITIONS[name];
