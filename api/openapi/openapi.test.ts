@@ -215,10 +215,10 @@ describe('OpenAPI response schemas of the direct endpoints', () => {
     expect(poor.status).toBe(402);
     expectValid(responseSchema(p, 402, 'application/json'), poor.json);
 
-    // A 1 ha field (141 x 71 m) is too narrow for a 140 m swath to go round or to fit a track.
+    // A 0.2 ha field (63 x 32 m) is too narrow for a 100 m swath to go round or to fit a track.
     const refused = await post(p, {
-      boundary: rectangleField(1),
-      equipment: { swathWidth: 140 },
+      boundary: rectangleField(0.2),
+      equipment: { swathWidth: 100 },
       exteriorHeadlandPasses: 2,
     });
     expect(refused.status).toBe(422);
