@@ -6,6 +6,7 @@
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import type { Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
+import { driveLobe, undrivenLobes } from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -43,6 +44,36 @@ export class HeadlandDriver {
         b.failures++;
         b.undriven.push(r.ring);
       }
+      // After the last ring of an exterior pass, the stretches of it no ring follows.
+      const k = r.ring.passNumber;
+      if (r.exterior && !pending.some((q) => q.exterior && q.ring.passNumber === k)) this.driveLobes(k);
+    }
+  }
+
+  /** The lobes of exterior pass k (stretches no driven ring follows), nearest first. */
+  private driveLobes(k: number): void {
+    const b = this.b;
+    const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
+    const lobes = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+    // Closed lobes (no ring follows any of it) are driven from a tip of another lobe they begin near, where one does.
+    const closed = lobes.filter((l) => l.closed);
+    while (lobes.length) {
+      // Open lobes first (a closed one is driven from a tip of one of them where it can be).
+      const pose = b.pose;
+      const d = (l: (typeof lobes)[number]) =>
+        (l.closed ? 1e9 : 0) +
+        (pose ? Math.min(dist(pose, l.points[0]), dist(pose, l.points[l.points.length - 1])) : 0);
+      let idx = 0;
+      lobes.forEach((l, i) => {
+        if (d(l) < d(lobes[idx])) idx = i;
+      });
+      const lobe = lobes.splice(idx, 1)[0];
+      const ci = closed.indexOf(lobe);
+      if (ci >= 0) closed.splice(ci, 1);
+      driveLobe(b, lobe, closed);
+      // Those driven from its tips are done.
+      for (let i = lobes.length - 1; i >= 0; i--)
+        if (lobes[i].closed && !closed.includes(lobes[i])) lobes.splice(i, 1);
     }
   }
 

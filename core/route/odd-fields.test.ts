@@ -165,6 +165,26 @@ describe.skipIf(!hasCorpus())('every planned headland pass is driven', () => {
   });
 });
 
+describe.skipIf(!hasCorpus())('passes in strips narrower than a forward loop are driven', () => {
+  it.each(turned('fiboa-dk:1-0'))('%s (an 8 m strip with pass loops 2 m wide)', (_id, f) => {
+    const p = plan(f);
+    // Driven out along one side, turned at the tip by reversing, back along the other.
+    expect(undrivenPasses(p, 2, 1)).toEqual([]);
+    expect(p.stats.coveredPercent).toBeGreaterThan(97);
+    expect(longestRuns(p).reverse).toBeLessThan(5 * 6 + 1);
+    expect(checkPlan(p)).toEqual([]);
+  });
+
+  it.each(turned('fiboa-us_usda_cropland:351724000000022'))(
+    '%s (pass 2 runs 4 m apart in the 22 m arms)',
+    (_id, f) => {
+      const p = plan(f);
+      expect(undrivenPasses(p, 2, 1)).toEqual([]);
+      expect(checkPlan(p)).toEqual([]);
+    },
+  );
+});
+
 describe.skipIf(!hasCorpus())('no long reversing, no long empty travel', () => {
   it.each(turned('fiboa-us_usda_cropland:351724000000022'))(
     '%s reverses no farther than 5 radii',
