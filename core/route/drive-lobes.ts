@@ -265,6 +265,10 @@ function lobeParts(
         });
         if (c) break;
       }
+      if (!c) {
+        to = apexOut;
+        c = b.links.turnRound(from, { ...to, heading: outLeg.heading });
+      }
       if (!c) return null;
       push(c, false, 'HeadlandTurn');
       at = to;

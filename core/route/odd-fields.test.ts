@@ -195,6 +195,13 @@ describe.skipIf(!hasCorpus())('no long reversing, no long empty travel', () => {
     },
   );
 
+  it.each(turned('fiboa-ec_ro:25'))('%s turns round in its dead-end tips', (_id, f) => {
+    const p = plan(f);
+    // Narrower than a turn with one or two cusps needs: turned round in several short moves.
+    expect(longestRuns(p).reverse).toBeLessThan(5 * 6 + 1);
+    expect(checkPlan(p)).toEqual([]);
+  });
+
   it.each(turned('fiboa-fr:444'))(
     '%s (29 x 725 m) turns onto the middle track instead of a lap round the field',
     (_id, f) => {
