@@ -58,7 +58,8 @@ export function undrivenLobes(
     const off = pts.map((q) => !paths.some((p) => dist(p.pointAt(p.project(q)), q) <= swath / 2));
     const n = pts.length;
     if (off.every(Boolean)) {
-      out.push({ passNumber, points: ref.ring.slice(), closed: true });
+      if (polylineLength([...ref.ring, ref.ring[0]]) >= minLength)
+        out.push({ passNumber, points: ref.ring.slice(), closed: true });
       continue;
     }
     // Runs of undriven samples, round the ring from a driven one.
@@ -103,7 +104,7 @@ function polylineLength(pts: readonly Point[]): number {
   return s;
 }
 
-interface Leg {
+export interface Leg {
   a: Point;
   b: Point;
   heading: number;
@@ -137,7 +138,7 @@ export function driveLobe(b: RouteBuilder, lobe: Lobe, closedLobes: Lobe[] = [])
 }
 
 /** The legs of an open lobe, from its end nearer to p. */
-function openLegs(lobe: Lobe, p: Point | null): Leg[] {
+export function openLegs(lobe: Lobe, p: Point | null): Leg[] {
   let pts = Clipper.simplifyPathD(lobe.points, SIMPLIFY, false);
   if (p && dist(p, pts[pts.length - 1]) < dist(p, pts[0])) pts = pts.slice().reverse();
   return toLegs(pts);
@@ -183,7 +184,7 @@ function toLegs(pts: readonly Point[]): Leg[] {
  * turned at by a reversing manoeuvre from the bend's first vertex onto the
  * leg after it.
  */
-function lobeParts(
+export function lobeParts(
   b: RouteBuilder,
   legs: readonly Leg[],
   passNumber: number,

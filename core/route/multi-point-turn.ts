@@ -80,9 +80,11 @@ function moves(
     pieces.push(...moved.pieces);
     length += moved.length;
     pose = moved.end;
-    reverse = !reverse;
     const c = finish(pose, to);
-    if (c) return { pieces: [...pieces, ...c.pieces], length: length + c.length, kind: 'K' };
+    reverse = !reverse;
+    // The last move and the finishing turn meet at a cusp (driven on the same way, their arcs would meet at a kink).
+    if (c?.pieces.length && c.pieces[0].reverse === reverse)
+      return { pieces: [...pieces, ...c.pieces], length: length + c.length, kind: 'K' };
     // Turned past the target heading without finishing: this way round does not work.
     if (side * angleDiffRad(to.heading, pose.heading) < -Math.PI / 2) return null;
   }
