@@ -18,6 +18,8 @@ export class HeadlandDriver {
   private readonly cornerCache = new Map<RingPath, RingCorner[]>();
   /** Lobes driven from the ring they leave. */
   private readonly drivenLobes = new Set<string>();
+  /** Lobes of each pass (by pass and how many rings were left undriven when found). */
+  private readonly lobeCache = new Map<string, Lobe[]>();
 
   constructor(b: RouteBuilder) {
     this.b = b;
@@ -253,8 +255,14 @@ export class HeadlandDriver {
   /** The lobes of exterior pass k against every ring of that pass the route drives. */
   private lobes(k: number): Lobe[] {
     const b = this.b;
-    const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
-    return undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+    const key = `${k}:${b.undriven.length}`;
+    let l = this.lobeCache.get(key);
+    if (!l) {
+      const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
+      l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+      this.lobeCache.set(key, l);
+    }
+    return l;
   }
 
   private cornersOf(path: RingPath): RingCorner[] {
