@@ -164,10 +164,12 @@ export class RouteLinks {
    * onto `to` with at most five radii of reversing; null where none fits
    * (and with a curvature-rate limit, whose turns this does not follow).
    */
-  turnRound(from: Pose, to: Pose): Connection | null {
+  turnRound(from: Pose, to: Pose, only?: 'turnArea' | 'field'): Connection | null {
     if (this.sigma !== undefined) return null;
     const R = this.R;
-    return multiPointTurn(from, to, R, this.region, (a, b) => this.connectPoses(a, b, R, this.region));
+    return multiPointTurn(from, to, R, this.region, (a, b) =>
+      this.connectPoses(a, b, R, this.region, {}, only),
+    );
   }
 
   /**
@@ -244,7 +246,10 @@ export class RouteLinks {
     // Turning round on the spot in several moves (a dead-end tip, a strip
     // narrower than a forward loop), then through the field along straight
     // legs between waypoints, else a turn that reverses farther than a turn needs.
-    const turned = this.turnRound(from, to);
+    // A dead-end tip is seldom wide enough for the turn area: a turn round
+    // in the field beats a long way through it.
+    const turned =
+      this.turnRound(from, to) ?? (this.mode === 'turnArea' ? this.turnRound(from, to, 'field') : null);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
     if (!legs) {
