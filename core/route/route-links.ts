@@ -167,9 +167,10 @@ export class RouteLinks {
   turnRound(from: Pose, to: Pose, only?: 'turnArea' | 'field'): Connection | null {
     if (this.sigma !== undefined) return null;
     const R = this.R;
-    return multiPointTurn(from, to, R, this.region, (a, b) =>
+    const c = multiPointTurn(from, to, R, this.region, (a, b) =>
       this.connectPoses(a, b, R, this.region, {}, only),
     );
+    return c && staysInside(c, this.region) ? c : null;
   }
 
   /**
