@@ -160,8 +160,11 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       // A part of the pass narrower than twice the turning radius (a thin arm of
       // the field) has no rounded ring of its own: it is gone round wider, as
       // far out as the turning radius needs, where that stays in the field.
+      // Where no part of the pass has a rounded ring the whole part is such a
+      // strip, worked lengthwise by tracks across its whole width instead.
+      const arms = rings.length > 0;
       for (const part of exterior) {
-        if (part.passNumber !== k || rings.some((r) => pointInRing(r[0], part.ring))) continue;
+        if (!arms || part.passNumber !== k || rings.some((r) => pointInRing(r[0], part.ring))) continue;
         const wider = drivableRings(
           offset([{ outer: part.ring, holes: [] }], RS, 'round', 0.03),
           RF,

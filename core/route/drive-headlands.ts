@@ -4,8 +4,9 @@
  * once round with its sharp corners squared, back where it started.
  */
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import type { Pose } from '../types/index.ts';
+import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
+import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -15,6 +16,10 @@ import type { RouteRing } from './route-links.ts';
 export class HeadlandDriver {
   private readonly b: RouteBuilder;
   private readonly cornerCache = new Map<RingPath, RingCorner[]>();
+  /** Lobes driven from the ring they leave. */
+  private readonly drivenLobes = new Set<string>();
+  /** Lobes of each pass (by pass and how many rings were left undriven when found). */
+  private readonly lobeCache = new Map<string, Lobe[]>();
 
   constructor(b: RouteBuilder) {
     this.b = b;
@@ -43,6 +48,35 @@ export class HeadlandDriver {
         b.failures++;
         b.undriven.push(r.ring);
       }
+      // After the last ring of an exterior pass, the stretches of it no ring follows.
+      const k = r.ring.passNumber;
+      if (r.exterior && !pending.some((q) => q.exterior && q.ring.passNumber === k)) this.driveLobes(k);
+    }
+  }
+
+  /** The lobes of exterior pass k (stretches no driven ring follows), nearest first. */
+  private driveLobes(k: number): void {
+    const b = this.b;
+    const lobes = this.lobes(k).filter((l) => !this.drivenLobes.has(lobeKey(l)));
+    // Closed lobes (no ring follows any of it) are driven from a tip of another lobe they begin near, where one does.
+    const closed = lobes.filter((l) => l.closed);
+    while (lobes.length) {
+      // Open lobes first (a closed one is driven from a tip of one of them where it can be).
+      const pose = b.pose;
+      const d = (l: (typeof lobes)[number]) =>
+        (l.closed ? 1e9 : 0) +
+        (pose ? Math.min(dist(pose, l.points[0]), dist(pose, l.points[l.points.length - 1])) : 0);
+      let idx = 0;
+      lobes.forEach((l, i) => {
+        if (d(l) < d(lobes[idx])) idx = i;
+      });
+      const lobe = lobes.splice(idx, 1)[0];
+      const ci = closed.indexOf(lobe);
+      if (ci >= 0) closed.splice(ci, 1);
+      driveLobe(b, lobe, closed);
+      // Those driven from its tips are done.
+      for (let i = lobes.length - 1; i >= 0; i--)
+        if (lobes[i].closed && !closed.includes(lobes[i])) lobes.splice(i, 1);
     }
   }
 
@@ -124,20 +158,111 @@ export class HeadlandDriver {
     // turn at each (the field corner beyond a rounding is worked). Around an
     // obstacle the outside of a corner is the track area: no gain there.
     const corners = exterior ? this.cornersOf(path) : [];
-    const pieces = loopWithCorners(path, chosen.s, chosen.dir, corners, R, input.region, input.runOnCorners);
-    for (const piece of pieces) {
-      b.parts.push({
-        type,
-        points: piece.points,
-        working: true,
-        passNumber: ring.passNumber,
-        ...(ring.obstacleIndex !== undefined ? { obstacleIndex: ring.obstacleIndex } : {}),
-      });
-      if (piece.turn) b.pushConnection(piece.turn, 'HeadlandTurn');
+    const { s, dir } = chosen;
+    const stretch = (from: number, span: number) => {
+      const pieces = loopWithCorners(
+        path,
+        s + dir * from,
+        dir,
+        corners,
+        R,
+        input.region,
+        input.runOnCorners,
+        span,
+      );
+      for (const piece of pieces) {
+        b.parts.push({
+          type,
+          points: piece.points,
+          working: true,
+          passNumber: ring.passNumber,
+          ...(ring.obstacleIndex !== undefined ? { obstacleIndex: ring.obstacleIndex } : {}),
+        });
+        if (piece.turn) b.pushConnection(piece.turn, 'HeadlandTurn');
+      }
+    };
+    // The lobes that leave this pass are driven where they leave it: out of
+    // the loop into the lobe, along it, and back onto the loop past its neck.
+    let at = 0;
+    for (const lobe of exterior ? this.lobesOf(path, ring.passNumber, s, dir) : []) {
+      // Off and back onto the loop at its vertices (on straights where the machine steers smoothly).
+      const enter = path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
+      const leave = path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
+      if (enter < at + 1 || leave > path.length - 1) continue;
+      const legs = openLegs({ ...lobe.lobe, points: lobe.points }, null);
+      // Closed lobes near its tips are driven from there.
+      const closed = this.lobes(ring.passNumber).filter((l) => l.closed && !this.drivenLobes.has(lobeKey(l)));
+      const pending = closed.slice();
+      const inner = legs.length ? lobeParts(b, legs, ring.passNumber, pending) : null;
+      if (!inner) continue;
+      const into = path.arrivalPoseAt(s + dir * enter, dir);
+      const first = legs[0];
+      const onto = this.join(into, { x: first.a.x, y: first.a.y, heading: first.heading });
+      const back = onto && this.join(inner.end, path.poseAt(s + dir * leave, dir));
+      if (!onto || !back) continue;
+      stretch(at, enter - at);
+      b.pushConnection(onto, 'HeadlandConnector');
+      b.parts.push(...inner.parts);
+      b.pushConnection(back, 'HeadlandConnector');
+      this.drivenLobes.add(lobeKey(lobe.lobe));
+      for (const l of closed) if (!pending.includes(l)) this.drivenLobes.add(lobeKey(l));
+      at = leave;
     }
+    stretch(at, path.length - at);
     // Round the whole loop, back where it started.
     b.pose = path.arrivalPoseAt(chosen.s + chosen.dir * path.length, chosen.dir);
     return true;
+  }
+
+  /** A short way between two poses near each other: a turn with little reversing, else turning round in several moves. */
+  private join(from: Pose, to: Pose): Connection | null {
+    const links = this.b.links;
+    return links.connectPoses(from, to, this.b.R, this.b.input.region) ?? links.turnRound(from, to);
+  }
+
+  /**
+   * The open lobes of pass k whose both ends are near this ring, by where
+   * they leave and rejoin it driving from s in direction dir (the lobe's
+   * points in that order).
+   */
+  private lobesOf(
+    path: RingPath,
+    k: number,
+    s: number,
+    dir: RingDirection,
+  ): { lobe: Lobe; points: Point[]; enter: number; leave: number }[] {
+    const b = this.b;
+    const near = b.w + b.R;
+    const out: { lobe: Lobe; points: Point[]; enter: number; leave: number }[] = [];
+    for (const lobe of this.lobes(k)) {
+      if (lobe.closed || this.drivenLobes.has(lobeKey(lobe))) continue;
+      const p0 = lobe.points[0];
+      const p1 = lobe.points[lobe.points.length - 1];
+      const s0 = path.project(p0);
+      const s1 = path.project(p1);
+      if (dist(path.pointAt(s0), p0) > near || dist(path.pointAt(s1), p1) > near) continue;
+      const t0 = path.distance(s, s0, dir);
+      const t1 = path.distance(s, s1, dir);
+      out.push(
+        t0 <= t1
+          ? { lobe, points: lobe.points, enter: t0, leave: t1 }
+          : { lobe, points: lobe.points.slice().reverse(), enter: t1, leave: t0 },
+      );
+    }
+    return out.filter((l) => l.leave - l.enter < path.length / 2).sort((x, y) => x.enter - y.enter);
+  }
+
+  /** The lobes of exterior pass k against every ring of that pass the route drives. */
+  private lobes(k: number): Lobe[] {
+    const b = this.b;
+    const key = `${k}:${b.undriven.length}`;
+    let l = this.lobeCache.get(key);
+    if (!l) {
+      const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
+      l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+      this.lobeCache.set(key, l);
+    }
+    return l;
   }
 
   private cornersOf(path: RingPath): RingCorner[] {
@@ -161,4 +286,9 @@ export class HeadlandDriver {
     const ccw: RingDirection = area > 0 ? 1 : -1;
     return [forced === 'CCW' ? ccw : (-ccw as RingDirection)];
   }
+}
+
+function lobeKey(l: Lobe): string {
+  const p = l.points[0];
+  return `${l.passNumber}:${p.x},${p.y}:${l.points.length}`;
 }

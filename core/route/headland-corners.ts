@@ -309,7 +309,7 @@ export interface PassPiece {
  * The whole loop of a ring from s0 in direction dir, cut at its square
  * corners: stretches run straight on to each corner's apex and a reversing
  * turn joins them there. A corner the loop starts or ends inside of stays
- * round. With `runOn`, a stretch runs on past the apex to work the kite
+ * round. With `span`, only that far along the loop. With `runOn`, a stretch runs on past the apex to work the kite
  * outside it; where the leg it arrives on has no room for that, the next
  * stretch starts back past the apex on its own leg instead.
  */
@@ -321,8 +321,9 @@ export function loopWithCorners(
   radius: number,
   region: EdgeIndex,
   runOn = false,
+  span = path.length,
 ): PassPiece[] {
-  const L = path.length;
+  const L = span;
   // Each corner's entry and exit as distances along the loop from s0.
   const cuts: { enter: number; leave: number; corner: RingCorner }[] = [];
   for (const c of corners) {

@@ -11,6 +11,7 @@ import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
+import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { dist, pickShorter, polyLen, ringArea, singleChord } from './route-geometry.ts';
 import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
@@ -159,6 +160,20 @@ export class RouteLinks {
   }
 
   /**
+   * A turn of several moves back and forth where the machine is, then a turn
+   * onto `to` with at most five radii of reversing; null where none fits
+   * (and with a curvature-rate limit, whose turns this does not follow).
+   */
+  turnRound(from: Pose, to: Pose, only?: 'turnArea' | 'field'): Connection | null {
+    if (this.sigma !== undefined) return null;
+    const R = this.R;
+    const c = multiPointTurn(from, to, R, this.region, (a, b) =>
+      this.connectPoses(a, b, R, this.region, {}, only),
+    );
+    return c && staysInside(c, this.region) ? c : null;
+  }
+
+  /**
    * Travel through the field along straight legs (built when first needed),
    * its turns held to the turn area while ways are.
    */
@@ -229,8 +244,14 @@ export class RouteLinks {
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, type]] } : (best as Found);
     if (!anywhere) return null;
-    // Last resort: through the field along straight legs between waypoints,
-    // else a turn that reverses farther than a turn needs.
+    // Turning round on the spot in several moves (a dead-end tip, a strip
+    // narrower than a forward loop), then through the field along straight
+    // legs between waypoints, else a turn that reverses farther than a turn needs.
+    // A dead-end tip is seldom wide enough for the turn area: a turn round
+    // in the field beats a long way through it.
+    const turned =
+      this.turnRound(from, to) ?? (this.mode === 'turnArea' ? this.turnRound(from, to, 'field') : null);
+    if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
     if (!legs) {
       const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });

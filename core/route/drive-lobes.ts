@@ -1,0 +1,330 @@
+/**
+ * Lobes of a headland pass: stretches of a planned (reference) pass that no
+ * driven ring follows. Rounding a pass to the turning radius cuts off its
+ * parts narrower than a forward loop needs (a thin arm of the field, where
+ * the pass runs out along one side and back along the other a few metres
+ * away); a strip narrower than that has no rounded ring at all.
+ *
+ * Such a stretch is driven where it is planned, as an operator drives it:
+ * along its straights (working), rounding its gentle bends with an arc of
+ * the turning radius where that fits, and turning at its tips and sharp
+ * corners by reversing (drive to the tip, back up turning, drive on along
+ * the other side: a fishtail or K-turn that stays inside the field).
+ */
+import { Clipper } from 'clipper2-ts';
+import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import type { PathPart, Point, Pose } from '../types/index.ts';
+import type { Connection } from './connect.ts';
+import type { RouteBuilder } from './route-builder.ts';
+import { angleDiffRad, dist } from './route-geometry.ts';
+import type { RouteRing } from './route-links.ts';
+
+/** An open (or, when the whole ring is undriven, closed) stretch of a reference pass. */
+export interface Lobe {
+  passNumber: number;
+  points: Point[];
+  closed: boolean;
+}
+
+/** Reference passes are sampled this often [m] to find where no driven ring runs. */
+const SAMPLE_STEP = 1;
+/** Vertices of a simplified stretch closer than this many turning radii bend together. */
+const BEND_GROUP_RADII = 1;
+/** Turns sharper than this [rad] are never rounded forward (a loop round would leave the field). */
+const MAX_ROUNDED_TURN = (120 * Math.PI) / 180;
+/** Reversing at a tip: at most this many turning radii. */
+const TIP_REVERSE_RADII = 5;
+/** Lobes are simplified within this distance [m]. */
+const SIMPLIFY = 0.2;
+/** A closed lobe whose tip comes this many turning radii near another lobe's tip is driven from there. */
+const SPLICE_RADII = 3;
+
+/**
+ * The stretches of the reference passes of `passNumber` farther than half a
+ * swath from every driven ring of that pass, at least `minLength` long.
+ */
+export function undrivenLobes(
+  reference: readonly HeadlandRing[],
+  driven: readonly RouteRing[],
+  passNumber: number,
+  swath: number,
+  minLength: number,
+): Lobe[] {
+  const out: Lobe[] = [];
+  const paths = driven.filter((r) => r.ring.passNumber === passNumber).map((r) => r.path);
+  for (const ref of reference) {
+    if (ref.passNumber !== passNumber) continue;
+    const pts = densify(ref.ring);
+    const off = pts.map((q) => !paths.some((p) => dist(p.pointAt(p.project(q)), q) <= swath / 2));
+    const n = pts.length;
+    if (off.every(Boolean)) {
+      if (polylineLength([...ref.ring, ref.ring[0]]) >= minLength)
+        out.push({ passNumber, points: ref.ring.slice(), closed: true });
+      continue;
+    }
+    // Runs of undriven samples, round the ring from a driven one.
+    const first = off.indexOf(false);
+    let run: Point[] = [];
+    const flush = () => {
+      if (run.length > 1 && polylineLength(run) >= minLength)
+        out.push({ passNumber, points: run, closed: false });
+      run = [];
+    };
+    for (let k = 1; k <= n; k++) {
+      const i = (first + k) % n;
+      if (off[i]) {
+        if (run.length === 0) run.push(pts[(i - 1 + n) % n]);
+        run.push(pts[i]);
+      } else if (run.length) {
+        run.push(pts[i]);
+        flush();
+      }
+    }
+    flush();
+  }
+  return out;
+}
+
+/** The ring's vertices with points added so no two are farther apart than SAMPLE_STEP. */
+function densify(ring: readonly Point[]): Point[] {
+  const out: Point[] = [];
+  const n = ring.length;
+  for (let i = 0; i < n; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % n];
+    const k = Math.max(1, Math.ceil(dist(a, b) / SAMPLE_STEP));
+    for (let j = 0; j < k; j++) out.push({ x: a.x + ((b.x - a.x) * j) / k, y: a.y + ((b.y - a.y) * j) / k });
+  }
+  return out;
+}
+
+function polylineLength(pts: readonly Point[]): number {
+  let s = 0;
+  for (let i = 1; i < pts.length; i++) s += dist(pts[i - 1], pts[i]);
+  return s;
+}
+
+export interface Leg {
+  a: Point;
+  b: Point;
+  heading: number;
+  length: number;
+}
+
+/**
+ * Drive a lobe: joined from where the route is (its nearer end first), then
+ * along it. False, with nothing added, when no way onto it or round one of
+ * its bends fits inside the field.
+ */
+export function driveLobe(b: RouteBuilder, lobe: Lobe, closedLobes: Lobe[] = []): boolean {
+  const pose = b.pose;
+  const legs = lobe.closed ? loopLegs(lobe, pose ?? lobe.points[0], pose?.heading) : openLegs(lobe, pose);
+  if (legs.length === 0) return false;
+  // The closed lobes driven from this one's tips leave the list only when it is driven.
+  const pending = closedLobes.slice();
+  const parts = lobeParts(b, legs, lobe.passNumber, pending);
+  if (!parts) return false;
+  const start: Pose = { x: legs[0].a.x, y: legs[0].a.y, heading: legs[0].heading };
+  const mark = b.parts.length;
+  if (!b.link(start, 'HeadlandConnector')) {
+    b.parts.length = mark;
+    return false;
+  }
+  b.parts.push(...parts.parts);
+  b.pose = parts.end;
+  closedLobes.length = 0;
+  closedLobes.push(...pending);
+  return true;
+}
+
+/** The legs of an open lobe, from its end nearer to p. */
+export function openLegs(lobe: Lobe, p: Point | null): Leg[] {
+  let pts = Clipper.simplifyPathD(lobe.points, SIMPLIFY, false);
+  if (p && dist(p, pts[pts.length - 1]) < dist(p, pts[0])) pts = pts.slice().reverse();
+  return toLegs(pts);
+}
+
+/**
+ * The legs of a closed lobe once round, from its vertex nearest to p, in the
+ * direction that goes on most nearly at `heading`.
+ */
+function loopLegs(lobe: Lobe, p: Point, heading: number | undefined): Leg[] {
+  const pts = Clipper.simplifyPathD(lobe.points, SIMPLIFY, true);
+  const n = pts.length;
+  if (n < 3) return [];
+  let s = 0;
+  for (let i = 1; i < n; i++) if (dist(pts[i], p) < dist(pts[s], p)) s = i;
+  const fwd = [...pts.slice(s), ...pts.slice(0, s), pts[s]];
+  const back = fwd.slice().reverse();
+  if (heading === undefined) return toLegs(fwd);
+  const a = toLegs(fwd);
+  const c = toLegs(back);
+  if (!a.length || !c.length) return a;
+  return Math.abs(angleDiffRad(a[0].heading, heading)) <= Math.abs(angleDiffRad(c[0].heading, heading))
+    ? a
+    : c;
+}
+
+function toLegs(pts: readonly Point[]): Leg[] {
+  const legs: Leg[] = [];
+  for (let i = 1; i < pts.length; i++) {
+    const a = pts[i - 1];
+    const c = pts[i];
+    const length = dist(a, c);
+    if (length < 1e-3) continue;
+    legs.push({ a, b: c, heading: Math.atan2(c.y - a.y, c.x - a.x), length });
+  }
+  return legs;
+}
+
+/**
+ * The parts that drive the legs one after the other: runs of legs joined by
+ * bends (vertices closer together than BEND_GROUP_RADII turning radii bend
+ * as one). A bend is rounded forward (working) where the arc fits, else
+ * turned at by a reversing manoeuvre from the bend's first vertex onto the
+ * leg after it.
+ */
+export function lobeParts(
+  b: RouteBuilder,
+  legs: readonly Leg[],
+  passNumber: number,
+  closedLobes: Lobe[],
+): { parts: PathPart[]; end: Pose } | null {
+  const R = b.R;
+  const region = b.input.region;
+  const parts: PathPart[] = [];
+  const type: PathPart['type'] = 'ExteriorHeadlandPass';
+  const push = (c: Connection, working: boolean, t: PathPart['type']) => {
+    for (const piece of c.pieces) {
+      if (piece.points.length < 2) continue;
+      const part: PathPart = working
+        ? { type: t, points: piece.points, working: true, passNumber }
+        : { type: t, points: piece.points, working: false, turnKind: c.kind };
+      if (piece.reverse) part.reverse = true;
+      parts.push(part);
+    }
+  };
+  const straight = (from: Point, to: Point) => {
+    if (dist(from, to) > 1e-6) parts.push({ type, points: [from, to], working: true, passNumber });
+  };
+  // Where the machine is along the current leg.
+  let at: Point = legs[0].a;
+  let i = 0;
+  while (i < legs.length) {
+    // The legs after legs[i] that bend with it: joined by legs shorter than the group distance.
+    let j = i + 1;
+    while (j < legs.length - 1 && legs[j].length < BEND_GROUP_RADII * R) j++;
+    if (j >= legs.length) {
+      straight(at, legs[i].b);
+      return { parts, end: { x: legs[i].b.x, y: legs[i].b.y, heading: legs[i].heading } };
+    }
+    const inLeg = legs[i];
+    const outLeg = legs[j];
+    const turn = Math.abs(angleDiffRad(outLeg.heading, inLeg.heading));
+    const apexIn = inLeg.b;
+    const apexOut = outLeg.a;
+    const roomIn = dist(at, apexIn);
+    // Rounded forward: an arc from the leg in onto the leg out, within their straights.
+    let done = false;
+    if (turn <= MAX_ROUNDED_TURN) {
+      const t = R * Math.tan(turn / 2) + 0.05;
+      if (t <= roomIn && t <= outLeg.length / 2) {
+        const p0 = along(apexIn, inLeg.heading, -t);
+        const p1 = along(apexOut, outLeg.heading, t);
+        const c = b.links.connectPoses(
+          { ...p0, heading: inLeg.heading },
+          { ...p1, heading: outLeg.heading },
+          R,
+          region,
+          { allowReverse: false, maxLength: dist(p0, p1) + R * turn + 2 * t },
+        );
+        if (c) {
+          straight(at, p0);
+          push(c, true, type);
+          at = p1;
+          done = true;
+        }
+      }
+    }
+    if (!done) {
+      // Drive to the bend, turn there by reversing onto the leg out (as near its start as a turn fits).
+      straight(at, apexIn);
+      let from: Pose = { ...apexIn, heading: inLeg.heading };
+      // A lobe of its own that begins near this tip is driven from here, and the turn made after it.
+      const loop = splicedLoop(b, from, passNumber, closedLobes);
+      if (loop) {
+        parts.push(...loop.parts);
+        from = loop.end;
+      }
+      let c: Connection | null = null;
+      let to = apexOut;
+      for (const k of [0, 0.5, 1, 2, 3]) {
+        if (k * R > outLeg.length / 2 && k > 0) break;
+        to = along(apexOut, outLeg.heading, k * R);
+        c = b.links.connectPoses(from, { ...to, heading: outLeg.heading }, R, region, {
+          maxReverse: TIP_REVERSE_RADII * R,
+        });
+        if (c) break;
+      }
+      if (!c) {
+        to = apexOut;
+        c = b.links.turnRound(from, { ...to, heading: outLeg.heading });
+      }
+      if (!c) return null;
+      push(c, false, 'HeadlandTurn');
+      at = to;
+    }
+    i = j;
+  }
+  const last = legs[legs.length - 1];
+  return { parts, end: { x: last.b.x, y: last.b.y, heading: last.heading } };
+}
+
+/**
+ * A closed lobe with a vertex near `from`, driven from there once round:
+ * the way onto it, its parts and where it ends; null (and the lobe left
+ * pending) where none is near or the way onto it does not fit.
+ */
+function splicedLoop(
+  b: RouteBuilder,
+  from: Pose,
+  passNumber: number,
+  closedLobes: Lobe[],
+): { parts: PathPart[]; end: Pose } | null {
+  const R = b.R;
+  for (let i = 0; i < closedLobes.length; i++) {
+    const lobe = closedLobes[i];
+    if (lobe.passNumber !== passNumber) continue;
+    if (!lobe.points.some((q) => dist(q, from) <= SPLICE_RADII * R)) continue;
+    const legs = loopLegs(lobe, from, from.heading);
+    if (!legs.length) continue;
+    const start: Pose = { x: legs[0].a.x, y: legs[0].a.y, heading: legs[0].heading };
+    const onto = b.links.connectPoses(from, start, R, b.input.region, { maxReverse: TIP_REVERSE_RADII * R });
+    if (!onto) continue;
+    closedLobes.splice(i, 1);
+    const inner = lobeParts(b, legs, passNumber, closedLobes);
+    if (!inner) {
+      closedLobes.splice(i, 0, lobe);
+      continue;
+    }
+    const parts: PathPart[] = [];
+    for (const piece of onto.pieces) {
+      if (piece.points.length < 2) continue;
+      const part: PathPart = {
+        type: 'HeadlandConnector',
+        points: piece.points,
+        working: false,
+        turnKind: onto.kind,
+      };
+      if (piece.reverse) part.reverse = true;
+      parts.push(part);
+    }
+    parts.push(...inner.parts);
+    return { parts, end: inner.end };
+  }
+  return null;
+}
+
+function along(p: Point, heading: number, d: number): Point {
+  return { x: p.x + d * Math.cos(heading), y: p.y + d * Math.sin(heading) };
+}
