@@ -25,8 +25,10 @@ import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
+import { contourDirection } from './terrain/contour.ts';
+import type { ElevationSampler } from './terrain/slopes.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
-import { generateTracks } from './tracks/generate-tracks.ts';
+import { directionCandidates, generateTracks } from './tracks/generate-tracks.ts';
 import { spiralOrder } from './tracks/spiral-middle.ts';
 import { patternTracks, resolveTrackType } from './tracks/track-pattern.ts';
 import {
@@ -71,6 +73,15 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   const sa = options.route.stagingArea;
   const staging = sa ? frame.toMetric(sa[0], sa[1]) : undefined;
   const reference = options.referenceLine?.map(([lon, lat]) => frame.toMetric(lon, lat));
+  const ground = options.trackDirection === 'Contour' ? hooks.ground?.(frame) : undefined;
+  if (options.trackDirection === 'Contour' && !ground) {
+    throw new PlanningError(
+      'OPTION_NOT_SUPPORTED',
+      "trackDirection 'Contour' needs the ground of the field: plan it where an elevation model is given.",
+      { path: 'trackDirection' },
+    );
+  }
+  const zoneHooks: ZoneHooks = ground ? { ...hooks, contourGround: ground } : hooks;
   const zones: Zone[] = [];
   const refusals: PlanningError[] = [];
   // usePassable false: passable obstacles are obstacles like any other; a
@@ -88,8 +99,8 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
     const result = alongStrip(
-      planZone(part, index, passable, options, zoneStart, zoneEnd, hooks, reference),
-      (o) => planZone(part, index, passable, o, zoneStart, zoneEnd, hooks, reference),
+      planZone(part, index, passable, options, zoneStart, zoneEnd, zoneHooks, reference),
+      (o) => planZone(part, index, passable, o, zoneStart, zoneEnd, zoneHooks, reference),
       options,
       index,
     );
@@ -178,6 +189,7 @@ function alongStrip(
     straight instanceof PlanningError ||
     (options.trackType ?? 'Straight') !== 'Straight' ||
     options.preferredBearingDeg !== undefined ||
+    options.trackDirection === 'Contour' ||
     options.extendTracks ||
     options.useCrossHatches
   )
@@ -313,6 +325,36 @@ export function resolveOptions(req: PlanRequest): PlanOptions {
       { path: 'routeOptions.objective' },
     );
   }
+  const trackDirection = req.trackDirection ?? 'Auto';
+  if (trackDirection !== 'Auto' && trackDirection !== 'Contour') {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `trackDirection must be 'Auto' or 'Contour'; found '${trackDirection}'.`,
+      { path: 'trackDirection' },
+    );
+  }
+  if (trackDirection === 'Contour' && req.preferredBearingDeg !== undefined) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      "trackDirection 'Contour' chooses the bearing from the ground; give either it or a track bearing, not both.",
+      { path: 'trackDirection' },
+    );
+  }
+  if (trackDirection === 'Contour' && (req.trackType ?? 'Straight') !== 'Straight') {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `trackDirection 'Contour' lays straight tracks; found trackType '${req.trackType}'.`,
+      { path: 'trackDirection' },
+    );
+  }
+  const crossLimit = machine.maxCrossSlopePercent;
+  if (crossLimit !== undefined && !(typeof crossLimit === 'number' && crossLimit > 0 && crossLimit <= 100)) {
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `equipment.maxCrossSlopePercent must be a slope in percent above 0 and at most 100; found ${crossLimit}.`,
+      { path: 'equipment.maxCrossSlopePercent' },
+    );
+  }
   if (req.preferredBearingDeg !== undefined && !Number.isFinite(req.preferredBearingDeg)) {
     throw new PlanningError(
       'INVALID_OPTION',
@@ -328,6 +370,7 @@ export function resolveOptions(req: PlanRequest): PlanOptions {
     exteriorHeadlandPasses: passes(req.exteriorHeadlandPasses, 'exteriorHeadlandPasses'),
     interiorHeadlandPasses: passes(req.interiorHeadlandPasses, 'interiorHeadlandPasses'),
     preferredBearingDeg: req.preferredBearingDeg,
+    ...(trackDirection === 'Contour' ? { trackDirection } : {}),
     extendTracks: req.extendTracks === true,
     decomposition: req.decomposition !== false,
     ...(req.useCrossHatches === true ? { useCrossHatches: true } : {}),
@@ -378,16 +421,22 @@ function pickFor(part: Polygon, p: Point | undefined): Point | undefined {
   return undefined;
 }
 
+/** The caller's hooks, with the ground sampler made for the plan's frame (trackDirection 'Contour'). */
+interface ZoneHooks extends PlanHooks {
+  contourGround?: ElevationSampler;
+}
+
 function planZone(
   zone: Polygon,
   index: number,
   passable: readonly Polygon[],
-  options: PlanOptions,
+  asked: PlanOptions,
   start: Point | undefined,
   end: Point | undefined,
-  hooks: PlanHooks,
+  hooks: ZoneHooks,
   reference?: Point[],
 ): Zone[] | PlanningError {
+  let options = asked;
   const m = options.machine;
   const w = m.swathWidth;
   const headlands = generateHeadlands(zone, {
@@ -425,7 +474,17 @@ function planZone(
   // A spiral begins where the headland passes (driven first) end: near the start node, else
   // near the first vertex of the outermost pass.
   const entry = start ?? headlands.drivenExterior.find((h) => h.passNumber === 1)?.ring[0];
+  // Along the contour: the zone's tracks take the direction of least along-track slope (as if asked for it).
+  const contour =
+    options.trackDirection === 'Contour' && hooks.contourGround
+      ? contourDirection(workable, hooks.contourGround, directionCandidates(workable, w))
+      : undefined;
+  if (contour && !contour.unusable) options = { ...options, preferredBearingDeg: contour.bearingDeg };
   const pattern = patternTracks(workable, options, reference, entry);
+  if (contour?.unusable)
+    pattern.warnings.push(
+      `Tracks along the contour: in field part ${index} ${contour.unusable}; its tracks run in the usual direction.`,
+    );
   const exteriorFitted = headlands.drivenExterior.reduce((n, r) => Math.max(n, r.passNumber), 0);
   if (exteriorFitted < options.exteriorHeadlandPasses) {
     pattern.warnings.push(
@@ -618,6 +677,15 @@ function planZone(
     skippedTracks: route.skippedTracks.length,
     ...(pattern.warnings.length ? { warnings: pattern.warnings } : {}),
     ...(route.optimizer ? { optimizer: route.optimizer } : {}),
+    ...(contour && !contour.unusable
+      ? {
+          contour: {
+            bearingDeg: contour.bearingDeg,
+            meanAlongPercent: contour.meanAlongPercent,
+            meanSlopePercent: contour.meanSlopePercent,
+          },
+        }
+      : {}),
   };
   // Zones of their own are for straight tracks; curved and spiral tracks (and
   // crosshatch lines across the whole area) keep the part whole.

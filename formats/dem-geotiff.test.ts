@@ -8,7 +8,7 @@ import type { PlanResult } from '../core/types/index.ts';
 import { DemError, openDemWindow, readDemInfo } from './dem-geotiff.ts';
 import { createDemIndex, geoJsonBBox } from './dem-index.ts';
 import { planSlopesFromDems } from './dem-slopes.ts';
-import { coneGround, planeGround, writeDem } from './dem-testing.ts';
+import { coneGround, planeGround, rectangleAt, writeDem } from './dem-testing.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -18,23 +18,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A rectangle of w x h metres with its south-west corner at (lon, lat). */
-function field(lon: number, lat: number, w = 300, h = 200) {
-  const dLon = w / (111_320 * Math.cos((lat * Math.PI) / 180));
-  const dLat = h / 111_200;
-  return {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [lon, lat],
-        [lon + dLon, lat],
-        [lon + dLon, lat + dLat],
-        [lon, lat + dLat],
-        [lon, lat],
-      ],
-    ],
-  };
-}
+const field = rectangleAt;
 
 function plan(boundary: unknown, bearing: number): PlanResult {
   return planField({

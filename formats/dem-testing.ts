@@ -92,3 +92,50 @@ export function coneGround(lon0: number, lat0: number, percent: number, top = 20
   const local = localMetres(lon0, lat0);
   return (lon: number, lat: number) => top - (percent / 100) * Math.hypot(...local(lon, lat));
 }
+
+/**
+ * A valley along `bearingDeg` (clockwise from north) through (lon0, lat0):
+ * its floor falls `floorPercent` along the bearing, its sides rise
+ * `sidePercent` away from the floor line.
+ */
+export function valleyGround(
+  lon0: number,
+  lat0: number,
+  bearingDeg: number,
+  sidePercent: number,
+  floorPercent: number,
+  base = 100,
+) {
+  const local = localMetres(lon0, lat0);
+  const b = (bearingDeg * Math.PI) / 180;
+  return (lon: number, lat: number) => {
+    const [e, n] = local(lon, lat);
+    const along = e * Math.sin(b) + n * Math.cos(b);
+    const across = e * Math.cos(b) - n * Math.sin(b);
+    return base - (floorPercent / 100) * along + (sidePercent / 100) * Math.abs(across);
+  };
+}
+
+/** A rectangle of w x h metres with its south-west corner at (lon, lat), as a GeoJSON Polygon. */
+export function rectangleAt(lon: number, lat: number, w = 300, h = 200) {
+  const dLon = w / (111_320 * Math.cos((lat * Math.PI) / 180));
+  const dLat = h / 111_200;
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [lon, lat],
+        [lon + dLon, lat],
+        [lon + dLon, lat + dLat],
+        [lon, lat + dLat],
+        [lon, lat],
+      ],
+    ],
+  };
+}
+
+/** The angle between two line bearings [deg, 0..90]. */
+export function lineAngle(a: number, b: number): number {
+  const d = (((a - b) % 180) + 180) % 180;
+  return Math.min(d, 180 - d);
+}

@@ -64,10 +64,13 @@ export interface DirectRequestBody {
     fuelUseIdleLph?: number;
     fuelEmissionFactorKgPerL?: number;
     cost?: Machine['cost'];
+    /** [%] */
+    maxCrossSlopePercent?: number;
   };
   machine?: { widthMeters?: number };
   headland?: { passes?: number };
   trackBearing?: number;
+  trackDirection?: 'Auto' | 'Contour';
   tracks?: { preferredDirectionDegrees?: number };
   extendTracks?: boolean;
   useDecomposition?: boolean;
@@ -177,6 +180,7 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
     if (eq?.[k] !== undefined) machine[k] = eq[k];
   }
   if (eq?.cost !== undefined) machine.cost = { ...eq.cost };
+  if (eq?.maxCrossSlopePercent !== undefined) machine.maxCrossSlopePercent = eq.maxCrossSlopePercent;
   const ro = body.routeOptions;
   const plan: PlanRequest = {
     boundary: planningBoundary(boundary),
@@ -194,6 +198,7 @@ export function readDirectRequest(body: DirectRequestBody): ReadResult {
   if (ro?.stagingArea !== undefined) plan.route!.stagingArea = [ro.stagingArea[0], ro.stagingArea[1]];
   if (ro?.refillStrategyType !== undefined) plan.route!.refillStrategyType = ro.refillStrategyType;
   if (bearing !== undefined) plan.preferredBearingDeg = bearing;
+  if (body.trackDirection === 'Contour') plan.trackDirection = 'Contour';
   if (body.extendTracks === true) plan.extendTracks = true;
   if (body.useDecomposition === false) plan.decomposition = false;
   if (body.useCrossHatches === true) plan.useCrossHatches = true;

@@ -167,7 +167,9 @@ export function toPlanGeoJSON(
       featureType: 'zoneStatistics',
       ...zone,
       routeFailures: z.routeFailures ?? 0,
-      ...(z.warnings?.length ? { warnings: [...z.warnings] } : {}),
+      ...(z.warnings?.length || slopes?.zones[zi].warnings?.length
+        ? { warnings: [...(z.warnings ?? []), ...(slopes?.zones[zi].warnings ?? [])] }
+        : {}),
       ...(z.optimizer ? { optimizer: { ...z.optimizer } } : {}),
       ...(slopes ? { slopeSummary: slopes.zones[zi].summary } : {}),
       ...roundStats(z.stats),

@@ -142,6 +142,8 @@ export interface PathPlanZoneModel {
   warnings?: string[];
   /** The field part (input polygon) the zone belongs to; the zones of a decomposed part share it. */
   fieldPartIndex: number;
+  /** trackDirection 'Contour': the bearing the zone's tracks take and the ground it was chosen on. */
+  contour?: { bearingDeg: number; meanAlongTrackPercent: number; meanSlopePercent: number };
   /** Set on the zones of a decomposed field part: the zone's role and the part planned as one zone. */
   decomposition?: {
     role: 'cell' | 'headland';
@@ -380,12 +382,21 @@ function zoneModel(
     ...(slopes ? { slopeSummary: slopes.summary } : {}),
     activeGeometryGroupId: groupId(id, z.activeGroup),
     routeFailures: z.routeFailures ?? 0,
-    ...(z.warnings?.length ? { warnings: [...z.warnings] } : {}),
+    ...(z.warnings?.length || slopes?.warnings?.length
+      ? { warnings: [...(z.warnings ?? []), ...(slopes?.warnings ?? [])] }
+      : {}),
     fieldPartIndex: z.fieldPart ?? z.index,
     geometryGroups: z.groups.map((g, gi) =>
       groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth, slopes?.groups[gi]),
     ),
   };
+  if (z.contour) {
+    zm.contour = {
+      bearingDeg: Math.round(z.contour.bearingDeg * 1000) / 1000,
+      meanAlongTrackPercent: z.contour.meanAlongPercent,
+      meanSlopePercent: z.contour.meanSlopePercent,
+    };
+  }
   if (z.decomposition?.report) {
     const b = z.decomposition.report.baseline;
     zm.decomposition = {

@@ -461,6 +461,24 @@ const PathPlanZoneModel = Type.Object(
         },
       ),
     ),
+    contour: Type.Optional(
+      Type.Object(
+        {
+          bearingDeg: Type.Number({
+            description: 'Bearing of the tracks taken [deg clockwise from north, 0..180).',
+          }),
+          meanAlongTrackPercent: Type.Number({
+            description: 'Mean |along-track slope| of tracks in that direction over the workable area [%].',
+          }),
+          meanSlopePercent: Type.Number({ description: 'Mean steepest slope of the workable area [%].' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "trackDirection 'Contour' only: the direction of least along-track slope the zone's tracks take, from the DEM. Absent where the ground is too level or mostly unknown (zone warnings say so; the usual direction is planned).",
+        },
+      ),
+    ),
     geometryGroups: Type.Array(GeometryGroupModel, { minItems: 1 }),
   },
   { additionalProperties: false, $id: 'PathPlanZoneModel', title: 'PathPlanZoneModel' },

@@ -99,7 +99,7 @@ export function createPlanService(opts: PlanServiceOptions) {
       throw new ApiError(
         422,
         'DEM_NOT_AVAILABLE',
-        `No elevation model covers the field (extent ${bbox.map((v) => Math.round(v * 1e6) / 1e6).join(', ')} as minLon, minLat, maxLon, maxLat) ${why}. Plan without includeSlopes, or add a GeoTIFF DEM covering the field.`,
+        `No elevation model covers the field (extent ${bbox.map((v) => Math.round(v * 1e6) / 1e6).join(', ')} as minLon, minLat, maxLon, maxLat) ${why}. Plan without includeSlopes and trackDirection 'Contour', or add a GeoTIFF DEM covering the field.`,
         { details: { bbox } },
       );
     }
@@ -164,9 +164,14 @@ export function createPlanService(opts: PlanServiceOptions) {
       const why = tooComplex(complexity, limits);
       if (why) throw new ApiError(422, 'PLAN_TOO_COMPLEX', why, { details: { ...complexity, limits } });
 
-      // Only a plan that asks for slopes looks for a DEM.
+      // Only a plan that asks for slopes or tracks along the contour looks for a DEM.
       let slopes: { demPaths: string[] } | undefined;
-      if (body.includeSlopes === true) slopes = await findDems(req.plan.boundary);
+      let ground: { demPaths: string[] } | undefined;
+      if (body.includeSlopes === true || body.trackDirection === 'Contour') {
+        const found = await findDems(req.plan.boundary);
+        if (body.includeSlopes === true) slopes = found;
+        if (body.trackDirection === 'Contour') ground = found;
+      }
 
       if (opts.pool.saturated()) throw busy();
 
@@ -196,6 +201,7 @@ export function createPlanService(opts: PlanServiceOptions) {
               optimizerTimeMs: req.maxOptimizerTime * 1000,
               bodyAs: 'bytes',
               ...(slopes ? { slopes } : {}),
+              ...(ground ? { ground } : {}),
               meta: {
                 pathPlanId,
                 pathPlanName: req.pathPlanName,
@@ -231,7 +237,7 @@ export function createPlanService(opts: PlanServiceOptions) {
           throw new ApiError(
             422,
             out.code,
-            'The elevation model covering the field could not be read on this server. Plan without includeSlopes, or retry later.',
+            "The elevation model covering the field could not be read on this server. Plan without includeSlopes and trackDirection 'Contour', or retry later.",
             { details: { bbox: geoJsonBBox(req.plan.boundary) } },
           );
         if (!out.ok) throw fromPlanningError(out.code, out.message, out.details, req.boundaryPath);

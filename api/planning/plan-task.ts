@@ -13,9 +13,9 @@ import { workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { planField } from '../../core/plan.ts';
 import type { PlanSlopes } from '../../core/terrain/slopes.ts';
-import { PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
+import { type PlanHooks, PlanningError, type PlanRequest, type PlanResult } from '../../core/types/index.ts';
 import { DemError } from '../../formats/dem-geotiff.ts';
-import { planSlopesFromDems } from '../../formats/dem-slopes.ts';
+import { groundForField, planSlopesFromDems } from '../../formats/dem-slopes.ts';
 import { toPlanGeoJSON } from '../../formats/plan-geojson.ts';
 import { toNormalizedModel } from '../../formats/plan-model.ts';
 
@@ -49,6 +49,8 @@ export interface PlanTaskInput {
    * their cells around the plan and adds slopeDetails to every part.
    */
   slopes?: { demPaths: string[] };
+  /** trackDirection 'Contour': the DEM files covering the field, read before planning for the planner's direction search. */
+  ground?: { demPaths: string[] };
 }
 
 /** An ok answer of a task run with `bodyAs: 'bytes'`. */
@@ -62,23 +64,39 @@ const ENCODER = new TextEncoder();
 
 export default function planTask(input: PlanTaskInput): PlanTaskOutput | Promise<PlanTaskOutput> {
   const t0 = performance.now();
+  if (!input.ground) return planAndAnswer(input, t0, undefined);
+  // The ground first (I/O: this thread waits for it without blocking the request thread).
+  return groundForField(input.request.boundary, input.ground.demPaths).then(
+    (ground) => planAndAnswer(input, t0, ground),
+    demRefusal,
+  );
+}
+
+function demRefusal(e: unknown): PlanTaskOutput {
+  if (e instanceof DemError) return { ok: false, code: 'DEM_NOT_AVAILABLE', message: e.message, details: {} };
+  throw e;
+}
+
+function planAndAnswer(
+  input: PlanTaskInput,
+  t0: number,
+  ground: PlanHooks['ground'],
+): PlanTaskOutput | Promise<PlanTaskOutput> {
   let result: PlanResult;
   try {
     // The planner reads no clock: the optimizer asks this one when to stop.
     const deadline = t0 + (input.optimizerTimeMs ?? Number.POSITIVE_INFINITY);
-    result = planField(input.request, { shouldStopOptimizer: () => performance.now() >= deadline });
+    result = planField(input.request, {
+      shouldStopOptimizer: () => performance.now() >= deadline,
+      ...(ground ? { ground } : {}),
+    });
   } catch (e) {
     return refusal(e);
   }
   if (!input.slopes) return answer(input, result, undefined, t0);
-  // Reading the DEM is I/O: this thread waits for it without blocking the request thread.
   return planSlopesFromDems(result, input.slopes.demPaths).then(
     (slopes) => answer(input, result, slopes, t0),
-    (e) => {
-      if (e instanceof DemError)
-        return { ok: false, code: 'DEM_NOT_AVAILABLE', message: e.message, details: {} } as const;
-      throw e;
-    },
+    demRefusal,
   );
 }
 

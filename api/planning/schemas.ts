@@ -259,6 +259,14 @@ export const Equipment = Type.Object(
       ),
     ),
     cost: Type.Optional(MachineCostInputs),
+    maxCrossSlopePercent: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 100,
+        description:
+          "Steepest sideways slope the machine may drive across [%], e.g. 15 for a tractor with a mounted implement. With includeSlopes: every geometry part's slopeDetails says whether it exceeds it (exceedsMaxCrossSlope, overMaxCrossSlopeLength) and the zone's warnings name the driven parts that do. Only with includeSlopes true (422 OPTION_NOT_SUPPORTED otherwise).",
+      }),
+    ),
   },
   {
     ...strict,
@@ -406,6 +414,13 @@ export const DirectPlanRequest = Type.Object(
       Bearing(
         'Extension of the v2.0.0 outline (it has no direction field): bearing of the tracks [deg clockwise from north], -360..360, read modulo 180. Omitted: the planner chooses the best bearing. Same meaning as the trackBearing of a geometry group in the response.',
       ),
+    ),
+    trackDirection: Type.Optional(
+      Type.Union([Type.Literal('Auto'), Type.Literal('Contour')], {
+        default: 'Auto',
+        description:
+          "How the direction of straight tracks is chosen when no trackBearing is given. Default Auto: fewest tracks and turns (the usual search, with decomposition). Contour: tracks along the contour against erosion, the direction of least along-track slope over each zone's workable area (the usual candidate directions scored on the GeoTIFF DEMs of the server, TRAMLINE_DEM_DIR, by the root mean square of the along-track slope, refined to 0.01 degree); zones[].contour reports the bearing taken, and a zone on nearly level ground (mean slope under 0.5 %) or mostly outside the DEM keeps the usual direction with a warning. Contour lays straight tracks and plans each field part as one zone; with trackBearing or another trackType it is refused (422). 422 DEM_NOT_AVAILABLE when no DEM covers the field.",
+      }),
     ),
     includeSlopes: Type.Optional(
       Type.Boolean({

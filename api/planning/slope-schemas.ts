@@ -25,6 +25,19 @@ const detailMembers = {
     'Mean slope in the direction of the coordinates (for driven parts, of driving); > 0 uphill, < 0 downhill',
   ),
   meanCrossTrackPercent: percent('Mean sideways slope, unsigned'),
+  maxCrossTrackPercent: percent('Steepest sideways slope of a sample, unsigned'),
+  exceedsMaxCrossSlope: Type.Optional(
+    Type.Boolean({
+      description:
+        "Given equipment.maxCrossSlopePercent only: true where some of the part runs across a slope steeper sideways than the machine's limit (the zone's warnings name the driven parts that do).",
+    }),
+  ),
+  overMaxCrossSlopeLength: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description: 'Given equipment.maxCrossSlopePercent only: length of the part over that limit [m].',
+    }),
+  ),
   minElevation: Type.Optional(Type.Number({ description: 'Lowest ground elevation [m].' })),
   maxElevation: Type.Optional(Type.Number({ description: 'Highest ground elevation [m].' })),
 };

@@ -50,20 +50,35 @@ const RULES: Rule[] = [
     ok: (_v, r) => r.routeOptions?.calculateRefillPoints === true,
     supported: 'with calculateRefillPoints true only',
   },
-  // Supported: includeSlopes where `slopes` is given (422 DEM_NOT_AVAILABLE when no DEM covers the field), trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
+  {
+    path: '/equipment/maxCrossSlopePercent',
+    get: (r) => r.equipment?.maxCrossSlopePercent,
+    ok: (_v, r) => r.includeSlopes === true,
+    supported: 'with includeSlopes true only (the parts over it are flagged in their slopeDetails)',
+  },
+  // Supported: trackDirection (Contour where `slopes` is given), includeSlopes where `slopes` is given (422 DEM_NOT_AVAILABLE when no DEM covers the field), trackType (Straight, Curved, Spiral), curvedOptions and referenceLine (with Curved), useCrossHatches, extendTracks, usePassable, routeOptions.enableHeadlandDrivethrough, routeOptions.startPointNodeIndex, endPointNodeIndex, algorithm, headlandsFirst, forcedDirection, stagingArea, calculateRefillPoints, maxOptimizerTime (a time cap), trackBearing.
 ];
 
 /**
- * includeSlopes: planned by the direct interface (`slopes: true`, which
- * reads the DEMs); the other plans (jobs, stored plans, re-routing) do not
- * read DEMs yet and refuse it.
+ * includeSlopes and trackDirection 'Contour': planned by the direct
+ * interface (`slopes: true`, which reads the DEMs); the other plans (jobs,
+ * stored plans, re-routing) do not read DEMs while planning and refuse them.
  */
-const SLOPES_RULE: Rule = {
-  path: '/includeSlopes',
-  get: (r) => r.includeSlopes,
-  ok: (v) => v === false,
-  supported: 'false here (slopes are planned by POST /api/path-plans/direct and /direct/geojson)',
-};
+const DEM_RULES: Rule[] = [
+  {
+    path: '/includeSlopes',
+    get: (r) => r.includeSlopes,
+    ok: (v) => v === false,
+    supported: 'false here (slopes are planned by POST /api/path-plans/direct and /direct/geojson)',
+  },
+  {
+    path: '/trackDirection',
+    get: (r) => r.trackDirection,
+    ok: (v) => v === 'Auto',
+    supported:
+      "'Auto' here (tracks along the contour are planned by POST /api/path-plans/direct and /direct/geojson)",
+  },
+];
 
 /** The options of a (schema-valid) request that the planner cannot honour yet (here: `slopes` says whether slopes are). */
 export function unsupportedOptions(
@@ -71,7 +86,7 @@ export function unsupportedOptions(
   opts: { slopes?: boolean } = {},
 ): UnsupportedOption[] {
   const out: UnsupportedOption[] = [];
-  for (const rule of opts.slopes ? RULES : [SLOPES_RULE, ...RULES]) {
+  for (const rule of opts.slopes ? RULES : [...DEM_RULES, ...RULES]) {
     const v = rule.get(req);
     if (v !== undefined && !rule.ok(v, req))
       out.push({ path: rule.path, value: v, supported: rule.supported });

@@ -39,6 +39,12 @@ export interface ElevationSampler {
 export interface SlopeOptions {
   /** Distance between sample points along a part [m] (default: the sampler's cell size, at least 2 m). */
   step?: number;
+  /**
+   * The machine's limit of sideways slope [%] (default: the plan machine's
+   * maxCrossSlopePercent): parts with samples over it are flagged, and the
+   * zones' warnings name them.
+   */
+  maxCrossSlopePercent?: number;
 }
 
 /** Slope figures of one geometry part (GeometryPartSlopeDetail). */
@@ -54,6 +60,12 @@ export interface SlopeDetail {
   meanAlongTrackPercent?: number;
   /** Mean sideways slope [%], unsigned. */
   meanCrossTrackPercent?: number;
+  /** Steepest sideways slope of a sample [%]. */
+  maxCrossTrackPercent?: number;
+  /** With a machine limit (maxCrossSlopePercent): whether some of the part runs across a steeper slope ... */
+  exceedsMaxCrossSlope?: boolean;
+  /** ... and over what length [m]. */
+  overMaxCrossSlopeLength?: number;
   /** [m] */
   minElevation?: number;
   maxElevation?: number;
@@ -74,6 +86,8 @@ export interface GroupSlopes {
 
 export interface ZoneSlopes {
   groups: GroupSlopes[];
+  /** With a machine limit of sideways slope: the driven parts of the zone's route over it, in words. */
+  warnings?: string[];
   /** Over the driven parts of the active group (all its parts when it has no route). */
   summary: SlopeSummary;
 }
@@ -93,6 +107,8 @@ class Accumulator {
   along = 0;
   cross = 0;
   max = 0;
+  maxCross = 0;
+  overLimit = 0;
   minZ = Number.POSITIVE_INFINITY;
   maxZ = Number.NEGATIVE_INFINITY;
   working = 0;
@@ -108,6 +124,8 @@ class Accumulator {
     this.along += o.along;
     this.cross += o.cross;
     if (o.max > this.max) this.max = o.max;
+    if (o.maxCross > this.maxCross) this.maxCross = o.maxCross;
+    this.overLimit += o.overLimit;
     if (o.minZ < this.minZ) this.minZ = o.minZ;
     if (o.maxZ > this.maxZ) this.maxZ = o.maxZ;
     this.working += o.working;
@@ -116,20 +134,25 @@ class Accumulator {
     this.above10 += o.above10;
   }
 
-  detail(): SlopeDetail {
+  detail(limit?: number): SlopeDetail {
     const d: SlopeDetail = { samples: this.samples, noDataSamples: this.noData };
     if (this.samples === 0 || this.weight <= 0) return d;
     d.meanSlopePercent = r3(this.slope / this.weight);
     d.maxSlopePercent = r3(this.max);
     d.meanAlongTrackPercent = r3(this.along / this.weight);
     d.meanCrossTrackPercent = r3(this.cross / this.weight);
+    d.maxCrossTrackPercent = r3(this.maxCross);
+    if (limit !== undefined) {
+      d.exceedsMaxCrossSlope = this.overLimit > 0;
+      d.overMaxCrossSlopeLength = r3(this.overLimit);
+    }
     d.minElevation = r3(this.minZ);
     d.maxElevation = r3(this.maxZ);
     return d;
   }
 
-  summary(): SlopeSummary {
-    const s: SlopeSummary = this.detail();
+  summary(limit?: number): SlopeSummary {
+    const s: SlopeSummary = this.detail(limit);
     if (s.meanSlopePercent === undefined) return s;
     const share = (v: number) => (this.working > 0 ? r3((100 * v) / this.working) : 0);
     s.workingShareAbove2Percent = share(this.above2);
@@ -141,6 +164,23 @@ class Accumulator {
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
+/**
+ * The sampler's `gradientAt`, or central differences `cellSize` apart:
+ * writes z, dz/dx, dz/dy into `out`; false where the ground is unknown.
+ */
+export function gradientReader(dem: ElevationSampler): (x: number, y: number, out: Float64Array) => boolean {
+  // Called unbound, as samplers build it (closures over their cells).
+  if (dem.gradientAt) return dem.gradientAt;
+  const h = dem.cellSize;
+  return (x, y, out) => {
+    const z = (u: number, v: number) => dem.elevationAt(u, v);
+    out[0] = z(x, y);
+    out[1] = (z(x + h, y) - z(x - h, y)) / (2 * h);
+    out[2] = (z(x, y + h) - z(x, y - h)) / (2 * h);
+    return Number.isFinite(out[0]) && Number.isFinite(out[1]) && Number.isFinite(out[2]);
+  };
+}
+
 /** Samples one part into `acc`. */
 function samplePart(
   points: readonly Point[],
@@ -148,18 +188,10 @@ function samplePart(
   dem: ElevationSampler,
   step: number,
   acc: Accumulator,
+  crossLimit = Number.POSITIVE_INFINITY,
 ) {
-  const h = dem.cellSize;
   const out = new Float64Array(3);
-  const known = dem.gradientAt
-    ? dem.gradientAt
-    : (x: number, y: number) => {
-        const z = (u: number, v: number) => dem.elevationAt(u, v);
-        out[0] = z(x, y);
-        out[1] = (z(x + h, y) - z(x - h, y)) / (2 * h);
-        out[2] = (z(x, y + h) - z(x, y - h)) / (2 * h);
-        return Number.isFinite(out[0]) && Number.isFinite(out[1]) && Number.isFinite(out[2]);
-      };
+  const known = gradientReader(dem);
   for (let i = 1; i < points.length; i++) {
     const a = points[i - 1];
     const b = points[i];
@@ -189,6 +221,8 @@ function samplePart(
       acc.along += along * w;
       acc.cross += cross * w;
       if (slope > acc.max) acc.max = slope;
+      if (cross > acc.maxCross) acc.maxCross = cross;
+      if (cross > crossLimit) acc.overLimit += w;
       if (z0 < acc.minZ) acc.minZ = z0;
       if (z0 > acc.maxZ) acc.maxZ = z0;
       if (working) {
@@ -250,21 +284,26 @@ export function slopeAlong(
   opts: SlopeOptions & { working?: boolean } = {},
 ): SlopeSummary {
   const acc = new Accumulator();
-  samplePart(points, opts.working ?? true, dem, stepOf(dem, opts), acc);
-  return acc.summary();
+  const limit = opts.maxCrossSlopePercent;
+  samplePart(points, opts.working ?? true, dem, stepOf(dem, opts), acc, limit);
+  return acc.summary(limit);
 }
 
 /**
  * Slopes of every geometry part of every group, with summaries of the
  * zones and the plan. A reference part with the same points as a route
  * part (a guidance track and the route track driving it) takes the route
- * part's samples instead of sampling the ground again.
+ * part's samples instead of sampling the ground again. With a limit of
+ * sideways slope (the options', else the plan machine's), every part says
+ * whether it exceeds it, and a zone warning names the driven parts that do.
  */
 export function planSlopes(plan: Plan, dem: ElevationSampler, opts: SlopeOptions = {}): PlanSlopes {
   const step = stepOf(dem, opts);
+  const limit = opts.maxCrossSlopePercent ?? plan.machine.maxCrossSlopePercent;
   const total = new Accumulator();
   const zones: ZoneSlopes[] = plan.zones.map((zone) => {
     const zoneAcc = new Accumulator();
+    const over: { part: PathPart; acc: Accumulator }[] = [];
     const groups = zone.groups.map((g, gi) => {
       const active = gi === zone.activeGroup;
       const hasRoute = g.parts.some((p) => p.sequence !== undefined);
@@ -281,18 +320,32 @@ export function planSlopes(plan: Plan, dem: ElevationSampler, opts: SlopeOptions
           continue;
         }
         const acc = new Accumulator();
-        samplePart(p.points, p.working, dem, step, acc);
+        samplePart(p.points, p.working, dem, step, acc, limit);
         accs[i] = acc;
         if (p.working && p.trackIndex !== undefined && !driven.has(p.trackIndex))
           driven.set(p.trackIndex, { part: p, acc });
       }
       g.parts.forEach((p, i) => {
-        if (active && (!hasRoute || p.sequence !== undefined)) zoneAcc.add(accs[i]);
+        if (!active || (hasRoute && p.sequence === undefined)) return;
+        zoneAcc.add(accs[i]);
+        if (accs[i].overLimit > 0) over.push({ part: p, acc: accs[i] });
       });
-      return { parts: accs.map((a) => a.detail()) };
+      return { parts: accs.map((a) => a.detail(limit)) };
     });
     total.add(zoneAcc);
-    return { groups, summary: zoneAcc.summary() };
+    const warning = limit !== undefined && over.length ? crossSlopeWarning(over, limit) : undefined;
+    return { groups, summary: zoneAcc.summary(limit), ...(warning ? { warnings: [warning] } : {}) };
   });
-  return { zones, summary: total.summary() };
+  return { zones, summary: total.summary(limit) };
+}
+
+/** The zone warning naming the driven parts over the machine's limit of sideways slope. */
+function crossSlopeWarning(over: readonly { part: PathPart; acc: Accumulator }[], limit: number): string {
+  const length = over.reduce((a, o) => a + o.acc.overLimit, 0);
+  const steepest = over.reduce((a, o) => Math.max(a, o.acc.maxCross), 0);
+  const named = over
+    .slice(0, 10)
+    .map((o) => `${o.part.type}${o.part.sequence !== undefined ? ` (sequence ${o.part.sequence})` : ''}`);
+  const more = over.length > 10 ? ` and ${over.length - 10} more` : '';
+  return `${over.length} driven part(s) run across slopes steeper than the machine's limit of ${limit} % sideways (equipment.maxCrossSlopePercent) over ${length.toFixed(1)} m, at most ${steepest.toFixed(1)} %: ${named.join(', ')}${more}.`;
 }

@@ -129,11 +129,7 @@ export function generateTracks(workable: readonly Polygon[], opts: TrackOptions)
   const w = opts.swathWidth;
   const minLen = opts.minTrackLength ?? Math.min(w, 3);
   const cover = opts.coverRemainder === true;
-  const rings: Point[][] = [];
-  for (const p of workable) {
-    rings.push(p.outer);
-    for (const h of p.holes) rings.push(h);
-  }
+  const rings = ringsOf(workable);
   let heading: number;
   let scan: Scan;
   if (opts.preferredBearingDeg !== undefined) {
@@ -142,13 +138,32 @@ export function generateTracks(workable: readonly Polygon[], opts: TrackOptions)
   } else {
     // Search on rings simplified within 5 cm (a fraction of the vertices), then
     // cut the exact rings in the chosen direction.
-    const coarse = rings
-      .map((r) => (r.length > 12 ? Clipper.simplifyPathD(r, SEARCH_TOLERANCE, true) : r))
-      .filter((r) => r.length >= 3);
-    ({ heading } = bestDirection(coarse.length ? coarse : rings, w, minLen, cover));
+    ({ heading } = bestDirection(searchRings(rings), w, minLen, cover));
     scan = scanAt(rings, heading, w, minLen, cover);
   }
   return buildTrackSet(scan, heading, w);
+}
+
+/**
+ * The headings the direction search tries for an area [rad, CCW from east,
+ * in [0, pi)]: along its long edges and the edges of its hull, and every
+ * 2 degrees; other searches (along the contour) score the same set.
+ */
+export function directionCandidates(workable: readonly Polygon[], swathWidth: number): number[] {
+  const rings = ringsOf(workable);
+  return candidateHeadings(searchRings(rings), swathWidth).map((c) => c.heading);
+}
+
+function ringsOf(workable: readonly Polygon[]): Point[][] {
+  return workable.flatMap((p) => [p.outer, ...p.holes]);
+}
+
+/** The rings simplified within SEARCH_TOLERANCE for the direction search (the rings themselves when that leaves none). */
+function searchRings(rings: Point[][]): Point[][] {
+  const coarse = rings
+    .map((r) => (r.length > 12 ? Clipper.simplifyPathD(r, SEARCH_TOLERANCE, true) : r))
+    .filter((r) => r.length >= 3);
+  return coarse.length ? coarse : rings;
 }
 
 /** Heading folded into [0, pi). */

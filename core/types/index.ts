@@ -6,6 +6,7 @@
  */
 import type { MachineCostInputs } from '../costs/machinery-cost.ts';
 import type { ZoneAudit } from '../metrics/plan-audit.ts';
+import type { ElevationSampler } from '../terrain/slopes.ts';
 
 export interface Point {
   x: number;
@@ -66,6 +67,8 @@ export interface Machine {
   fuelEmissionFactorKgPerL?: number;
   /** Inputs of the machinery cost model (core/costs/machinery-cost.ts); each defaults. */
   cost?: Partial<MachineCostInputs>;
+  /** Steepest sideways slope the machine may drive [%]; parts over it are flagged in their slopes (core/terrain). */
+  maxCrossSlopePercent?: number;
 }
 
 /** Where refill points go: where the tank runs empty, the start of that track, or the nearest outer headland point. */
@@ -170,6 +173,9 @@ export interface Field {
   nodes: Point[][];
 }
 
+/** How the direction of straight tracks is chosen when no bearing is given: fewest tracks and turns, or along the contour. */
+export type TrackDirection = 'Auto' | 'Contour';
+
 /** The pattern of the tracks: parallel straight lines, curves along a reference line, or a spiral inwards. */
 export type TrackType = 'Straight' | 'Curved' | 'Spiral';
 
@@ -198,6 +204,12 @@ export interface PlanOptions {
   interiorHeadlandPasses: number;
   /** Track bearing [deg clockwise from north]; undefined = the planner chooses. */
   preferredBearingDeg?: number;
+  /**
+   * 'Contour': straight tracks along the contour, in the direction of least
+   * mean along-track slope over each zone (core/terrain/contour.ts), from the
+   * ground the caller gives (PlanHooks.ground). Default: the usual search.
+   */
+  trackDirection?: TrackDirection;
   /**
    * Tracks run on into the headland until their whole swath reaches the
    * workable area's edge (wedges covered), and on for what neither the
@@ -346,6 +358,8 @@ export interface Zone {
   refillPoints?: RefillPoint[];
   /** What the planner could not do as asked and did instead (a track type it fell back from, say). */
   warnings?: string[];
+  /** trackDirection 'Contour': the bearing taken and the ground it was taken on (mean |along-track| and mean steepest slope [%]). */
+  contour?: { bearingDeg: number; meanAlongPercent: number; meanSlopePercent: number };
   /** What the plan audit found (core/metrics/plan-audit.ts): undriven passes and tracks, duplicate tracks, turn overhang. */
   audit?: ZoneAudit;
   /** With a staging area: from it to where the route starts, and from where it ends back to it. */
@@ -373,6 +387,12 @@ export interface DecompositionReport {
 export interface PlanHooks {
   /** True when the route optimizer must stop and keep the best order found so far. */
   shouldStopOptimizer?: () => boolean;
+  /**
+   * The ground for trackDirection 'Contour': an elevation sampler in the
+   * plan's metric frame, made once the frame is known (the caller reads
+   * the elevation model; the planner only samples it).
+   */
+  ground?: (frame: MetricFrame) => ElevationSampler;
 }
 
 export interface Plan {
@@ -451,6 +471,8 @@ export interface PlanRequest {
   interiorHeadlandPasses?: number;
   /** Track bearing [deg clockwise from north]; omitted = the planner chooses. */
   preferredBearingDeg?: number;
+  /** Default 'Auto'; 'Contour' needs PlanHooks.ground (see PlanOptions). */
+  trackDirection?: TrackDirection;
   /** Default false. */
   extendTracks?: boolean;
   /** Default true: decompose non-convex field parts where it saves (see PlanOptions). */
