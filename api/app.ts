@@ -14,6 +14,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { createDemIndex } from '../formats/dem-index.ts';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
@@ -51,6 +52,7 @@ import { routingRoutes } from './routes/routing.ts';
 import { settingRoutes } from './routes/settings.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
+import { terrainRoutes } from './routes/terrain.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
@@ -134,7 +136,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const ownPool = !opts.pool;
   const pool = opts.pool ?? createPlanPool(opts.poolOptions);
-  const planService = createPlanService({ store: opts.store, pool, ...opts.planning });
+  // One index of the DEM directory for planning and the terrain routes.
+  const dems = opts.planning?.demDir ? createDemIndex(opts.planning.demDir) : undefined;
+  const planService = createPlanService({ store: opts.store, pool, ...opts.planning, dems });
   const ownJobs = !opts.jobs;
   const jobs =
     opts.jobs ??
@@ -319,6 +323,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(pathPlanRoutes, { planService });
   await app.register(storedPlanRoutes, { store: opts.store });
+  await app.register(terrainRoutes, { store: opts.store, dems });
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });

@@ -20,7 +20,7 @@
  * (a COG is read tile by tile, so only the tiles it needs).
  */
 import { statSync } from 'node:fs';
-import { fromFile, type GeoTIFFImage } from 'geotiff';
+import { fromArrayBuffer, fromFile, type GeoTIFFImage } from 'geotiff';
 import proj4 from 'proj4';
 import type { ElevationSampler } from '../core/terrain/slopes.ts';
 
@@ -167,10 +167,14 @@ function cellSizeMetres(g: Grid, bbox: BBox): number {
   return Math.min(Math.abs(g.dx) * m * Math.cos(lat), Math.abs(g.dy) * m);
 }
 
-async function openImage(path: string): Promise<{ close(): Promise<void>; image: GeoTIFFImage }> {
+/** The first image of a GeoTIFF file (a path), or of its bytes; `path` names it in errors. */
+async function openImage(
+  path: string,
+  bytes?: ArrayBuffer,
+): Promise<{ close(): Promise<void>; image: GeoTIFFImage }> {
   let tiff: Awaited<ReturnType<typeof fromFile>>;
   try {
-    tiff = await fromFile(path);
+    tiff = bytes ? await fromArrayBuffer(bytes) : await fromFile(path);
   } catch (e) {
     throw new DemError(`${path}: not a readable GeoTIFF (${(e as Error).message}).`);
   }
@@ -194,6 +198,36 @@ export async function readDemInfo(path: string): Promise<DemInfo> {
   }
 }
 
+/**
+ * A DEM from its bytes (an upload, a stored raster), read whole: its
+ * header and its cells. `name` names it in errors. A file of more than
+ * `maxCells` cells is refused (DemError).
+ */
+export async function readDemBytes(
+  bytes: Uint8Array,
+  name: string,
+  maxCells = WHOLE_CELLS,
+): Promise<{ info: DemInfo; raster: DemRaster }> {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const { image, close } = await openImage(name, buffer);
+  try {
+    const g = gridOf(image, name);
+    if (g.width * g.height > maxCells)
+      throw new DemError(
+        `${name}: ${g.width} x ${g.height} cells; at most ${maxCells} are accepted. Clip the DEM to the field first.`,
+      );
+    const bbox = gridBBox(g);
+    const cellSize = cellSizeMetres(g, bbox);
+    const cells = unknownToNaN(await readCells(image, name), image.getGDALNoData());
+    return {
+      info: { path: name, epsg: g.epsg, width: g.width, height: g.height, bbox, cellSize },
+      raster: raster(g, cellSize, cells, 0, 0, g.width, g.height),
+    };
+  } finally {
+    await close();
+  }
+}
+
 /** Cells of a DEM read into memory, with a bilinear sampler. */
 export interface DemRaster {
   epsg: number;
@@ -205,6 +239,8 @@ export interface DemRaster {
   sampleCrs(x: number, y: number): number;
   /** WGS84 to the DEM's CRS. */
   fromLonLat(lon: number, lat: number): [number, number];
+  /** The DEM's CRS to WGS84 [lon, lat]. */
+  toLonLat(x: number, y: number): [number, number];
   /** The cells read, row by row (NaN: unknown), `width` x `height`. */
   readonly cells: Float32Array;
   readonly width: number;
@@ -301,6 +337,7 @@ function raster(
     cellSize,
     sampleCrs,
     fromLonLat: g.fromLonLat,
+    toLonLat: g.toLonLat,
     sample: (lon, lat) => {
       const [x, y] = g.fromLonLat(lon, lat);
       return sampleCrs(x, y);

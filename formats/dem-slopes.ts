@@ -5,10 +5,18 @@
  * along the contour: the cells around the field, read before planning,
  * handed to the planner as a sampler in the frame it projects the field in.
  */
-import { type ElevationSampler, type PlanSlopes, planSlopes } from '../core/terrain/slopes.ts';
-import type { MetricFrame, PlanResult, Point } from '../core/types/index.ts';
-import { type BBox, frameSampler, openDemWindow } from './dem-geotiff.ts';
+import { createMetricFrame } from '../core/geometry/projection.ts';
+import { type AreaSlopes, areaSlopes } from '../core/terrain/area-slopes.ts';
+import {
+  CROSS_SLOPE_WARNING_MARK,
+  type ElevationSampler,
+  type PlanSlopes,
+  planSlopes,
+} from '../core/terrain/slopes.ts';
+import type { MetricFrame, PathPart, PlanResult, Point, Polygon } from '../core/types/index.ts';
+import { type BBox, type DemRaster, frameSampler, openDemWindow } from './dem-geotiff.ts';
 import { geoJsonBBox } from './dem-index.ts';
+import type { PathPlanNormalizedModel } from './plan-model.ts';
 
 /** Metric bounding box of everything the plan holds (zone boundaries and geometry parts). */
 export function planExtent(result: PlanResult): { minX: number; minY: number; maxX: number; maxY: number } {
@@ -86,5 +94,110 @@ export async function groundForField(
       }
     }
     return frameSampler(dems, (x, y) => frame.toLonLat({ x, y }), e);
+  };
+}
+
+/** A metric frame centred on the WGS84 positions of `rings` (each ring a list of [lon, lat]). */
+function frameAround(rings: readonly (readonly number[][])[]): MetricFrame {
+  let minLon = Infinity;
+  let minLat = Infinity;
+  let maxLon = -Infinity;
+  let maxLat = -Infinity;
+  for (const ring of rings) {
+    for (const [lon, lat] of ring) {
+      minLon = Math.min(minLon, lon);
+      minLat = Math.min(minLat, lat);
+      maxLon = Math.max(maxLon, lon);
+      maxLat = Math.max(maxLat, lat);
+    }
+  }
+  return createMetricFrame((minLon + maxLon) / 2, (minLat + maxLat) / 2);
+}
+
+/** Metric bounding box of points. */
+function extentOf(points: Iterable<Point>): { minX: number; minY: number; maxX: number; maxY: number } {
+  const e = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  for (const p of points) {
+    e.minX = Math.min(e.minX, p.x);
+    e.minY = Math.min(e.minY, p.y);
+    e.maxX = Math.max(e.maxX, p.x);
+    e.maxY = Math.max(e.maxY, p.y);
+  }
+  return e;
+}
+
+/** The slope analysis of a boundary (WGS84 rings, exterior first) over DEMs read into memory (sampled in this order). */
+export function boundarySlopes(rings: readonly number[][][], dems: readonly DemRaster[]): AreaSlopes {
+  const frame = frameAround(rings);
+  const toMetric = (ring: readonly number[][]) => ring.map(([lon, lat]) => frame.toMetric(lon, lat));
+  const polygon: Polygon = { outer: toMetric(rings[0] ?? []), holes: rings.slice(1).map(toMetric) };
+  const sampler = frameSampler(dems, (x, y) => frame.toLonLat({ x, y }), extentOf(polygon.outer));
+  return areaSlopes([polygon], sampler);
+}
+
+/**
+ * A stored plan's model with slopes added over DEMs read into memory:
+ * slopeDetails on every geometry part, slopeSummary on every zone and on
+ * the plan, and with a limit of sideways slope, the zone warnings naming
+ * the driven parts over it (warnings of an earlier analysis replaced).
+ * The model's geometry is taken in a metric frame centred on the plan.
+ */
+export function modelWithSlopes(
+  model: PathPlanNormalizedModel,
+  dems: readonly DemRaster[],
+  opts: { maxCrossSlopePercent?: number } = {},
+): PathPlanNormalizedModel {
+  const lines = model.zones.flatMap((z) =>
+    z.geometryGroups.flatMap((g) => g.geometryParts.map((p) => p.geometry.coordinates)),
+  );
+  const frame = frameAround([...lines, ...model.zones.map((z) => z.zoneBoundary.coordinates[0] ?? [])]);
+  const toMetric = (ring: readonly number[][]) => ring.map(([lon, lat]) => frame.toMetric(lon, lat));
+  const zones = model.zones.map((z) => ({
+    boundary: {
+      outer: toMetric(z.zoneBoundary.coordinates[0] ?? []),
+      holes: z.zoneBoundary.coordinates.slice(1).map(toMetric),
+    },
+    activeGroup: Math.max(
+      0,
+      z.geometryGroups.findIndex((g) => g.isActive),
+    ),
+    groups: z.geometryGroups.map((g) => ({
+      parts: g.geometryParts.map(
+        (p): PathPart => ({
+          type: p.geometryPartType,
+          points: toMetric(p.geometry.coordinates),
+          working: p.working,
+          ...(p.sequence !== undefined ? { sequence: p.sequence } : {}),
+          ...(p.trackDetail ? { trackIndex: p.trackDetail.trackIndex } : {}),
+        }),
+      ),
+    })),
+  }));
+  const all = zones.flatMap((z) => [
+    ...z.boundary.outer,
+    ...z.groups.flatMap((g) => g.parts.flatMap((p) => p.points)),
+  ]);
+  const sampler = frameSampler(dems, (x, y) => frame.toLonLat({ x, y }), extentOf(all));
+  const slopes = planSlopes({ zones }, sampler, {
+    ...(opts.maxCrossSlopePercent !== undefined ? { maxCrossSlopePercent: opts.maxCrossSlopePercent } : {}),
+  });
+  return {
+    ...model,
+    slopeSummary: slopes.summary,
+    zones: model.zones.map((z, zi) => {
+      const s = slopes.zones[zi];
+      const kept = (z.warnings ?? []).filter((w) => !w.includes(CROSS_SLOPE_WARNING_MARK));
+      const warnings = [...kept, ...(s.warnings ?? [])];
+      const { warnings: _old, ...rest } = z;
+      return {
+        ...rest,
+        slopeSummary: s.summary,
+        ...(warnings.length ? { warnings } : {}),
+        geometryGroups: z.geometryGroups.map((g, gi) => ({
+          ...g,
+          geometryParts: g.geometryParts.map((p, pi) => ({ ...p, slopeDetails: s.groups[gi].parts[pi] })),
+        })),
+      };
+    }),
   };
 }

@@ -3,9 +3,9 @@
  * package's writer, and ground models in metres around a WGS84 point.
  */
 import { writeFile } from 'node:fs/promises';
-import { writeArrayBuffer } from 'geotiff';
 import proj4 from 'proj4';
 import { proj4Definition } from './dem-geotiff.ts';
+import { demGeoTiff } from './dem-write.ts';
 
 export interface TestDem {
   /** EPSG:4326, a WGS 84 / UTM code, or any code (to test refusals). */
@@ -30,7 +30,6 @@ export function demBytes(d: TestDem): ArrayBuffer {
   const [cx, cy] = d.epsg === 4326 ? d.centre : (conv.forward(d.centre) as [number, number]);
   const x0 = cx - (d.width / 2) * d.cell;
   const y0 = cy + (d.height / 2) * d.cell;
-  const nodata = d.nodata ?? -9999;
   const values = new Float32Array(d.width * d.height);
   for (let r = 0; r < d.height; r++) {
     for (let c = 0; c < d.width; c++) {
@@ -38,22 +37,22 @@ export function demBytes(d: TestDem): ArrayBuffer {
       const y = y0 - (r + 0.5) * d.cell;
       const [lon, lat] = d.epsg === 4326 ? [x, y] : (conv.inverse([x, y]) as [number, number]);
       const z = d.ground(lon, lat);
-      values[r * d.width + c] = Number.isFinite(z) ? z : nodata;
+      values[r * d.width + c] = Number.isFinite(z) ? z : Number.NaN;
     }
   }
-  const geographic = d.epsg === 4326;
-  return writeArrayBuffer(values, {
-    width: d.width,
-    height: d.height,
-    BitsPerSample: [32],
-    SampleFormat: [3],
-    ModelPixelScale: [d.cell, d.cell, 0],
-    ModelTiepoint: [0, 0, 0, x0, y0, 0],
-    GTModelTypeGeoKey: geographic ? 2 : 1,
-    GTRasterTypeGeoKey: 1,
-    ...(geographic ? { GeographicTypeGeoKey: d.epsg } : { ProjectedCSTypeGeoKey: d.epsg }),
-    GDAL_NODATA: String(nodata),
-  } as never);
+  return demGeoTiff(
+    {
+      epsg: d.epsg,
+      width: d.width,
+      height: d.height,
+      cells: values,
+      x0: x0 + d.cell / 2,
+      y0: y0 - d.cell / 2,
+      dx: d.cell,
+      dy: -d.cell,
+    },
+    d.nodata ?? -9999,
+  );
 }
 
 export async function writeDem(path: string, d: TestDem): Promise<void> {

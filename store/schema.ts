@@ -621,3 +621,63 @@ export const schema = {
   exportBatches,
   userLabels,
 };
+
+// ---- Terrain and imagery of boundaries ----------------------------------------
+
+/**
+ * A DEM an admin uploaded for a boundary (PUT /api/admin/dem-raster/{id}):
+ * a single-band GeoTIFF, the uploaded file's cells over the boundary's
+ * extent and a margin of cells (formats/dem-write.ts), as written by the
+ * server. One per boundary; a new upload replaces it.
+ */
+export const boundaryDems = pgTable('boundary_dems', {
+  boundaryId: uuid('boundary_id')
+    .primaryKey()
+    .references(() => boundaries.id, { onDelete: 'cascade' }),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+  fileName: text('file_name').notNull(),
+  epsg: integer('epsg').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  /** Cell size [m on the ground, about]. */
+  cellSize: doublePrecision('cell_size').notNull(),
+  size: integer('size').notNull(),
+  content: bytea('content').notNull(),
+  createdAt: createdAt(),
+});
+
+/** The slope analysis of a boundary (GET /api/admin/dem-execute/boundary/{id}): core/terrain/area-slopes.ts figures. */
+export const boundarySlopeAnalyses = pgTable('boundary_slope_analyses', {
+  boundaryId: uuid('boundary_id')
+    .primaryKey()
+    .references(() => boundaries.id, { onDelete: 'cascade' }),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  /** 'upload' (the boundary's own DEM) or 'directory' (the server's DEM files). */
+  source: text('source').notNull(),
+  analysis: jsonb('analysis').$type<Record<string, unknown>>().notNull(),
+  computedAt: createdAt(),
+});
+
+/**
+ * NDVI statistics of a boundary from a multi-band image (POST
+ * /api/admin/satellite-imagery-processing): mean, percentiles and zones as
+ * GeoJSON (formats/ndvi.ts). One per boundary; a new image replaces it.
+ */
+export const boundaryNdvi = pgTable('boundary_ndvi', {
+  boundaryId: uuid('boundary_id')
+    .primaryKey()
+    .references(() => boundaries.id, { onDelete: 'cascade' }),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+  fileName: text('file_name').notNull(),
+  statistics: jsonb('statistics').$type<Record<string, unknown>>().notNull(),
+  zones: jsonb('zones').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+});

@@ -18,10 +18,10 @@
  * (the plain mean would slant them across, level on one side and twice as
  * steep on the other).
  */
-import { pointInPolygon } from '../geometry/polygon.ts';
 import { headingToBearingDeg } from '../geometry/vec.ts';
 import type { Polygon } from '../types/index.ts';
-import { type ElevationSampler, gradientReader } from './slopes.ts';
+import { walkGround } from './area-slopes.ts';
+import type { ElevationSampler } from './slopes.ts';
 
 /** Grid points the gradient is read at over an area (about). */
 export const CONTOUR_GRID_POINTS = 2500;
@@ -55,33 +55,13 @@ function sampleGradients(
   area: readonly Polygon[],
   ground: ElevationSampler,
 ): { g: Float64Array; n: number; unknown: number } {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const p of area) {
-    for (const q of p.outer) {
-      if (q.x < minX) minX = q.x;
-      if (q.y < minY) minY = q.y;
-      if (q.x > maxX) maxX = q.x;
-      if (q.y > maxY) maxY = q.y;
-    }
-  }
-  // Grid spacing over the bounding box: about CONTOUR_GRID_POINTS points in it.
-  const box = (maxX - minX) * (maxY - minY);
-  const step = Math.max(ground.cellSize, Math.sqrt(Math.max(box, 1) / CONTOUR_GRID_POINTS));
-  const read = gradientReader(ground);
-  const out = new Float64Array(3);
   const g: number[] = [];
   let unknown = 0;
-  for (let y = minY + step / 2; y < maxY; y += step) {
-    for (let x = minX + step / 2; x < maxX; x += step) {
-      const p = { x, y };
-      if (!area.some((poly) => pointInPolygon(p, poly))) continue;
-      if (read(x, y, out)) g.push(out[1], out[2]);
-      else unknown++;
-    }
-  }
+  // About CONTOUR_GRID_POINTS points over the bounding box, never closer than the DEM's cells.
+  walkGround(area, ground, ground.cellSize, CONTOUR_GRID_POINTS, (out) => {
+    if (out) g.push(out[1], out[2]);
+    else unknown++;
+  });
   return { g: Float64Array.from(g), n: g.length / 2, unknown };
 }
 

@@ -98,6 +98,12 @@ export interface PlanSlopes {
   summary: SlopeSummary;
 }
 
+/** What planSlopes reads of a plan (a Plan is one; so is a stored plan's geometry taken into a metric frame). */
+export interface SlopePlan {
+  zones: readonly { activeGroup: number; groups: readonly { parts: readonly PathPart[] }[] }[];
+  machine?: { maxCrossSlopePercent?: number };
+}
+
 /** Running sums of the samples of one or more parts. */
 class Accumulator {
   samples = 0;
@@ -297,9 +303,9 @@ export function slopeAlong(
  * sideways slope (the options', else the plan machine's), every part says
  * whether it exceeds it, and a zone warning names the driven parts that do.
  */
-export function planSlopes(plan: Plan, dem: ElevationSampler, opts: SlopeOptions = {}): PlanSlopes {
+export function planSlopes(plan: SlopePlan, dem: ElevationSampler, opts: SlopeOptions = {}): PlanSlopes {
   const step = stepOf(dem, opts);
-  const limit = opts.maxCrossSlopePercent ?? plan.machine.maxCrossSlopePercent;
+  const limit = opts.maxCrossSlopePercent ?? plan.machine?.maxCrossSlopePercent;
   const total = new Accumulator();
   const zones: ZoneSlopes[] = plan.zones.map((zone) => {
     const zoneAcc = new Accumulator();
@@ -339,6 +345,9 @@ export function planSlopes(plan: Plan, dem: ElevationSampler, opts: SlopeOptions
   return { zones, summary: total.summary(limit) };
 }
 
+/** What every warning of parts over the machine's limit of sideways slope contains (to find and replace them). */
+export const CROSS_SLOPE_WARNING_MARK = '(equipment.maxCrossSlopePercent)';
+
 /** The zone warning naming the driven parts over the machine's limit of sideways slope. */
 function crossSlopeWarning(over: readonly { part: PathPart; acc: Accumulator }[], limit: number): string {
   const length = over.reduce((a, o) => a + o.acc.overLimit, 0);
@@ -347,5 +356,5 @@ function crossSlopeWarning(over: readonly { part: PathPart; acc: Accumulator }[]
     .slice(0, 10)
     .map((o) => `${o.part.type}${o.part.sequence !== undefined ? ` (sequence ${o.part.sequence})` : ''}`);
   const more = over.length > 10 ? ` and ${over.length - 10} more` : '';
-  return `${over.length} driven part(s) run across slopes steeper than the machine's limit of ${limit} % sideways (equipment.maxCrossSlopePercent) over ${length.toFixed(1)} m, at most ${steepest.toFixed(1)} %: ${named.join(', ')}${more}.`;
+  return `${over.length} driven part(s) run across slopes steeper than the machine's limit of ${limit} % sideways ${CROSS_SLOPE_WARNING_MARK} over ${length.toFixed(1)} m, at most ${steepest.toFixed(1)} %: ${named.join(', ')}${more}.`;
 }
