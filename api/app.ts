@@ -41,6 +41,7 @@ import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts'
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
+import { imageryRoutes } from './routes/imagery.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { mapTileRoutes } from './routes/map-tiles.ts';
@@ -324,6 +325,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(pathPlanRoutes, { planService });
   await app.register(storedPlanRoutes, { store: opts.store });
   await app.register(terrainRoutes, { store: opts.store, dems });
+  await app.register(imageryRoutes, { store: opts.store });
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });

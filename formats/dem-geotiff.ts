@@ -228,6 +228,43 @@ export async function readDemBytes(
   }
 }
 
+/**
+ * Bands of a georeferenced GeoTIFF from its bytes (a multi-band image),
+ * each as a grid of cells with the file's georeferencing (`bands`:
+ * 0-based sample indexes). Refused (DemError) as readDemBytes refuses, and
+ * for a band the file does not have.
+ */
+export async function readGeoTiffBands(
+  bytes: Uint8Array,
+  name: string,
+  bands: readonly number[],
+  maxCells = WHOLE_CELLS,
+): Promise<DemRaster[]> {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const { image, close } = await openImage(name, buffer);
+  try {
+    const g = gridOf(image, name);
+    if (g.width * g.height > maxCells)
+      throw new DemError(`${name}: ${g.width} x ${g.height} cells; at most ${maxCells} are accepted.`);
+    const count = image.getSamplesPerPixel();
+    const missing = bands.find((b) => !(Number.isInteger(b) && b >= 0 && b < count));
+    if (missing !== undefined)
+      throw new DemError(`${name}: has ${count} band(s) (1 to ${count}); band ${missing + 1} is not one of them.`);
+    const cellSize = cellSizeMetres(g, gridBBox(g));
+    let read: ArrayLike<number>[];
+    try {
+      read = (await image.readRasters({ samples: [...bands] })) as unknown as ArrayLike<number>[];
+    } catch (e) {
+      throw new DemError(`${name}: the cells cannot be read (${(e as Error).message}).`);
+    }
+    return bands.map((_, i) =>
+      raster(g, cellSize, unknownToNaN(Float32Array.from(read[i]), image.getGDALNoData()), 0, 0, g.width, g.height),
+    );
+  } finally {
+    await close();
+  }
+}
+
 /** Cells of a DEM read into memory, with a bilinear sampler. */
 export interface DemRaster {
   epsg: number;

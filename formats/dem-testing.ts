@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import proj4 from 'proj4';
 import { proj4Definition } from './dem-geotiff.ts';
-import { demGeoTiff } from './dem-write.ts';
+import { demGeoTiff, geoTiffBands } from './dem-write.ts';
 
 export interface TestDem {
   /** EPSG:4326, a WGS 84 / UTM code, or any code (to test refusals). */
@@ -137,4 +137,44 @@ export function rectangleAt(lon: number, lat: number, w = 300, h = 200) {
 export function lineAngle(a: number, b: number): number {
   const d = (((a - b) % 180) + 180) % 180;
   return Math.min(d, 180 - d);
+}
+
+/**
+ * A 4-band image (blue, green, red, near-infrared; Float32) in EPSG:4326
+ * whose NDVI at lon/lat is `ndvi(lon, lat)` (red 0.1, NIR to match; NaN:
+ * no data in the NIR band), cells of `cell` degrees from the corner
+ * (lon0, lat0) northwards and eastwards.
+ */
+export function ndviImageBytes(d: {
+  lon0: number;
+  lat0: number;
+  width: number;
+  height: number;
+  cell: number;
+  ndvi: (lon: number, lat: number) => number;
+}): ArrayBuffer {
+  const n = d.width * d.height;
+  const bands = [0, 1, 2, 3].map(() => new Float32Array(n));
+  for (let r = 0; r < d.height; r++) {
+    for (let c = 0; c < d.width; c++) {
+      const i = r * d.width + c;
+      const v = d.ndvi(d.lon0 + (c + 0.5) * d.cell, d.lat0 + (d.height - r - 0.5) * d.cell);
+      bands[0][i] = 0.05;
+      bands[1][i] = 0.08;
+      bands[2][i] = 0.1;
+      bands[3][i] = Number.isNaN(v) ? Number.NaN : (0.1 * (1 + v)) / (1 - v);
+    }
+  }
+  return geoTiffBands(
+    {
+      epsg: 4326,
+      width: d.width,
+      height: d.height,
+      x0: d.lon0 + d.cell / 2,
+      y0: d.lat0 + (d.height - 0.5) * d.cell,
+      dx: d.cell,
+      dy: -d.cell,
+    },
+    bands,
+  );
 }

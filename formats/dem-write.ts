@@ -22,14 +22,30 @@ export interface DemGrid {
 
 /** The GeoTIFF bytes of a grid; unknown cells are written as `nodata` (default -9999) and named in GDAL_NODATA. */
 export function demGeoTiff(g: DemGrid, nodata = -9999): ArrayBuffer {
-  const values = new Float32Array(g.cells.length);
-  for (let i = 0; i < values.length; i++) values[i] = Number.isNaN(g.cells[i]) ? nodata : g.cells[i];
+  return geoTiffBands(g, [g.cells], nodata);
+}
+
+/** A GeoTIFF of several Float32 bands over the grid of `g` (pixel-interleaved; NaN written as `nodata`). */
+export function geoTiffBands(
+  g: Omit<DemGrid, 'cells'>,
+  bands: readonly Float32Array[],
+  nodata = -9999,
+): ArrayBuffer {
+  const n = g.width * g.height;
+  const values = new Float32Array(n * bands.length);
+  for (let i = 0; i < n; i++) {
+    for (let b = 0; b < bands.length; b++) {
+      const v = bands[b][i];
+      values[i * bands.length + b] = Number.isNaN(v) ? nodata : v;
+    }
+  }
   const geographic = g.epsg === 4326;
   return writeArrayBuffer(values, {
     width: g.width,
     height: g.height,
-    BitsPerSample: [32],
-    SampleFormat: [3],
+    BitsPerSample: bands.map(() => 32),
+    SampleFormat: bands.map(() => 3),
+    ...(bands.length > 1 ? { PhotometricInterpretation: 1, ExtraSamples: bands.slice(1).map(() => 0) } : {}),
     ModelPixelScale: [Math.abs(g.dx), Math.abs(g.dy), 0],
     // PixelIsArea: the tie point is the outer corner of the first cell.
     ModelTiepoint: [0, 0, 0, g.x0 - g.dx / 2, g.y0 - g.dy / 2, 0],

@@ -67,3 +67,17 @@ export function expectError(a: Answer, status: number, errorCode: string): void 
 export function expectOk(a: Answer, status = 200): void {
   expect(a.status, a.text).toBe(status);
 }
+
+/** A grower, farm and field with `rings` as its boundary, in the company; the boundary's id. */
+export async function makeBoundary(
+  c: Client,
+  companyId: string,
+  rings: number[][][],
+  name = 'Field',
+): Promise<string> {
+  const g = await c.post(`/api/companies/${companyId}/growers`, { name: 'Grower' });
+  const f = await c.post(`/api/growers/${g.json.growerId}/farms`, { name: 'Farm' });
+  const s = await c.post('/api/fields/save', { farmId: f.json.farmId, name, boundary: rings });
+  expectOk(s, 201);
+  return s.json.vBoundary.boundaryId;
+}

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDemBytes } from '../../formats/dem-geotiff.ts';
 import { coneGround, demBytes, planeGround, writeDem } from '../../formats/dem-testing.ts';
 import { startTestServer, type TestServer, testKey } from '../testing.ts';
-import { type Client, client, expectError, expectOk } from './client.ts';
+import { type Client, client, expectError, expectOk, makeBoundary } from './client.ts';
 
 type Json = Record<string, any>;
 
@@ -56,14 +56,6 @@ afterAll(async () => {
   await srv?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function makeBoundary(c: Client, companyId: string, rings: number[][][]): Promise<string> {
-  const g = await c.post(`/api/companies/${companyId}/growers`, { name: 'Grower' });
-  const f = await c.post(`/api/growers/${g.json.growerId}/farms`, { name: 'Farm' });
-  const s = await c.post('/api/fields/save', { farmId: f.json.farmId, name: 'Hill', boundary: rings });
-  expectOk(s, 201);
-  return s.json.vBoundary.boundaryId;
-}
 
 function parts(plan: Json): Json[] {
   return plan.zones.flatMap((z: Json) => z.geometryGroups.flatMap((g: Json) => g.geometryParts));

@@ -91,6 +91,40 @@ export const BoundarySlopeAnalysis = named(
   ),
 );
 
+/** This plugin's routes take GeoTIFF bodies (image/tiff, application/octet-stream) of up to DEM_UPLOAD_MAX_BYTES. */
+export function acceptTiffBodies(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    ['image/tiff', 'application/octet-stream'],
+    { parseAs: 'buffer', bodyLimit: DEM_UPLOAD_MAX_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+}
+
+/** The body of a GeoTIFF upload (415 when there is none). */
+export function tiffBody(req: FastifyRequest): Buffer {
+  const body = req.body as unknown;
+  if (!Buffer.isBuffer(body) || body.length === 0) {
+    throw new ApiError(
+      415,
+      'UNSUPPORTED_FILE_TYPE',
+      'Send the GeoTIFF as the request body with Content-Type image/tiff or application/octet-stream.',
+    );
+  }
+  return body;
+}
+
+/** The boundary, when the caller is an admin of its company (404 without access, 403 as a member). */
+export async function adminBoundaryOf(
+  store: Store,
+  req: FastifyRequest,
+  boundaryId: string,
+): Promise<BoundaryRecord> {
+  const b = await store.hierarchy.getBoundary(principalOf(req).userId, boundaryId);
+  if (!b) throw notFound('boundary', boundaryId);
+  await requireCompany(store, req, b.companyId, 'admin');
+  return b;
+}
+
 interface Ground {
   source: 'upload' | 'directory';
   rasters: DemRaster[];
@@ -104,20 +138,9 @@ export async function terrainRoutes(
   const terrain = createBoundaryTerrainRepository(store.db);
   const plans = createPathPlansRepository(store.db);
   const tags = ['Terrain'];
-  app.addContentTypeParser(
-    ['image/tiff', 'application/octet-stream'],
-    { parseAs: 'buffer', bodyLimit: DEM_UPLOAD_MAX_BYTES },
-    (_req, body, done) => done(null, body),
-  );
+  acceptTiffBodies(app);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  /** The boundary, when the caller is an admin of its company (404 without access, 403 as a member). */
-  const adminBoundary = async (req: FastifyRequest, boundaryId: string): Promise<BoundaryRecord> => {
-    const b = await store.hierarchy.getBoundary(principalOf(req).userId, boundaryId);
-    if (!b) throw notFound('boundary', boundaryId);
-    await requireCompany(store, req, b.companyId, 'admin');
-    return b;
-  };
+  const adminBoundary = (req: FastifyRequest, boundaryId: string) => adminBoundaryOf(store, req, boundaryId);
 
   const unavailable = (what: string, bbox: number[], why: string) =>
     new ApiError(
@@ -193,14 +216,7 @@ export async function terrainRoutes(
     },
     async (req, reply) => {
       const b = await adminBoundary(req, req.params.boundaryId);
-      const body = req.body as unknown;
-      if (!Buffer.isBuffer(body) || body.length === 0) {
-        throw new ApiError(
-          415,
-          'UNSUPPORTED_FILE_TYPE',
-          'Send the DEM as the request body with Content-Type image/tiff or application/octet-stream.',
-        );
-      }
+      const body = tiffBody(req);
       const fileName = safeFileName(req.query.fileName) ?? 'dem.tif';
       let raster: DemRaster;
       try {
