@@ -10,13 +10,16 @@ import { type AreaSlopes, areaSlopes } from '../core/terrain/area-slopes.ts';
 import {
   CROSS_SLOPE_WARNING_MARK,
   type ElevationSampler,
+  gradientReader,
   type PlanSlopes,
   planSlopes,
 } from '../core/terrain/slopes.ts';
 import type { MetricFrame, PathPart, PlanResult, Point, Polygon } from '../core/types/index.ts';
 import { type BBox, type DemRaster, frameSampler, openDemWindow } from './dem-geotiff.ts';
 import { geoJsonBBox } from './dem-index.ts';
+import { clipDem, type DemGrid } from './dem-write.ts';
 import type { PathPlanNormalizedModel } from './plan-model.ts';
+import { type ClassZone, classZones } from './raster-zones.ts';
 
 /** Metric bounding box of everything the plan holds (zone boundaries and geometry parts). */
 export function planExtent(result: PlanResult): { minX: number; minY: number; maxX: number; maxY: number } {
@@ -200,4 +203,73 @@ export function modelWithSlopes(
       };
     }),
   };
+}
+
+/** Upper limits of the slope classes of boundarySlopeClasses [%] (the last class is open). */
+export const SLOPE_CLASS_LIMITS = [2, 5, 10] as const;
+/** Cells of the slope grid at most: finer DEMs are read every k-th cell each way. */
+const SLOPE_GRID_CELLS = 40_000;
+
+/**
+ * The boundary's ground in slope classes (0-2, 2-5, 5-10, over 10 %) as
+ * GeoJSON MultiPolygons, from DEMs read into memory (the first gives the
+ * grid): the steepest slope at the centres of its cells inside the
+ * boundary (every k-th cell each way when there would be more than
+ * SLOPE_GRID_CELLS). Null when the first DEM does not reach the boundary.
+ */
+export function boundarySlopeClasses(
+  rings: readonly number[][][],
+  dems: readonly DemRaster[],
+): { type: 'FeatureCollection'; features: (ClassZone & { properties: { slopeClass: string } })[] } | null {
+  const fine = clipDem(dems[0], [rings], { marginCells: 0, mask: true });
+  if (!fine) return null;
+  const k = Math.max(1, Math.ceil(Math.sqrt((fine.width * fine.height) / SLOPE_GRID_CELLS)));
+  const width = Math.ceil(fine.width / k);
+  const height = Math.ceil(fine.height / k);
+  const grid: DemGrid = {
+    epsg: fine.epsg,
+    width,
+    height,
+    cells: new Float32Array(width * height).fill(Number.NaN),
+    x0: fine.x0 + ((k - 1) / 2) * fine.dx,
+    y0: fine.y0 + ((k - 1) / 2) * fine.dy,
+    dx: fine.dx * k,
+    dy: fine.dy * k,
+  };
+  const frame = frameAround(rings);
+  const corners: Point[] = [];
+  for (const [c, r] of [
+    [-1, -1],
+    [width, -1],
+    [-1, height],
+    [width, height],
+  ]) {
+    const [lon, lat] = dems[0].toLonLat(grid.x0 + c * grid.dx, grid.y0 + r * grid.dy);
+    corners.push(frame.toMetric(lon, lat));
+  }
+  const sampler = frameSampler(dems, (x, y) => frame.toLonLat({ x, y }), extentOf(corners));
+  const read = gradientReader(sampler);
+  const out = new Float64Array(3);
+  for (let r = 0; r < height; r++) {
+    for (let c = 0; c < width; c++) {
+      // The fine cell at the centre of the coarse one says whether it is inside the boundary.
+      const fr = Math.min(fine.height - 1, Math.round(r * k + (k - 1) / 2));
+      const fc = Math.min(fine.width - 1, Math.round(c * k + (k - 1) / 2));
+      if (Number.isNaN(fine.cells[fr * fine.width + fc])) continue;
+      const [lon, lat] = dems[0].toLonLat(grid.x0 + c * grid.dx, grid.y0 + r * grid.dy);
+      const p = frame.toMetric(lon, lat);
+      if (read(p.x, p.y, out)) grid.cells[r * width + c] = 100 * Math.hypot(out[1], out[2]);
+    }
+  }
+  const classOf = (v: number) => {
+    let i = 0;
+    while (i < SLOPE_CLASS_LIMITS.length && v > SLOPE_CLASS_LIMITS[i]) i++;
+    return i;
+  };
+  const names = ['0-2 %', '2-5 %', '5-10 %', 'over 10 %'];
+  const features = classZones(grid, dems[0].toLonLat, grid.cells, names.length, classOf, rings).map((z) => ({
+    ...z,
+    properties: { ...z.properties, slopeClass: names[z.properties.classIndex] },
+  }));
+  return { type: 'FeatureCollection', features };
 }

@@ -202,6 +202,49 @@ describe('admin terrain of a boundary', () => {
     expect(dem.sample(10.302, 56.301)).toBeCloseTo(200, 0);
   });
 
+  it('slope-classes: the ground of a boundary in slope classes, for the planning view', async () => {
+    const plane = await makeBoundary(a, ka.companyId, PLANE_RINGS);
+    const p = await a.get(`/api/boundaries/${plane}/slope-classes`);
+    expectOk(p);
+    expect(p.headers.get('content-type')).toContain('application/geo+json');
+    // A 5 % plane: all of it in the 2-5 or 5-10 % class, about 5.6 ha in all.
+    const total = p.json.features.reduce((t: number, f: Json) => t + f.properties.areaHa, 0);
+    expect(total).toBeGreaterThan(5);
+    expect(total).toBeLessThan(6.2);
+    for (const f of p.json.features) {
+      expect(['2-5 %', '5-10 %']).toContain(f.properties.slopeClass);
+      expect(f.properties.mean).toBeCloseTo(5, 1);
+      expect(f.geometry.type).toBe('MultiPolygon');
+    }
+    // The cone uploaded for its boundary.
+    const cone = await makeBoundary(a, ka.companyId, CONE_RINGS);
+    expectError(await a.get(`/api/boundaries/${cone}/slope-classes`), 422, 'DEM_NOT_AVAILABLE');
+    const bytes = demBytes({
+      epsg: 32632,
+      centre: [10.302, 56.301],
+      width: 400,
+      height: 300,
+      cell: 1,
+      ground: coneGround(10.302, 56.301, 10),
+    });
+    expectOk(
+      await a.call(`/api/admin/dem-raster/${cone}`, {
+        method: 'PUT',
+        raw: new Uint8Array(bytes),
+        type: 'image/tiff',
+      }),
+      201,
+    );
+    const c = await a.get(`/api/boundaries/${cone}/slope-classes`);
+    expectOk(c);
+    // Falling 10 %: its cells on either side of the 10 % limit, all steeper than 5 %.
+    const steep = c.json.features.filter((f: Json) => f.properties.min > 5);
+    const steepHa = steep.reduce((t: number, f: Json) => t + f.properties.areaHa, 0);
+    expect(steepHa / total).toBeGreaterThan(0.95);
+    for (const f of steep) expect(f.properties.mean).toBeCloseTo(10, 0);
+    expectError(await b.get(`/api/boundaries/${cone}/slope-classes`), 404, 'NOT_FOUND');
+  });
+
   it("another company's boundary is 404; a body that is no file is refused", async () => {
     const id = await makeBoundary(a, ka.companyId, PLANE_RINGS);
     expectError(await b.get(`/api/admin/dem-execute/boundary/${id}`), 404, 'NOT_FOUND');

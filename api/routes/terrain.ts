@@ -4,6 +4,7 @@
  *   GET  /api/admin/dem-raster/{boundaryId}            the boundary's DEM clipped to it, as GeoTIFF (company admin)
  *   GET  /api/admin/dem-execute/boundary/{boundaryId}  (re)compute and store the boundary's slope analysis (company admin)
  *   POST /api/pathplan/{pathPlanId}/slopes             add slopes to a stored plan
+ *   GET  /api/boundaries/{boundaryId}/slope-classes    the boundary's ground in slope classes as GeoJSON (the planning view shades it)
  * The ground of a boundary is its uploaded DEM when it has one, else the
  * server's DEM files (TRAMLINE_DEM_DIR) covering it; neither: 422
  * DEM_NOT_AVAILABLE. Another company's boundary or plan is 404.
@@ -13,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DemError, type DemRaster, openDemWindow, readDemBytes } from '../../formats/dem-geotiff.ts';
 import { type DemIndex, geoJsonBBox } from '../../formats/dem-index.ts';
-import { boundarySlopes, modelWithSlopes } from '../../formats/dem-slopes.ts';
+import { boundarySlopeClasses, boundarySlopes, modelWithSlopes } from '../../formats/dem-slopes.ts';
 import { clipDem, demGeoTiff } from '../../formats/dem-write.ts';
 import { safeFileName } from '../../formats/file-name.ts';
 import type { Store } from '../../store/db.ts';
@@ -124,6 +125,34 @@ export async function adminBoundaryOf(
   await requireCompany(store, req, b.companyId, 'admin');
   return b;
 }
+
+const SlopeClasses = named(
+  'SlopeClasses',
+  Type.Object(
+    {
+      type: Type.Literal('FeatureCollection'),
+      features: Type.Array(
+        Type.Object({
+          type: Type.Literal('Feature'),
+          properties: Type.Object({
+            slopeClass: Type.String({ description: "'0-2 %', '2-5 %', '5-10 %' or 'over 10 %'." }),
+            classIndex: Type.Integer({ minimum: 0, maximum: 3 }),
+            min: Type.Number({ description: 'Lowest slope of its cells [%].' }),
+            max: Type.Number({ description: 'Steepest [%].' }),
+            mean: Type.Number({ description: 'Mean [%].' }),
+            cells: Type.Integer({ minimum: 1 }),
+            areaHa: Type.Number({ description: '[ha]' }),
+          }),
+          geometry: Type.Object({
+            type: Type.Literal('MultiPolygon'),
+            coordinates: Type.Array(Type.Array(Type.Array(Type.Array(Type.Number())))),
+          }),
+        }),
+      ),
+    },
+    { description: "A boundary's ground in slope classes (GeoJSON, WGS84)." },
+  ),
+);
 
 interface Ground {
   source: 'upload' | 'directory';
@@ -336,6 +365,35 @@ export async function terrainRoutes(
         ...analysis,
         computedAt: stored.computedAt.toISOString(),
       };
+    },
+  );
+
+  r.get(
+    '/api/boundaries/:boundaryId/slope-classes',
+    {
+      schema: {
+        tags,
+        summary: "The boundary's ground in slope classes, as GeoJSON",
+        description:
+          "For every user of the boundary's company (the planning view shades the field with it). The steepest slope of the ground at the cells of the boundary's elevation model (its upload, else the server's DEM files; every k-th cell each way on fine DEMs, at most 40,000 cells) in four classes, 0-2, 2-5, 5-10 and over 10 %: a FeatureCollection with one MultiPolygon per class present, its properties slopeClass, classIndex (0..3), min, max and mean slope [%], cells and areaHa. 422 DEM_NOT_AVAILABLE without a DEM.",
+        params: idParams('boundaryId'),
+        response: answers(
+          { 200: { schema: SlopeClasses, description: 'The classes.', mediaType: 'application/geo+json' } },
+          400,
+          404,
+          422,
+        ),
+      },
+    },
+    async (req, reply) => {
+      const b = await store.hierarchy.getBoundary(principalOf(req).userId, req.params.boundaryId);
+      if (!b) throw notFound('boundary', req.params.boundaryId);
+      const bbox = ringsBBox(b.rings);
+      const ground = await groundFor(`boundary ${b.boundaryId}`, b.boundaryId, bbox);
+      const classes = boundarySlopeClasses(b.rings, ground.rasters);
+      if (!classes) throw unavailable(`boundary ${b.boundaryId}`, bbox, 'on this server');
+      reply.header('content-type', 'application/geo+json; charset=utf-8');
+      return reply.send(JSON.stringify(classes));
     },
   );
 
