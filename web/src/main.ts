@@ -19,6 +19,7 @@ import { activeGroup, modelToFeatures } from './model.ts';
 import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
 import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
 import { createStoredPlans } from './stored.ts';
+import { addSlopeShading, groundSlopeAt, partSlopeText } from './terrain.ts';
 
 export interface ViewConfig {
   /** 'field': the planning view of a boundary; 'shared': a plan opened by share code (read only, no session). */
@@ -661,11 +662,13 @@ map.on('mousemove', (e) => {
   );
   const f = hits[0];
   map.getCanvas().style.cursor = f?.layer.id === 'edge-line' ? 'pointer' : '';
-  if (!f) {
+  const ground = groundSlopeAt(map, e.point);
+  if (!f && !ground) {
     tooltip.hidden = true;
     return;
   }
-  tooltip.textContent = describe(f);
+  const own = f ? partSlopeText(f.properties as Record<string, unknown>) : '';
+  tooltip.textContent = [f ? describe(f) : 'Field', own || ground].filter(Boolean).join(' · ');
   tooltip.style.left = `${e.point.x + 14}px`;
   tooltip.style.top = `${e.point.y + 14}px`;
   tooltip.hidden = false;
@@ -830,6 +833,15 @@ async function start(): Promise<void> {
   }
   // Plan the defaults at once; the field's active stored plan, when there is one, replaces them.
   replan();
+  // Shaded by slope where an elevation model covers the field (nothing otherwise).
+  addSlopeShading({
+    map,
+    mapReady,
+    api,
+    boundaryId: config.boundaryId,
+    beforeLayer: 'headland-line',
+    legend: $('legend'),
+  }).catch(() => {});
   embed.post('tramline:ready', { boundaryId: config.boundaryId });
   await stored.load().catch((e) => setStatus(String((e as Error).message), 'error'));
 }
