@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDemBytes } from '../../formats/dem-geotiff.ts';
 import { coneGround, demBytes, planeGround, writeDem } from '../../formats/dem-testing.ts';
-import { startTestServer, type TestServer, testKey } from '../testing.ts';
+import { startTestServer, type TestServer, testKey, testStore } from '../testing.ts';
 import { type Client, client, expectError, expectOk, makeBoundary } from './client.ts';
 
 type Json = Record<string, any>;
@@ -245,8 +245,15 @@ describe('admin terrain of a boundary', () => {
     expectError(await b.get(`/api/boundaries/${cone}/slope-classes`), 404, 'NOT_FOUND');
   });
 
-  it("another company's boundary is 404; a body that is no file is refused", async () => {
+  it("another company's boundary is 404, a member of its company 403; a body that is no file is refused", async () => {
     const id = await makeBoundary(a, ka.companyId, PLANE_RINGS);
+    const member = await testKey();
+    await (await testStore()).accounts.grantAccess(member.userId, ka.companyId, 'member');
+    const m = client(srv.url, { key: member.key });
+    expectError(await m.get(`/api/admin/dem-execute/boundary/${id}`), 403, 'NotAuthorized');
+    expectError(await m.get(`/api/admin/dem-raster/${id}`), 403, 'NotAuthorized');
+    // Members see the slope classes of their company's boundaries.
+    expectOk(await m.get(`/api/boundaries/${id}/slope-classes`));
     expectError(await b.get(`/api/admin/dem-execute/boundary/${id}`), 404, 'NOT_FOUND');
     expectError(await b.get(`/api/admin/dem-raster/${id}`), 404, 'NOT_FOUND');
     expectError(
