@@ -18,7 +18,8 @@
  *   zoneStatistics      the zone's statistics (PlanStats) with zoneId, zoneIndex, routeFailures;
  *                       geometry: a Point inside the zone, to label it on a map
  *   pathPlanStatistics  the aggregated statistics with pathPlanId, pathPlanName; geometry null
- *                       (zoneStatistics and pathPlanStatistics add slopeSummary with includeSlopes)
+ *                       (zoneStatistics and pathPlanStatistics add slopeSummary with includeSlopes;
+ *                       zoneStatistics adds contour with trackDirection 'Contour')
  *   stagingLeg          LineString from the staging area to the route start (leg 'entry') and from the
  *                       route end back to it (leg 'exit'); transport outside the planned route
  *   refillPoint         Point where the tank is refilled (routeOptions.calculateRefillPoints): refillIndex,
@@ -31,6 +32,7 @@
 import type { PlanSlopes } from '../core/terrain/slopes.ts';
 import type { PathPart, PlanResult, Point, Polygon } from '../core/types/index.ts';
 import {
+  contourReport,
   fieldParts,
   type GeoJSONLineString,
   type GeoJSONMultiPolygon,
@@ -172,6 +174,7 @@ export function toPlanGeoJSON(
         : {}),
       ...(z.optimizer ? { optimizer: { ...z.optimizer } } : {}),
       ...(slopes ? { slopeSummary: slopes.zones[zi].summary } : {}),
+      ...(z.contour ? { contour: contourReport(z.contour) } : {}),
       ...roundStats(z.stats),
     });
   }

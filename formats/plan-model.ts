@@ -390,13 +390,7 @@ function zoneModel(
       groupModel(frame, g, groupId(id, gi), gi === z.activeGroup, swathWidth, slopes?.groups[gi]),
     ),
   };
-  if (z.contour) {
-    zm.contour = {
-      bearingDeg: Math.round(z.contour.bearingDeg * 1000) / 1000,
-      meanAlongTrackPercent: z.contour.meanAlongPercent,
-      meanSlopePercent: z.contour.meanSlopePercent,
-    };
-  }
+  if (z.contour) zm.contour = contourReport(z.contour);
   if (z.decomposition?.report) {
     const b = z.decomposition.report.baseline;
     zm.decomposition = {
@@ -475,5 +469,14 @@ export function toNormalizedModel(
     ...(slopes ? { slopeSummary: slopes.summary } : {}),
     repairs: [...result.repairs],
     zones: plan.zones.map((z, zi) => zoneModel(frame, z, meta.pathPlanId, m.swathWidth, slopes?.zones[zi])),
+  };
+}
+
+/** The contour report of a zone on the wire (trackDirection 'Contour'). */
+export function contourReport(c: NonNullable<Zone['contour']>): NonNullable<PathPlanZoneModel['contour']> {
+  return {
+    bearingDeg: Math.round(c.bearingDeg * 1000) / 1000,
+    meanAlongTrackPercent: c.meanAlongPercent,
+    meanSlopePercent: c.meanSlopePercent,
   };
 }

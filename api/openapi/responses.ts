@@ -377,6 +377,23 @@ const GeometryGroupModel = Type.Object(
   { additionalProperties: false, $id: 'GeometryGroupModel', title: 'GeometryGroupModel' },
 );
 
+const ContourReport = Type.Object(
+  {
+    bearingDeg: Type.Number({
+      description: 'Bearing of the tracks taken [deg clockwise from north, 0..180).',
+    }),
+    meanAlongTrackPercent: Type.Number({
+      description: 'Mean |along-track slope| of tracks in that direction over the workable area [%].',
+    }),
+    meanSlopePercent: Type.Number({ description: 'Mean steepest slope of the workable area [%].' }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "trackDirection 'Contour' only: the direction of least along-track slope the zone's tracks take, from the DEM. Absent where the ground is too level or mostly unknown (zone warnings say so; the usual direction is planned).",
+  },
+);
+
 const PathPlanZoneModel = Type.Object(
   {
     zoneId: Type.String(),
@@ -461,24 +478,7 @@ const PathPlanZoneModel = Type.Object(
         },
       ),
     ),
-    contour: Type.Optional(
-      Type.Object(
-        {
-          bearingDeg: Type.Number({
-            description: 'Bearing of the tracks taken [deg clockwise from north, 0..180).',
-          }),
-          meanAlongTrackPercent: Type.Number({
-            description: 'Mean |along-track slope| of tracks in that direction over the workable area [%].',
-          }),
-          meanSlopePercent: Type.Number({ description: 'Mean steepest slope of the workable area [%].' }),
-        },
-        {
-          additionalProperties: false,
-          description:
-            "trackDirection 'Contour' only: the direction of least along-track slope the zone's tracks take, from the DEM. Absent where the ground is too level or mostly unknown (zone warnings say so; the usual direction is planned).",
-        },
-      ),
-    ),
+    contour: Type.Optional(ContourReport),
     geometryGroups: Type.Array(GeometryGroupModel, { minItems: 1 }),
   },
   { additionalProperties: false, $id: 'PathPlanZoneModel', title: 'PathPlanZoneModel' },
@@ -656,6 +656,7 @@ export const PlanFeature = Type.Union(
         warnings: Type.Optional(Type.Array(Type.String())),
         optimizer: Type.Optional(OptimizerReport),
         slopeSummary: Type.Optional(SlopeSummary),
+        contour: Type.Optional(ContourReport),
         ...statProps,
       },
       'The zone statistics; the point lies inside the zone, to label it.',

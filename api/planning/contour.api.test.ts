@@ -140,6 +140,19 @@ describe("trackDirection 'Contour'", () => {
     expect(auto.json.zones[0].contour).toBeUndefined();
   });
 
+  it('the GeoJSON answer reports the contour on the zone statistics', async () => {
+    const res = await fetch(`${srv.url}/api/path-plans/direct/geojson`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ boundary: utmField, equipment: { swathWidth: 6 }, trackDirection: 'Contour' }),
+    });
+    expect(res.status).toBe(200);
+    const g = (await res.json()) as Json;
+    const stats = g.features.filter((f: Json) => f.properties.featureType === 'zoneStatistics');
+    expect(stats.length).toBeGreaterThan(0);
+    for (const f of stats) expect(lineAngle(f.properties.contour.bearingDeg, 150)).toBeLessThanOrEqual(2);
+  });
+
   it('names trackDirection and its modes in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${srv.url}/api/openapi.json`)).json()) as Json;
     const text = JSON.stringify(doc);
