@@ -7,6 +7,8 @@
  * the fastest runs, and what the slope stages add against planning and
  * writing (stage medians; the steadiest figure on a loaded machine). "With"
  * includes finding the DEM's cells (read from the file once per thread).
+ * Then the plan time with trackDirection 'Contour' against the usual
+ * direction search.
  *
  *   node bench/slopes.bench.ts
  *   node bench/slopes.bench.ts --runs 40 --ha 10 --cell 1
@@ -19,7 +21,7 @@ import { planField } from '../core/plan.ts';
 import { planSlopes } from '../core/terrain/slopes.ts';
 import type { PlanRequest } from '../core/types/index.ts';
 import { frameSampler, openDemWindow } from '../formats/dem-geotiff.ts';
-import { lonLatBBoxOf, planExtent } from '../formats/dem-slopes.ts';
+import { groundForField, lonLatBBoxOf, planExtent } from '../formats/dem-slopes.ts';
 import { localMetres, writeDem } from '../formats/dem-testing.ts';
 import { toNormalizedModel } from '../formats/plan-model.ts';
 
@@ -148,6 +150,27 @@ try {
   );
   console.log(
     `first DEM read (file not yet cached in the thread, code not yet optimised): ${ms(first.read)}`,
+  );
+  // Tracks along the contour: planning with the direction search scored on the DEM (the cells
+  // read once before, as the planning thread does), against the usual search; alternating.
+  const ground = await groundForField(request.boundary, [demPath]);
+  const contour: PlanRequest = { ...request, trackDirection: 'Contour' };
+  const usual: number[] = [];
+  const along: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    planField(request);
+    const t1 = performance.now();
+    const z = planField(contour, { ground }).plan.zones[0];
+    along.push(performance.now() - t1);
+    usual.push(t1 - t0);
+    if (i === 0)
+      console.log(
+        `contour bearing ${z.contour?.bearingDeg.toFixed(2)} deg (${z.warnings?.join('; ') ?? 'no warnings'})`,
+      );
+  }
+  console.log(
+    `trackDirection Contour: planning ${ms(median(along))} against ${ms(median(usual))} with the usual search (ratio ${(median(along) / median(usual)).toFixed(3)})`,
   );
 } finally {
   await rm(dir, { recursive: true, force: true });
