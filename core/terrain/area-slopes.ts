@@ -6,7 +6,6 @@
  * stands for step^2 of ground; a point where the ground is unknown is
  * counted apart, never averaged.
  */
-import { pointInPolygon } from '../geometry/polygon.ts';
 import type { Polygon } from '../types/index.ts';
 import { type ElevationSampler, gradientReader } from './slopes.ts';
 
@@ -37,7 +36,10 @@ const r3 = (v: number) => Math.round(v * 1000) / 1000;
  * aligned with its bounding box) that lie inside it, with the ground's
  * elevation and gradient there (`out`: z, dz/dx, dz/dy), or null where
  * the ground is unknown. The spacing is `minStep`, or coarser so that the
- * bounding box holds at most `maxPoints`; answers the spacing.
+ * bounding box holds at most `maxPoints`; answers the spacing. The
+ * polygons are disjoint (a field, the parts of a workable area): a row of
+ * the grid is inside between its crossings with their rings, taken in
+ * pairs (even-odd, so holes stay out).
  */
 export function walkGround(
   area: readonly Polygon[],
@@ -62,11 +64,24 @@ export function walkGround(
   const s = Math.max(minStep, Math.sqrt(box / maxPoints));
   const read = gradientReader(ground);
   const out = new Float64Array(3);
+  const rings = area.flatMap((p) => [p.outer, ...p.holes]);
+  const xs: number[] = [];
   for (let y = minY + s / 2; y < maxY; y += s) {
-    for (let x = minX + s / 2; x < maxX; x += s) {
-      const p = { x, y };
-      if (!area.some((poly) => pointInPolygon(p, poly))) continue;
-      visit(read(x, y, out) ? out : null);
+    // The row's crossings with every ring: inside between the 1st and 2nd, the 3rd and 4th, ...
+    xs.length = 0;
+    for (const ring of rings) {
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+        const a = ring[i];
+        const b = ring[j];
+        if (a.y > y !== b.y > y) xs.push(a.x + ((y - a.y) * (b.x - a.x)) / (b.y - a.y));
+      }
+    }
+    xs.sort((u, v) => u - v);
+    for (let k = 0; k + 1 < xs.length; k += 2) {
+      const first = Math.max(0, Math.floor((xs[k] - minX - s / 2) / s) + 1);
+      for (let x = minX + s / 2 + first * s; x < xs[k + 1] && x < maxX; x += s) {
+        visit(read(x, y, out) ? out : null);
+      }
     }
   }
   return s;
