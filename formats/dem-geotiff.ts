@@ -249,7 +249,9 @@ export async function readGeoTiffBands(
     const count = image.getSamplesPerPixel();
     const missing = bands.find((b) => !(Number.isInteger(b) && b >= 0 && b < count));
     if (missing !== undefined)
-      throw new DemError(`${name}: has ${count} band(s) (1 to ${count}); band ${missing + 1} is not one of them.`);
+      throw new DemError(
+        `${name}: has ${count} band(s) (1 to ${count}); band ${missing + 1} is not one of them.`,
+      );
     const cellSize = cellSizeMetres(g, gridBBox(g));
     let read: ArrayLike<number>[];
     try {
@@ -258,7 +260,15 @@ export async function readGeoTiffBands(
       throw new DemError(`${name}: the cells cannot be read (${(e as Error).message}).`);
     }
     return bands.map((_, i) =>
-      raster(g, cellSize, unknownToNaN(Float32Array.from(read[i]), image.getGDALNoData()), 0, 0, g.width, g.height),
+      raster(
+        g,
+        cellSize,
+        unknownToNaN(Float32Array.from(read[i]), image.getGDALNoData()),
+        0,
+        0,
+        g.width,
+        g.height,
+      ),
     );
   } finally {
     await close();

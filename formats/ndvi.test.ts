@@ -69,9 +69,7 @@ describe('NDVI of a field', () => {
   });
 
   it('refuses a band the image does not have, and answers null for an image away from the field', async () => {
-    await expect(ndviOfField(STRIPES, 'x.tif', RINGS, { redBand: 3, nirBand: 7 })).rejects.toThrow(
-      DemError,
-    );
+    await expect(ndviOfField(STRIPES, 'x.tif', RINGS, { redBand: 3, nirBand: 7 })).rejects.toThrow(DemError);
     await expect(ndviOfField(STRIPES, 'x.tif', RINGS, { redBand: 3, nirBand: 7 })).rejects.toThrow(
       /4 band\(s\).*band 7/,
     );
