@@ -10,6 +10,7 @@ import { type ExportFormat, exportPlans } from '../formats/export/index.ts';
 import type { Database } from '../store/database.ts';
 import { safeErrorText } from '../store/database-errors.ts';
 import type { Store } from '../store/db.ts';
+import { createHierarchyRepository } from '../store/repositories/hierarchy.ts';
 import { createJobsRepository, type JobKind } from '../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../store/repositories/path-plans.ts';
 import { accessibleTo } from '../store/repositories/scope.ts';
@@ -313,7 +314,7 @@ async function runExport(
   request: ExportRequest,
 ): Promise<void> {
   const plansRepo = createPathPlansRepository(store.db);
-  const plans = [];
+  const stored = [];
   for (const id of request.pathPlanIds) {
     const p = await plansRepo.getAny(id);
     if (!p || p.companyId !== companyId) {
@@ -321,8 +322,19 @@ async function runExport(
       err.code = 'EXPORT_PLAN_NOT_FOUND';
       throw err;
     }
-    plans.push({ plan: p.model, fieldName: p.name });
+    stored.push(p);
   }
+  // Terminals show client / farm / field: the stored grower, farm and field of each plan.
+  const names = await createHierarchyRepository(store.db).namesOfFields(
+    companyId,
+    stored.flatMap((p) => (p.fieldId ? [p.fieldId] : [])),
+  );
+  const plans = stored.map((p) => {
+    const n = p.fieldId ? names.get(p.fieldId) : undefined;
+    return n
+      ? { plan: p.model, customerName: n.grower, farmName: n.farm, fieldName: n.field }
+      : { plan: p.model, fieldName: p.name };
+  });
   const { fileName, zip } = await exportPlans(plans, request.format);
   await store.db.transaction(async (txAny) => {
     const tx = txAny as unknown as Database;

@@ -496,6 +496,26 @@ export function createHierarchyRepository(db: Database) {
       };
     },
 
+    /**
+     * The grower, farm and field names of fields of the company (what exports
+     * name a plan's place), by field id; other companies' fields are absent.
+     */
+    async namesOfFields(
+      companyId: string,
+      fieldIds: readonly string[],
+    ): Promise<Map<string, { grower: string; farm: string; field: string }>> {
+      const out = new Map<string, { grower: string; farm: string; field: string }>();
+      if (fieldIds.length === 0) return out;
+      const rows = await db
+        .select({ fieldId: fields.id, field: fields.name, farm: farms.name, grower: growers.name })
+        .from(fields)
+        .innerJoin(farms, eq(farms.id, fields.farmId))
+        .innerJoin(growers, eq(growers.id, farms.growerId))
+        .where(and(inArray(fields.id, [...new Set(fieldIds)]), eq(fields.companyId, companyId)));
+      for (const r of rows) out.set(r.fieldId, { grower: r.grower, farm: r.farm, field: r.field });
+      return out;
+    },
+
     /** Which of `boundaryIds` are boundaries of the company. */
     async boundaryIdsOf(companyId: string, boundaryIds: readonly string[]): Promise<string[]> {
       if (boundaryIds.length === 0) return [];
