@@ -14,6 +14,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { type BoundaryCatalog, loadBoundaryCatalog } from '../integrations/external-boundaries.ts';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
@@ -35,6 +36,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -102,6 +104,11 @@ export interface AppOptions {
   openRegistration?: boolean;
   /** Quotas and archive limits of user files (default: api/routes/user-files.ts). */
   uploads?: UploadOptions;
+  /**
+   * Public field boundaries: a ready catalog, or the directory of provider files
+   * read at start (default: TRAMLINE_BOUNDARY_SOURCES; unset: no providers).
+   */
+  boundarySources?: BoundaryCatalog | string;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -288,6 +295,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages (cacheable), and the user labels of a company.',
         },
+        {
+          name: 'External boundaries',
+          description:
+            'Public field boundaries from providers (fiboa GeoParquet and GeoJSON files of TRAMLINE_BOUNDARY_SOURCES) by bounding box, with licence and attribution; a field can be made from one.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -336,6 +348,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
+  await app.register(externalBoundaryRoutes, {
+    store: opts.store,
+    catalog:
+      typeof opts.boundarySources === 'object'
+        ? opts.boundarySources
+        : await loadBoundaryCatalog(
+            opts.boundarySources ?? (process.env.TRAMLINE_BOUNDARY_SOURCES || undefined),
+          ),
+  });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

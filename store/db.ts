@@ -24,6 +24,7 @@ import {
   DEFAULT_KEY_CACHE_TTL_MS,
   type KeyCache,
 } from './repositories/api-keys.ts';
+import { createBoundaryOriginsRepository } from './repositories/boundary-origins.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
@@ -76,6 +77,8 @@ export interface Repositories {
    * the user's companies) and `forCompany` (within one company).
    */
   boundaries: Pick<ReturnType<typeof createHierarchyRepository>, 'forUser' | 'forCompany'>;
+  /** Where boundaries copied from external providers came from, with their licence. */
+  boundaryOrigins: ReturnType<typeof createBoundaryOriginsRepository>;
 }
 
 export interface Store extends Repositories {
@@ -113,6 +116,7 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     partner: createPartnerRepository(db),
     hierarchy,
     boundaries: { forUser: hierarchy.forUser, forCompany: hierarchy.forCompany },
+    boundaryOrigins: createBoundaryOriginsRepository(db),
   };
 }
 

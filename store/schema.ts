@@ -621,3 +621,28 @@ export const schema = {
   exportBatches,
   userLabels,
 };
+
+// ---- Integrations: external boundaries ---------------------------------------
+
+/**
+ * Where a boundary made from an external provider's boundary came from: the
+ * provider (its file name), the boundary's id there, and the licence and
+ * attribution it was published under, kept with the copy.
+ */
+export const boundaryOrigins = pgTable(
+  'boundary_origins',
+  {
+    boundaryId: uuid('boundary_id')
+      .primaryKey()
+      .references(() => boundaries.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    licence: text('licence'),
+    attribution: text('attribution'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('boundary_origins_company_idx').on(t.companyId)],
+);

@@ -6,8 +6,8 @@
  * "Tramline" default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_FORMATS } from '../../formats/export/types.ts';
 import { unzip } from '../../formats/export/testing.ts';
+import { EXPORT_FORMATS } from '../../formats/export/types.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
 import { type Client, client, expectOk } from './client.ts';
 
@@ -24,7 +24,11 @@ beforeAll(async () => {
   const g = await c.post(`/api/companies/${k.companyId}/growers`, { name: 'Hansen' });
   const f = await c.post(`/api/growers/${g.json.growerId}/farms`, { name: 'North' });
   const rings = rectangleField(6, 10.2, 56.1).coordinates;
-  const saved = await c.post('/api/fields/save', { farmId: f.json.farmId, name: 'Big field', boundary: rings });
+  const saved = await c.post('/api/fields/save', {
+    farmId: f.json.farmId,
+    name: 'Big field',
+    boundary: rings,
+  });
   expectOk(saved, 201);
   const post = await c.post('/api/bulk-guidance/normalized', {
     boundaryIds: [saved.json.vBoundary.boundaryId],
@@ -53,7 +57,9 @@ async function exported(format: string): Promise<Record<string, string>> {
   expectOk(post, 202);
   const done = await waitFor(`/api/path-plans-export/jobs/${post.json.jobId}`);
   expect(done.status).toBe('completed');
-  const res = await fetch(`${srv.url}/api/path-plans-export/${done.batchId}/file`, { headers: { 'x-api-key': key } });
+  const res = await fetch(`${srv.url}/api/path-plans-export/${done.batchId}/file`, {
+    headers: { 'x-api-key': key },
+  });
   const files = unzip(new Uint8Array(await res.arrayBuffer()));
   const dec = new TextDecoder('latin1');
   return Object.fromEntries(Object.entries(files).map(([p, b]) => [p, dec.decode(b)]));
