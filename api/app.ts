@@ -15,6 +15,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { type BoundaryCatalog, loadBoundaryCatalog } from '../integrations/external-boundaries.ts';
+import { createLocationSearch, type LocationSearch } from '../integrations/location-search.ts';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
@@ -43,6 +44,7 @@ import { geometryOperationRoutes } from './routes/geometry-operations.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { locationSearchRoutes } from './routes/location-search.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { mapTileRoutes } from './routes/map-tiles.ts';
 import { partnerRoutes } from './routes/partner.ts';
@@ -109,6 +111,8 @@ export interface AppOptions {
    * read at start (default: TRAMLINE_BOUNDARY_SOURCES; unset: no providers).
    */
   boundarySources?: BoundaryCatalog | string;
+  /** Location search (default: the embedded provider, and the geocoder of TRAMLINE_GEOCODER_URL when set). */
+  locationSearch?: LocationSearch;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -300,6 +304,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Public field boundaries from providers (fiboa GeoParquet and GeoJSON files of TRAMLINE_BOUNDARY_SOURCES) by bounding box, with licence and attribution; a field can be made from one.',
         },
+        {
+          name: 'Location search',
+          description:
+            "Places for a text, as GeoJSON points: the company's growers, farms and fields, cities and towns of a bundled gazetteer, and an external geocoder when TRAMLINE_GEOCODER_URL is set.",
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -348,6 +357,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
+  await app.register(locationSearchRoutes, {
+    store: opts.store,
+    search:
+      opts.locationSearch ??
+      createLocationSearch({ geocoderUrl: process.env.TRAMLINE_GEOCODER_URL || undefined }),
+  });
   await app.register(externalBoundaryRoutes, {
     store: opts.store,
     catalog:

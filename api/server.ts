@@ -6,6 +6,7 @@
  * close the pool and the database, exit.
  */
 import type { FastifyInstance } from 'fastify';
+import { loadGazetteer } from '../integrations/gazetteer.ts';
 import { ensureBootstrapKey } from '../store/bootstrap.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { type AppOptions, buildApp } from './app.ts';
@@ -33,6 +34,8 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       const b = await ensureBootstrapKey(store, config.bootstrapApiKey, config.bootstrapEmail);
       if (b.revoked) console.warn('TRAMLINE_BOOTSTRAP_API_KEY was revoked; it stays revoked.');
     }
+    // The gazetteer of the location search is built now, so the first search is as fast as the others.
+    loadGazetteer();
     app = await buildApp({
       store,
       rateLimitPerMin: config.rateLimitPerMin,
