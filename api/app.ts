@@ -33,6 +33,7 @@ import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
 import { markArrival } from './request-timing.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
@@ -305,6 +306,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Public field boundaries from providers (fiboa GeoParquet and GeoJSON files of TRAMLINE_BOUNDARY_SOURCES) by bounding box, with licence and attribution; a field can be made from one.',
         },
         {
+          name: 'Admin',
+          description:
+            'Platform administration (platform admins only): the admin role, deep copies of companies, decomposition tests.',
+        },
+        {
           name: 'Location search',
           description:
             "Places for a text, as GeoJSON points: the company's growers, farms and fields, cities and towns of a bundled gazetteer, and an external geocoder when TRAMLINE_GEOCODER_URL is set.",
@@ -357,6 +363,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
+  await app.register(adminRoutes, { store: opts.store, jobs });
   await app.register(locationSearchRoutes, {
     store: opts.store,
     search:

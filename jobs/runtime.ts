@@ -26,12 +26,17 @@ import {
   PLAN_QUEUE,
   type PlanItem,
   QUEUE_OPTIONS,
+  TASK_QUEUE,
+  type TaskItem,
 } from './queues.ts';
 import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
+import { BUILT_IN_TASKS, runTask, TaskError, type TaskHandlers, type TaskKind } from './tasks.ts';
 
 export interface JobSystemOptions extends BossOptions {
   store: Store;
   loadBoundary: BoundaryLoader;
+  /** Handlers of task jobs by kind (jobs/tasks.ts; default: the built-in tasks). */
+  tasks?: TaskHandlers;
 }
 
 export interface WorkerOptions {
@@ -80,6 +85,13 @@ export interface JobSystem {
     companyId: string;
     userId: string;
     request: ExportRequest;
+  }): Promise<{ jobId: string }>;
+  /** Makes a job of one item that the task handler of its kind does (jobs/tasks.ts). */
+  enqueueTask(input: {
+    companyId: string;
+    userId: string;
+    kind: TaskKind;
+    request: Record<string, unknown>;
   }): Promise<{ jobId: string }>;
   /** The planning threads of this process (made on first use; the workers' own when they run here). */
   planningPool(): JobPlanPool;
@@ -190,6 +202,13 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       return { jobId: job.id };
     },
 
+    async enqueueTask(input) {
+      const job = await jobs.create({ ...input, total: 1 });
+      await boss.send(TASK_QUEUE, { jobId: job.id } satisfies TaskItem, { singletonKey: job.id });
+      wake(TASK_QUEUE);
+      return { jobId: job.id };
+    },
+
     async startWorkers(w) {
       const log = w.log ?? (() => {});
       // Two items in hand keep the threads busy while the other item's outcomes are written.
@@ -288,6 +307,38 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
                 message: 'The export failed unexpectedly after retries.',
               });
               await jobs.finish(jobId, 'failed');
+              return;
+            }
+            throw e;
+          }
+        },
+      );
+      const tasks = opts.tasks ?? BUILT_IN_TASKS;
+      await work<TaskItem>(
+        TASK_QUEUE,
+        1,
+        { batchSize: 1, pollingIntervalSeconds, includeMetadata: true },
+        async (batch) => {
+          const item = batch[0] as JobWithMetadata<TaskItem>;
+          const job = await jobs.byId(item.data.jobId);
+          if (!job || job.status === 'cancelled' || job.status === 'completed' || job.status === 'failed')
+            return;
+          await jobs.markRunning(job.id);
+          try {
+            await runTask(store, tasks, job);
+          } catch (e) {
+            log('task failed', {
+              jobId: job.id,
+              kind: job.kind,
+              retryCount: item.retryCount,
+              err: safeErrorText(e),
+            });
+            if (e instanceof TaskError || item.retryCount >= item.retryLimit) {
+              const code = e instanceof TaskError ? e.code : 'INTERNAL_ERROR';
+              const message =
+                e instanceof TaskError ? e.message : 'The job failed unexpectedly after retries.';
+              await jobs.recordItem(job.id, 'task', { errorCode: code, message });
+              await jobs.finish(job.id, 'failed', { errorCode: code, message });
               return;
             }
             throw e;

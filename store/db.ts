@@ -29,6 +29,7 @@ import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
+import { createPlatformAdminsRepository } from './repositories/platform-admins.ts';
 import {
   createEmbeddedRateLimitsRepository,
   createRateLimitsRepository,
@@ -79,6 +80,8 @@ export interface Repositories {
   boundaries: Pick<ReturnType<typeof createHierarchyRepository>, 'forUser' | 'forCompany'>;
   /** Where boundaries copied from external providers came from, with their licence. */
   boundaryOrigins: ReturnType<typeof createBoundaryOriginsRepository>;
+  /** Who administers the platform (the admin endpoints). */
+  platformAdmins: ReturnType<typeof createPlatformAdminsRepository>;
 }
 
 export interface Store extends Repositories {
@@ -117,6 +120,7 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     hierarchy,
     boundaries: { forUser: hierarchy.forUser, forCompany: hierarchy.forCompany },
     boundaryOrigins: createBoundaryOriginsRepository(db),
+    platformAdmins: createPlatformAdminsRepository(db),
   };
 }
 

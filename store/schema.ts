@@ -646,3 +646,14 @@ export const boundaryOrigins = pgTable(
   },
   (t) => [index('boundary_origins_company_idx').on(t.companyId)],
 );
+
+// ---- Admin: platform administrators ------------------------------------------
+
+/** Users who administer the platform (the admin endpoints); granted and revoked by other platform admins. */
+export const platformAdmins = pgTable('platform_admins', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

@@ -22,7 +22,8 @@ export type JobKind =
   | 'pathplan'
   | 'postprocess'
   | 'route'
-  | 'export';
+  | 'export'
+  | 'copy-company';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 
