@@ -16,9 +16,11 @@ import Fastify, {
 } from 'fastify';
 import { type BoundaryCatalog, loadBoundaryCatalog } from '../integrations/external-boundaries.ts';
 import { createLocationSearch, type LocationSearch } from '../integrations/location-search.ts';
+import { vendorSettingsFromEnv } from '../integrations/vendor-oauth.ts';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
+import { builtInTasks, type TaskOptions } from '../jobs/tasks.ts';
 import type { Store } from '../store/db.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
@@ -59,6 +61,7 @@ import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
+import { vendorConnectionRoutes } from './routes/vendor-connections.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -112,6 +115,8 @@ export interface AppOptions {
    * read at start (default: TRAMLINE_BOUNDARY_SOURCES; unset: no providers).
    */
   boundarySources?: BoundaryCatalog | string;
+  /** Vendor links and portal transmissions (default: vendor settings from the environment, integrations/vendor-oauth.ts). */
+  vendors?: TaskOptions;
   /** Location search (default: the embedded provider, and the geocoder of TRAMLINE_GEOCODER_URL when set). */
   locationSearch?: LocationSearch;
 }
@@ -154,6 +159,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       store: opts.store,
       databaseUrl: opts.databaseUrl,
       loadBoundary: opts.loadBoundary ?? storeBoundaryLoader(opts.store),
+      tasks: builtInTasks(opts.vendors),
     }));
   if (ownJobs && (opts.jobWorkers ?? process.env.TRAMLINE_JOB_WORKERS !== '0')) {
     await jobs.startWorkers({ threads: pool.threads, graceMs: opts.planning?.graceMs });
@@ -306,6 +312,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Public field boundaries from providers (fiboa GeoParquet and GeoJSON files of TRAMLINE_BOUNDARY_SOURCES) by bounding box, with licence and attribution; a field can be made from one.',
         },
         {
+          name: 'Vendor integrations',
+          description:
+            "Links of a company to vendor accounts (OAuth 2.0 with PKCE; tokens encrypted at rest, refreshed before they expire, never answered), the vendor's organizations, and transmission of exports to the linked portal as jobs.",
+        },
+        {
           name: 'Admin',
           description:
             'Platform administration (platform admins only): the admin role, deep copies of companies, decomposition tests.',
@@ -364,6 +375,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
   await app.register(adminRoutes, { store: opts.store, jobs });
+  await app.register(vendorConnectionRoutes, {
+    store: opts.store,
+    jobs,
+    vendors: opts.vendors?.vendors ?? vendorSettingsFromEnv(),
+    fetch: opts.vendors?.fetch,
+  });
   await app.register(locationSearchRoutes, {
     store: opts.store,
     search:

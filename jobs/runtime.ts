@@ -30,7 +30,7 @@ import {
   type TaskItem,
 } from './queues.ts';
 import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
-import { BUILT_IN_TASKS, runTask, TaskError, type TaskHandlers, type TaskKind } from './tasks.ts';
+import { builtInTasks, runTask, TaskError, type TaskHandlers, type TaskKind } from './tasks.ts';
 
 export interface JobSystemOptions extends BossOptions {
   store: Store;
@@ -313,7 +313,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           }
         },
       );
-      const tasks = opts.tasks ?? BUILT_IN_TASKS;
+      const tasks = opts.tasks ?? builtInTasks();
       await work<TaskItem>(
         TASK_QUEUE,
         1,

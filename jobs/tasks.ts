@@ -1,46 +1,83 @@
 /**
- * Task jobs: work of one item done by a handler of the job's kind, in one
- * transaction with the record of its outcome, so a retried item (a worker
- * that died, a lost connection) does its work once.
+ * Task jobs: work of one item done by a handler of the job's kind. A
+ * transactional handler runs in one transaction with the record of its
+ * outcome, so a retried item (a worker that died, a lost connection) does
+ * its work once; others (calls to vendors, which no transaction can take
+ * back) keep their own progress and are written to be run again.
  *
  * A handler answers the job's result (what its poll shows) or throws a
  * TaskError for a refusal that no retry changes; any other error is retried
  * (the queue's retry limit), then ends the job as failed.
  */
+import { createVendorAccounts } from '../integrations/vendor-accounts.ts';
+import { type VendorSettingsMap, vendorSettingsFromEnv } from '../integrations/vendor-oauth.ts';
 import type { Database } from '../store/database.ts';
 import type { Store } from '../store/db.ts';
 import { createJobsRepository, type JobRecord } from '../store/repositories/jobs.ts';
+import { createVendorConnectionsRepository } from '../store/repositories/vendor-connections.ts';
+import { deploymentTokenCipher } from '../store/token-crypto.ts';
 import { copyCompany } from './copy-company.ts';
+import { TaskError } from './task-error.ts';
+import { runTransmission } from './transmission.ts';
 
-export type TaskKind = 'copy-company';
+export { TaskError } from './task-error.ts';
 
-export type TaskHandler = (db: Database, job: JobRecord) => Promise<Record<string, unknown>>;
+export type TaskKind = 'copy-company' | 'transmission';
+
+export interface TaskHandler {
+  /** Run inside the transaction that records the outcome (default true). */
+  transactional?: boolean;
+  run(db: Database, job: JobRecord, store: Store): Promise<Record<string, unknown>>;
+}
 export type TaskHandlers = Partial<Record<TaskKind, TaskHandler>>;
 
-/** A refusal: the job fails with this code and message, without retries. */
-export class TaskError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'TaskError';
-    this.code = code;
-  }
+export interface TaskOptions {
+  /** Vendor settings (default: the environment, integrations/vendor-oauth.ts). */
+  vendors?: VendorSettingsMap;
+  /** Portal polling without Retry-After and first backoff [ms] (defaults 5000, 1000). */
+  portalPollMs?: number;
+  portalBackoffMs?: number;
+  fetch?: typeof fetch;
 }
 
-export const BUILT_IN_TASKS: TaskHandlers = {
-  'copy-company': (db, job) =>
-    copyCompany(db, job.request as { sourceCompanyId: string; targetCompanyId: string }),
-};
+export function builtInTasks(o: TaskOptions = {}): TaskHandlers {
+  const vendors = o.vendors ?? vendorSettingsFromEnv();
+  return {
+    'copy-company': {
+      run: (db, job) => copyCompany(db, job.request as { sourceCompanyId: string; targetCompanyId: string }),
+    },
+    transmission: {
+      transactional: false,
+      async run(db, job, store) {
+        const connections = createVendorConnectionsRepository(db, await deploymentTokenCipher(store.secrets));
+        const accounts = createVendorAccounts({ connections, vendors, fetch: o.fetch });
+        return runTransmission(db, job, {
+          vendors,
+          accounts,
+          pollIntervalMs: o.portalPollMs,
+          backoffMs: o.portalBackoffMs,
+          fetch: o.fetch,
+        });
+      },
+    },
+  };
+}
 
 /** Runs the job's handler and records its outcome, once. */
 export async function runTask(store: Store, handlers: TaskHandlers, job: JobRecord): Promise<void> {
   const handler = handlers[job.kind as TaskKind];
   if (!handler) throw new TaskError('UNKNOWN_TASK', `No task handles jobs of kind ${job.kind}.`);
-  await store.db.transaction(async (txAny) => {
-    const tx = txAny as unknown as Database;
+  const record = async (tx: Database, result: () => Promise<Record<string, unknown>>) => {
     const jobs = createJobsRepository(tx);
     if (!(await jobs.recordItem(job.id, 'task', {}))) return;
-    const result = await handler(tx, job);
-    await jobs.completeIfDone(job.id, result);
-  });
+    await jobs.completeIfDone(job.id, await result());
+  };
+  if (handler.transactional === false) {
+    const result = await handler.run(store.db, job, store);
+    await store.db.transaction((tx) => record(tx as unknown as Database, async () => result));
+    return;
+  }
+  await store.db.transaction((tx) =>
+    record(tx as unknown as Database, () => handler.run(tx as unknown as Database, job, store)),
+  );
 }

@@ -657,3 +657,67 @@ export const platformAdmins = pgTable('platform_admins', {
   grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+
+// ---- Integrations: vendor connections and transmissions -----------------------
+
+/**
+ * A company's link to a vendor account (OAuth 2.0): its tokens encrypted
+ * (store/token-crypto.ts; never answered, never logged), when the access
+ * token expires, and the vendor organizations the account granted.
+ */
+export const vendorConnections = pgTable(
+  'vendor_connections',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    /** The user who linked the account. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    accessTokenEnc: text('access_token_enc').notNull(),
+    refreshTokenEnc: text('refresh_token_enc'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    /** Vendor organizations the account granted: [{ id, name }]. */
+    organizations: jsonb('organizations').$type<{ id: string; name: string }[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('vendor_connections_company_vendor_key').on(t.companyId, t.vendor)],
+);
+
+/** Authorization requests in flight (OAuth state + PKCE verifier, encrypted), used once. */
+export const vendorAuthorizations = pgTable('vendor_authorizations', {
+  state: text('state').primaryKey(),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  vendor: text('vendor').notNull(),
+  codeVerifierEnc: text('code_verifier_enc').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Files of transmission jobs: what each portal was sent and said (queued, sent, accepted, failed). */
+export const vendorTransmissions = pgTable(
+  'vendor_transmissions',
+  {
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    status: text('status').notNull(),
+    transferId: text('transfer_id'),
+    message: text('message'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.fileName] })],
+);

@@ -35,6 +35,8 @@ export interface FakePortalOptions {
   maxBytes?: number;
   /** Retry-After [s] sent while a transfer is processing; default 0. */
   retryAfter?: number;
+  /** What GET /organizations answers (the vendor organizations the token may use); default none. */
+  organizations?: { id: string; name: string }[];
 }
 
 /** What a zip must hold for a format, by the layout each export format documents. */
@@ -92,6 +94,10 @@ export async function startFakePortal(options: FakePortalOptions): Promise<FakeP
     if (!options.tokens.includes(token)) {
       await readBody(req);
       send(res, 401, { message: token ? 'the access token is not valid' : 'an access token is required' });
+      return;
+    }
+    if (req.method === 'GET' && path === '/organizations') {
+      send(res, 200, { organizations: options.organizations ?? [] });
       return;
     }
     if (req.method === 'POST' && path === '/files') {

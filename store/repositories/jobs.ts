@@ -23,7 +23,8 @@ export type JobKind =
   | 'postprocess'
   | 'route'
   | 'export'
-  | 'copy-company';
+  | 'copy-company'
+  | 'transmission';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 
