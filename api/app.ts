@@ -39,6 +39,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
+import { companySyncRoutes } from './routes/company-sync.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -375,6 +376,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
   await app.register(adminRoutes, { store: opts.store, jobs });
+  await app.register(companySyncRoutes, {
+    store: opts.store,
+    jobs,
+    vendors: opts.vendors?.vendors ?? vendorSettingsFromEnv(),
+  });
   await app.register(vendorConnectionRoutes, {
     store: opts.store,
     jobs,

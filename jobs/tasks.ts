@@ -16,18 +16,21 @@ import type { Store } from '../store/db.ts';
 import { createJobsRepository, type JobRecord } from '../store/repositories/jobs.ts';
 import { createVendorConnectionsRepository } from '../store/repositories/vendor-connections.ts';
 import { deploymentTokenCipher } from '../store/token-crypto.ts';
+import { applyCompanySync, fetchVendorFields, type VendorField } from './company-sync.ts';
 import { copyCompany } from './copy-company.ts';
 import { TaskError } from './task-error.ts';
 import { runTransmission } from './transmission.ts';
 
 export { TaskError } from './task-error.ts';
 
-export type TaskKind = 'copy-company' | 'transmission';
+export type TaskKind = 'copy-company' | 'transmission' | 'company-sync';
 
 export interface TaskHandler {
   /** Run inside the transaction that records the outcome (default true). */
   transactional?: boolean;
-  run(db: Database, job: JobRecord, store: Store): Promise<Record<string, unknown>>;
+  /** Work before that transaction (reading a vendor); its answer is handed to run. */
+  prepare?(store: Store, job: JobRecord): Promise<unknown>;
+  run(db: Database, job: JobRecord, store: Store, prepared?: unknown): Promise<Record<string, unknown>>;
 }
 export type TaskHandlers = Partial<Record<TaskKind, TaskHandler>>;
 
@@ -42,18 +45,27 @@ export interface TaskOptions {
 
 export function builtInTasks(o: TaskOptions = {}): TaskHandlers {
   const vendors = o.vendors ?? vendorSettingsFromEnv();
+  const accountsOf = async (db: Database, store: Store) =>
+    createVendorAccounts({
+      connections: createVendorConnectionsRepository(db, await deploymentTokenCipher(store.secrets)),
+      vendors,
+      fetch: o.fetch,
+    });
   return {
+    'company-sync': {
+      prepare: async (store, job) =>
+        fetchVendorFields(await accountsOf(store.db, store), vendors, job, o.fetch),
+      run: (db, job, _store, prepared) => applyCompanySync(db, job, prepared as VendorField[]),
+    },
     'copy-company': {
       run: (db, job) => copyCompany(db, job.request as { sourceCompanyId: string; targetCompanyId: string }),
     },
     transmission: {
       transactional: false,
       async run(db, job, store) {
-        const connections = createVendorConnectionsRepository(db, await deploymentTokenCipher(store.secrets));
-        const accounts = createVendorAccounts({ connections, vendors, fetch: o.fetch });
         return runTransmission(db, job, {
           vendors,
-          accounts,
+          accounts: await accountsOf(db, store),
           pollIntervalMs: o.portalPollMs,
           backoffMs: o.portalBackoffMs,
           fetch: o.fetch,
@@ -72,12 +84,13 @@ export async function runTask(store: Store, handlers: TaskHandlers, job: JobReco
     if (!(await jobs.recordItem(job.id, 'task', {}))) return;
     await jobs.completeIfDone(job.id, await result());
   };
+  const prepared = handler.prepare ? await handler.prepare(store, job) : undefined;
   if (handler.transactional === false) {
-    const result = await handler.run(store.db, job, store);
+    const result = await handler.run(store.db, job, store, prepared);
     await store.db.transaction((tx) => record(tx as unknown as Database, async () => result));
     return;
   }
   await store.db.transaction((tx) =>
-    record(tx as unknown as Database, () => handler.run(tx as unknown as Database, job, store)),
+    record(tx as unknown as Database, () => handler.run(tx as unknown as Database, job, store, prepared)),
   );
 }

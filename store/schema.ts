@@ -721,3 +721,26 @@ export const vendorTransmissions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.fileName] })],
 );
+
+/**
+ * Records of a company that came from a vendor organization (company sync):
+ * the vendor's id of each grower, farm and field, the local record, and the
+ * local version the last sync wrote, so a sync updates what it made and
+ * reports as conflicting what was changed here since.
+ */
+export const externalLinks = pgTable(
+  'external_links',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    /** 'grower' | 'farm' | 'field'. */
+    kind: text('kind').notNull(),
+    externalId: text('external_id').notNull(),
+    localId: uuid('local_id').notNull(),
+    syncedVersion: integer('synced_version').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.vendor, t.kind, t.externalId] })],
+);

@@ -9,14 +9,12 @@
  * one transfer; an expiring token is refreshed first; tokens appear in no
  * answer and are stored encrypted; another company reaches none of it.
  */
-import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ISOXMLManager } from 'isoxml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePortal, startFakePortal } from '../../formats/export/fake-portal.ts';
 import { vendorConnections } from '../../store/schema.ts';
 import { rectangleField, startTestServer, type TestServer, testKey, testStore } from '../testing.ts';
+import { authorizeAtVendor, type FakeAuthServer, startFakeAuthServer } from '../vendor-testing.ts';
 import { type Client, client, expectError, expectOk } from './client.ts';
 
 const CLIENT_ID = 'tramline-test-client';
@@ -24,83 +22,10 @@ const CLIENT_SECRET = 'client-secret-not-for-answers';
 
 let srv: TestServer;
 let portal: FakePortal;
-let auth: Server;
-let authUrl: string;
+let auth: FakeAuthServer;
 const portalTokens: string[] = [];
-const grants: string[] = [];
-/** expires_in of the next tokens the authorization server issues [s]. */
-let nextExpiresIn = 3600;
-let issued = 0;
 let a: { c: Client; key: string; companyId: string };
 let b: { c: Client; key: string; companyId: string };
-
-async function startAuthServer(): Promise<void> {
-  const codes = new Map<string, { challenge: string; redirectUri: string }>();
-  const refresh = new Set<string>();
-  auth = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://auth');
-    if (req.method === 'GET' && url.pathname === '/authorize') {
-      const p = url.searchParams;
-      if (
-        p.get('client_id') !== CLIENT_ID ||
-        p.get('code_challenge_method') !== 'S256' ||
-        !p.get('code_challenge')
-      ) {
-        res.writeHead(400).end('bad authorization request');
-        return;
-      }
-      const code = `code-${++issued}`;
-      codes.set(code, { challenge: p.get('code_challenge')!, redirectUri: p.get('redirect_uri')! });
-      const back = new URL(p.get('redirect_uri')!);
-      back.searchParams.set('code', code);
-      back.searchParams.set('state', p.get('state')!);
-      res.writeHead(302, { location: back.toString() }).end();
-      return;
-    }
-    if (req.method === 'POST' && url.pathname === '/token') {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        const f = new URLSearchParams(body);
-        const json = (status: number, o: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(o));
-        };
-        const basic = Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64');
-        if (req.headers.authorization !== `Basic ${basic}`) return json(401, { error: 'invalid_client' });
-        grants.push(f.get('grant_type') ?? '');
-        if (f.get('grant_type') === 'authorization_code') {
-          const c = codes.get(f.get('code') ?? '');
-          codes.delete(f.get('code') ?? '');
-          const challenge = createHash('sha256')
-            .update(f.get('code_verifier') ?? '')
-            .digest('base64url');
-          if (!c || c.challenge !== challenge || c.redirectUri !== f.get('redirect_uri')) {
-            return json(400, { error: 'invalid_grant' });
-          }
-        } else if (f.get('grant_type') === 'refresh_token') {
-          if (!refresh.has(f.get('refresh_token') ?? '')) return json(400, { error: 'invalid_grant' });
-        } else return json(400, { error: 'unsupported_grant_type' });
-        const access = `access-${++issued}-secret`;
-        const rt = `refresh-${issued}-secret`;
-        portalTokens.push(access);
-        refresh.add(rt);
-        return json(200, {
-          access_token: access,
-          token_type: 'Bearer',
-          expires_in: nextExpiresIn,
-          refresh_token: rt,
-          scope: 'files org',
-        });
-      });
-      return;
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => auth.listen(0, '127.0.0.1', r));
-  authUrl = `http://127.0.0.1:${(auth.address() as AddressInfo).port}`;
-}
 
 async function waitFor(c: Client, path: string) {
   for (let i = 0; i < 600; i++) {
@@ -112,18 +37,7 @@ async function waitFor(c: Client, path: string) {
   throw new Error(`${path} did not finish`);
 }
 
-/** Links the company's vendor-a account the way a browser would: authorize, follow to the vendor, come back. */
-async function link(who: { c: Client; companyId: string }) {
-  const start = await who.c.post(`/api/companies/${who.companyId}/vendor-connections/vendor-a/authorize`, {
-    redirectUri: 'https://app.example/vendor-callback',
-  });
-  expectOk(start);
-  const res = await fetch(start.json.authorizationUrl, { redirect: 'manual' });
-  expect(res.status).toBe(302);
-  const back = new URL(res.headers.get('location')!);
-  expect(back.searchParams.get('state')).toBe(start.json.state);
-  return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
-}
+const link = (who: { c: Client; companyId: string }) => authorizeAtVendor(who.c, who.companyId);
 
 async function exportBatch(
   who: { c: Client; key: string },
@@ -146,14 +60,18 @@ beforeAll(async () => {
     retryAfter: 0,
     organizations: [{ id: 'org-7', name: 'Hansen Farms' }],
   });
-  await startAuthServer();
+  auth = await startFakeAuthServer({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    onAccessToken: (t) => portalTokens.push(t),
+  });
   srv = await startTestServer({
     rateLimitPerMin: 100_000,
     vendors: {
       vendors: {
         'vendor-a': {
-          authorizeUrl: `${authUrl}/authorize`,
-          tokenUrl: `${authUrl}/token`,
+          authorizeUrl: `${auth.url}/authorize`,
+          tokenUrl: `${auth.url}/token`,
           apiUrl: portal.url,
           clientId: CLIENT_ID,
           clientSecret: CLIENT_SECRET,
@@ -183,7 +101,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await srv?.close();
   await portal?.close();
-  await new Promise((r) => auth?.close(r));
+  await auth?.close();
 });
 
 describe('vendor links', () => {
@@ -298,19 +216,19 @@ describe('transmission to the vendor portal', () => {
   });
 
   it('refreshes an access token about to expire before sending', async () => {
-    nextExpiresIn = 30;
+    auth.expiresIn = 30;
     const { code, state } = await link(a);
     expectOk(
       await a.c.post(`/api/companies/${a.companyId}/vendor-connections/vendor-a/callback`, { code, state }),
       201,
     );
-    nextExpiresIn = 3600;
-    const refreshes = grants.filter((g) => g === 'refresh_token').length;
+    auth.expiresIn = 3600;
+    const refreshes = auth.grants.filter((g) => g === 'refresh_token').length;
     const { batchId } = await exportBatch(a, planId);
     const post = await a.c.post(`/api/path-plans-export/${batchId}/transmit`, { vendor: 'vendor-a' });
     const done = await waitFor(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
     expect(done.status).toBe('completed');
-    expect(grants.filter((g) => g === 'refresh_token').length).toBe(refreshes + 1);
+    expect(auth.grants.filter((g) => g === 'refresh_token').length).toBe(refreshes + 1);
   });
 
   it('refuses a company without a link (409) and vendors that are not configured (422)', async () => {

@@ -37,6 +37,8 @@ export interface FakePortalOptions {
   retryAfter?: number;
   /** What GET /organizations answers (the vendor organizations the token may use); default none. */
   organizations?: { id: string; name: string }[];
+  /** What GET /organizations/{id}/fields answers per organization (company sync); changeable between requests. */
+  fields?: Record<string, unknown[]>;
 }
 
 /** What a zip must hold for a format, by the layout each export format documents. */
@@ -98,6 +100,13 @@ export async function startFakePortal(options: FakePortalOptions): Promise<FakeP
     }
     if (req.method === 'GET' && path === '/organizations') {
       send(res, 200, { organizations: options.organizations ?? [] });
+      return;
+    }
+    const orgFields = /^\/organizations\/([^/]+)\/fields$/.exec(path);
+    if (req.method === 'GET' && orgFields) {
+      const list = options.fields?.[decodeURIComponent(orgFields[1])];
+      if (!list) send(res, 404, { message: `no organization ${orgFields[1]}` });
+      else send(res, 200, { fields: list });
       return;
     }
     if (req.method === 'POST' && path === '/files') {

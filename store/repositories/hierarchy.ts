@@ -516,6 +516,21 @@ export function createHierarchyRepository(db: Database) {
       return out;
     },
 
+    /** A farm of the company, for work done on its behalf (jobs); null when it holds no such farm. */
+    async farmOfCompany(companyId: string, farmId: string): Promise<FarmRecord | null> {
+      const [row] = await db
+        .select(farmColumns)
+        .from(farms)
+        .where(and(eq(farms.id, farmId), eq(farms.companyId, companyId)));
+      return row ?? null;
+    },
+
+    /** A field of the company, for work done on its behalf (jobs); null when it holds no such field. */
+    async fieldOfCompany(companyId: string, fieldId: string): Promise<FieldRecord | null> {
+      const [row] = await fieldQuery().where(and(eq(fields.id, fieldId), eq(fields.companyId, companyId)));
+      return row ?? null;
+    },
+
     /** Which of `boundaryIds` are boundaries of the company. */
     async boundaryIdsOf(companyId: string, boundaryIds: readonly string[]): Promise<string[]> {
       if (boundaryIds.length === 0) return [];

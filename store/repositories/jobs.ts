@@ -24,7 +24,8 @@ export type JobKind =
   | 'route'
   | 'export'
   | 'copy-company'
-  | 'transmission';
+  | 'transmission'
+  | 'company-sync';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 
