@@ -22,8 +22,8 @@ let portal: FakePortal;
 let auth: FakeAuthServer;
 const tokens: string[] = [];
 const orgFields: Record<string, unknown[]> = {};
-let a: { c: Client; key: string; companyId: string };
-let b: { c: Client; key: string; companyId: string };
+let a: { c: Client; key: string; companyId: string; userId: string };
+let b: { c: Client; key: string; companyId: string; userId: string };
 
 const vendorField = (id: string, name: string, lon: number, ha = 5) => ({
   id,
@@ -71,23 +71,26 @@ beforeAll(async () => {
   srv = await startTestServer({
     rateLimitPerMin: 100_000,
     vendors: {
-      vendors: {
-        'vendor-a': {
-          authorizeUrl: `${auth.url}/authorize`,
-          tokenUrl: `${auth.url}/token`,
-          apiUrl: portal.url,
-          clientId: CLIENT_ID,
-          clientSecret: CLIENT_SECRET,
-        },
-      },
+      vendors: Object.fromEntries(
+        ['vendor-a', 'vendor-b', 'vendor-c'].map((v) => [
+          v,
+          {
+            authorizeUrl: `${auth.url}/authorize`,
+            tokenUrl: `${auth.url}/token`,
+            apiUrl: portal.url,
+            clientId: CLIENT_ID,
+            clientSecret: CLIENT_SECRET,
+          },
+        ]),
+      ),
       portalPollMs: 20,
       portalBackoffMs: 20,
     },
   });
   const ka = await testKey({ credits: 100 });
   const kb = await testKey({ credits: 100 });
-  a = { c: client(srv.url, { key: ka.key }), key: ka.key, companyId: ka.companyId };
-  b = { c: client(srv.url, { key: kb.key }), key: kb.key, companyId: kb.companyId };
+  a = { c: client(srv.url, { key: ka.key }), key: ka.key, companyId: ka.companyId, userId: ka.userId };
+  b = { c: client(srv.url, { key: kb.key }), key: kb.key, companyId: kb.companyId, userId: kb.userId };
   const { code, state } = await authorizeAtVendor(a.c, a.companyId);
   expectOk(
     await a.c.post(`/api/companies/${a.companyId}/vendor-connections/vendor-a/callback`, { code, state }),
@@ -235,5 +238,38 @@ describe('company sync', () => {
       422,
       'ORGANIZATION_NOT_GRANTED',
     );
+  });
+
+  it('answers the company a user linked at vendor-b and the users of a company with its vendor-c link', async () => {
+    expectError(await a.c.get(`/api/vendor-b/${a.userId}/company`), 404, 'NOT_FOUND');
+    for (const vendor of ['vendor-b', 'vendor-c']) {
+      const { code, state } = await authorizeAtVendor(a.c, a.companyId, vendor);
+      expectOk(
+        await a.c.post(`/api/companies/${a.companyId}/vendor-connections/${vendor}/callback`, {
+          code,
+          state,
+        }),
+        201,
+      );
+    }
+    const linked = await a.c.get(`/api/vendor-b/${a.userId}/company`);
+    expectOk(linked);
+    expect(linked.json).toMatchObject({
+      userId: a.userId,
+      companyId: a.companyId,
+      connection: { vendor: 'vendor-b' },
+    });
+    expect(linked.text).not.toMatch(/access-\d+-secret/);
+    expectError(await b.c.get(`/api/vendor-b/${a.userId}/company`), 404, 'NOT_FOUND');
+
+    const users = await a.c.get(`/api/vendor-c/companies/${a.companyId}/users`);
+    expectOk(users);
+    expect(users.json).toMatchObject({ companyId: a.companyId, vendor: 'vendor-c', connected: true });
+    expect(users.json.users).toEqual([
+      expect.objectContaining({ userId: a.userId, role: 'admin', linked: true }),
+    ]);
+    expectError(await b.c.get(`/api/vendor-c/companies/${a.companyId}/users`), 404, 'NOT_FOUND');
+    const none = await b.c.get(`/api/vendor-c/companies/${b.companyId}/users`);
+    expect(none.json.connected).toBe(false);
   });
 });

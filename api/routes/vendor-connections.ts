@@ -5,6 +5,8 @@
  *   GET    /api/companies/{companyId}/vendor-connections                     the company's links (never their tokens)
  *   DELETE /api/companies/{companyId}/vendor-connections/{vendor}            unlink
  *   POST   /api/vendor-a/update-connected-orgs                               { companyId }: read the organizations the account granted
+ *   GET    /api/vendor-b/{userId}/company                                    the company whose vendor-b account the user linked
+ *   GET    /api/vendor-c/companies/{companyId}/users                         the company's users and who linked vendor-c
  *   POST   /api/path-plans-export/{batchId}/transmit                         { vendor }: send an export to the linked portal, as a job
  *   GET    /api/path-plans-export/transmissions/{jobId}                      that job, with the state of each file
  *
@@ -39,7 +41,7 @@ import { exportBatches } from '../../store/schema.ts';
 import { deploymentTokenCipher } from '../../store/token-crypto.ts';
 import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
-import { answers, iso, notFound, principalOf, requireCompany, Timestamp, Uuid } from './common.ts';
+import { answers, idParams, iso, notFound, principalOf, requireCompany, Timestamp, Uuid } from './common.ts';
 
 const TAGS = ['Vendor integrations'];
 /** How long an authorization request may wait for its callback [ms]. */
@@ -162,6 +164,35 @@ const TransmissionJob = named(
     ),
     errorCode: Type.Optional(Type.String()),
     message: Type.Optional(Type.String()),
+  }),
+);
+
+const LinkedCompany = named(
+  'VendorLinkedCompany',
+  Type.Object({
+    userId: Uuid('The user who linked the account.'),
+    companyId: Uuid('The company.'),
+    name: Type.String({ description: "The company's name." }),
+    connection: Connection,
+  }),
+);
+
+const CompanyVendorUsers = named(
+  'VendorCompanyUsers',
+  Type.Object({
+    companyId: Uuid('The company.'),
+    vendor: Type.String(),
+    connected: Type.Boolean({ description: 'Whether the company has a vendor-c account linked.' }),
+    users: Type.Array(
+      Type.Object({
+        userId: Uuid('The user.'),
+        email: Type.Union([Type.String(), Type.Null()]),
+        firstName: Type.Union([Type.String(), Type.Null()]),
+        lastName: Type.Union([Type.String(), Type.Null()]),
+        role: Type.String({ description: 'admin or member.' }),
+        linked: Type.Boolean({ description: "Whether this user linked the company's vendor-c account." }),
+      }),
+    ),
   }),
 );
 
@@ -352,6 +383,53 @@ export async function vendorConnectionRoutes(
       const orgs = await accounts.organizations(companyId, 'vendor-a').catch(vendorError);
       await connections.setOrganizations(companyId, 'vendor-a', orgs);
       return connectionBody((await connections.get(companyId, 'vendor-a'))!);
+    },
+  );
+
+  r.get(
+    '/api/vendor-b/:userId/company',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The company whose vendor-b account a user linked',
+        description:
+          'Of the companies the caller can access, the one where the user linked a vendor-b account most recently; 404 when there is none.',
+        params: idParams('userId'),
+        response: answers(
+          { 200: { schema: LinkedCompany, description: 'The company and its link.' } },
+          400,
+          404,
+        ),
+      },
+    },
+    async (req) => {
+      const found = await connections.companyLinkedBy(principalOf(req).userId, req.params.userId, 'vendor-b');
+      if (!found) throw notFound('vendor-b link of user', req.params.userId);
+      return {
+        userId: req.params.userId,
+        companyId: found.companyId,
+        name: found.companyName,
+        connection: connectionBody(found),
+      };
+    },
+  );
+
+  r.get(
+    '/api/vendor-c/companies/:companyId/users',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "A company's users and its vendor-c link",
+        params: idParams('companyId'),
+        response: answers({ 200: { schema: CompanyVendorUsers, description: 'By e-mail.' } }, 400, 404),
+      },
+    },
+    async (req) => {
+      const { companyId } = req.params;
+      await requireCompany(store, req, companyId);
+      const list = await connections.companyUsers(companyId, 'vendor-c');
+      const connected = (await connections.get(companyId, 'vendor-c')) !== null;
+      return { companyId, vendor: 'vendor-c', connected, users: list };
     },
   );
 

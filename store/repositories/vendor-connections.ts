@@ -5,11 +5,12 @@
  * before they reach the database and opened only for a call to the vendor;
  * what this repository answers for display carries no token.
  */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
-import { vendorAuthorizations, vendorConnections } from '../schema.ts';
+import { companies, companyAccesses, users, vendorAuthorizations, vendorConnections } from '../schema.ts';
 import type { TokenCipher } from '../token-crypto.ts';
 import { uuidv7 } from '../uuidv7.ts';
+import { accessibleTo } from './scope.ts';
 
 export interface VendorConnectionView {
   connectionId: string;
@@ -163,6 +164,61 @@ export function createVendorConnectionsRepository(db: Database, cipher: TokenCip
         expiresAt: row.expiresAt,
         scope: row.scope,
       };
+    },
+
+    /**
+     * The company (of those `viewerId` can access) whose vendor account
+     * `userId` linked most recently, with its name; null without one.
+     */
+    async companyLinkedBy(
+      viewerId: string,
+      userId: string,
+      vendor: string,
+    ): Promise<(VendorConnectionView & { companyName: string }) | null> {
+      const [row] = await db
+        .select({ ...viewColumns, companyName: companies.name })
+        .from(vendorConnections)
+        .innerJoin(companies, eq(companies.id, vendorConnections.companyId))
+        .where(
+          and(
+            eq(vendorConnections.userId, userId),
+            eq(vendorConnections.vendor, vendor),
+            accessibleTo(db, viewerId, vendorConnections.companyId),
+          ),
+        )
+        .orderBy(desc(vendorConnections.updatedAt))
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** The users of a company with their role, and whether each linked its account at the vendor. */
+    async companyUsers(
+      companyId: string,
+      vendor: string,
+    ): Promise<
+      {
+        userId: string;
+        email: string | null;
+        firstName: string | null;
+        lastName: string | null;
+        role: string;
+        linked: boolean;
+      }[]
+    > {
+      const link = await this.get(companyId, vendor);
+      const rows = await db
+        .select({
+          userId: users.id,
+          email: users.email,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          role: companyAccesses.role,
+        })
+        .from(companyAccesses)
+        .innerJoin(users, eq(users.id, companyAccesses.userId))
+        .where(eq(companyAccesses.companyId, companyId))
+        .orderBy(asc(users.email), asc(users.id));
+      return rows.map((r) => ({ ...r, linked: link?.userId === r.userId }));
     },
 
     async remove(companyId: string, vendor: string): Promise<boolean> {
