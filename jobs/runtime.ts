@@ -7,6 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import { type ExportFormat, exportPlans } from '../formats/export/index.ts';
+import type { PortalId } from '../formats/export/portals.ts';
 import type { Database } from '../store/database.ts';
 import { safeErrorText } from '../store/database-errors.ts';
 import type { Store } from '../store/db.ts';
@@ -62,6 +63,8 @@ export interface WorkerOptions {
 export interface ExportRequest {
   pathPlanIds: string[];
   format: ExportFormat;
+  /** Also deliver the zip to this portal (a transmission job made with the batch). */
+  transmitTo?: PortalId;
 }
 
 export interface JobSystem {
@@ -289,10 +292,22 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           const item = batch[0] as JobWithMetadata<ExportItem>;
           const { jobId } = item.data;
           const job = await jobs.byId(jobId);
-          if (!job || job.status === 'cancelled' || job.status === 'completed') return;
+          // The transmission job is made with the batch; queue it (once: pg-boss keeps one per key), also
+          // when an earlier run of this item stored the batch but stopped before queueing it.
+          const queueTransmission = async () => {
+            const transmissionJobId = (await jobs.byId(jobId))?.result?.transmissionJobId;
+            if (typeof transmissionJobId !== 'string') return;
+            await boss.send(TASK_QUEUE, { jobId: transmissionJobId } satisfies TaskItem, {
+              singletonKey: transmissionJobId,
+            });
+            wake(TASK_QUEUE);
+          };
+          if (job?.status === 'completed') return queueTransmission();
+          if (!job || job.status === 'cancelled') return;
           await jobs.markRunning(jobId);
           try {
             await runExport(store, job.id, job.companyId, job.request as ExportRequest);
+            await queueTransmission();
           } catch (e) {
             log('export failed', { jobId, retryCount: item.retryCount, err: safeErrorText(e) });
             const code = (e as { code?: string }).code;
@@ -400,7 +415,18 @@ async function runExport(
       fileName,
       content: Buffer.from(zip).toString('base64'),
     });
-    await r.completeIfDone(jobId, { batchId, fileName });
+    let transmissionJobId: string | undefined;
+    if (request.transmitTo) {
+      const t = await r.create({
+        companyId,
+        userId: (await r.byId(jobId))?.userId ?? null,
+        kind: 'transmission',
+        request: { batchId, vendor: request.transmitTo },
+        total: 1,
+      });
+      transmissionJobId = t.id;
+    }
+    await r.completeIfDone(jobId, { batchId, fileName, ...(transmissionJobId ? { transmissionJobId } : {}) });
   });
 }
 

@@ -201,6 +201,34 @@ describe('transmission to the vendor portal', () => {
     expectError(await b.c.get(`/api/path-plans-export/transmissions/${post.json.jobId}`), 404, 'NOT_FOUND');
   });
 
+  it('delivers an export job to the linked portal beside the zip download (transmitTo)', async () => {
+    const before = portal.uploads.length;
+    const post = await a.c.post('/api/path-plans-export', {
+      pathPlanIds: [planId],
+      format: 'vendor-a',
+      transmitTo: 'vendor-a',
+    });
+    expectOk(post, 202);
+    const done = await waitFor(a.c, `/api/path-plans-export/jobs/${post.json.jobId}`);
+    expect(done.status).toBe('completed');
+    expect(done.transmissionJobId).toEqual(expect.any(String));
+    const sent = await waitFor(a.c, `/api/path-plans-export/transmissions/${done.transmissionJobId}`);
+    expect(sent).toMatchObject({ status: 'completed', batchId: done.batchId, vendor: 'vendor-a' });
+    expect(sent.files[0].status).toBe('accepted');
+    expect(portal.uploads.length).toBe(before + 1);
+    const file = await fetch(`${srv.url}/api/path-plans-export/${done.batchId}/file`, {
+      headers: { 'x-api-key': a.key },
+    });
+    expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(portal.uploads.at(-1)!.zip))).toBe(true);
+    const mismatch = await a.c.post('/api/path-plans-export', {
+      pathPlanIds: [planId],
+      format: 'isoxml',
+      transmitTo: 'vendor-a',
+    });
+    expectError(mismatch, 400, 'VALIDATION_ERROR');
+    expect(JSON.stringify(mismatch.json.errors)).toContain('/transmitTo');
+  });
+
   it('completes once when 503s interrupt the upload, within the connector and across a retried job', async () => {
     const { batchId } = await exportBatch(a, planId);
     for (const faults of [1, 6]) {
@@ -252,6 +280,15 @@ describe('transmission to the vendor portal', () => {
     const { batchId } = await exportBatch(a, planId);
     expectError(
       await a.c.post(`/api/path-plans-export/${batchId}/transmit`, { vendor: 'vendor-a' }),
+      409,
+      'VENDOR_NOT_CONNECTED',
+    );
+    expectError(
+      await a.c.post('/api/path-plans-export', {
+        pathPlanIds: [planId],
+        format: 'vendor-a',
+        transmitTo: 'vendor-a',
+      }),
       409,
       'VENDOR_NOT_CONNECTED',
     );
