@@ -7,6 +7,7 @@
  * idempotent on the vendor's ids (unchanged, updated, conflicting), a bad
  * boundary is reported as failed, and another company reaches none of it.
  */
+import { Writable } from 'node:stream';
 import { ISOXMLManager } from 'isoxml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePortal, startFakePortal } from '../../formats/export/fake-portal.ts';
@@ -21,6 +22,7 @@ let srv: TestServer;
 let portal: FakePortal;
 let auth: FakeAuthServer;
 const tokens: string[] = [];
+const logLines: string[] = [];
 const orgFields: Record<string, unknown[]> = {};
 let a: { c: Client; key: string; companyId: string; userId: string };
 let b: { c: Client; key: string; companyId: string; userId: string };
@@ -70,6 +72,15 @@ beforeAll(async () => {
   });
   srv = await startTestServer({
     rateLimitPerMin: 100_000,
+    logger: {
+      level: 'debug',
+      stream: new Writable({
+        write(chunk, _enc, done) {
+          logLines.push(String(chunk));
+          done();
+        },
+      }),
+    },
     vendors: {
       vendors: Object.fromEntries(
         ['vendor-a', 'vendor-b', 'vendor-c'].map((v) => [
@@ -271,5 +282,14 @@ describe('company sync', () => {
     expectError(await b.c.get(`/api/vendor-c/companies/${a.companyId}/users`), 404, 'NOT_FOUND');
     const none = await b.c.get(`/api/vendor-c/companies/${b.companyId}/users`);
     expect(none.json.connected).toBe(false);
+  });
+
+  it('logged no token, authorization code or client secret on the way', () => {
+    const log = logLines.join('');
+    expect(log.length).toBeGreaterThan(0);
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const t of tokens) expect(log).not.toContain(t);
+    expect(log).not.toMatch(/refresh-\d+-secret|code-\d+\b/);
+    expect(log).not.toContain(CLIENT_SECRET);
   });
 });
