@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import type { VendorSettingsMap } from '../integrations/vendor-oauth.ts';
 import { type Client, expectOk } from './platform/client.ts';
 
 export interface FakeAuthServer {
@@ -116,4 +117,19 @@ export async function authorizeAtVendor(
   const back = new URL(res.headers.get('location')!);
   expect(back.searchParams.get('state')).toBe(start.json.state);
   return { code: back.searchParams.get('code')!, state: back.searchParams.get('state')! };
+}
+
+/** Settings of vendors whose authorization server is `auth` and whose API (portal) is at `apiUrl`. */
+export function vendorSettings(
+  auth: FakeAuthServer,
+  apiUrl: string,
+  client: { clientId: string; clientSecret: string },
+  vendors: readonly ('vendor-a' | 'vendor-b' | 'vendor-c')[] = ['vendor-a'],
+): VendorSettingsMap {
+  return Object.fromEntries(
+    vendors.map((v) => [
+      v,
+      { authorizeUrl: `${auth.url}/authorize`, tokenUrl: `${auth.url}/token`, apiUrl, ...client },
+    ]),
+  );
 }

@@ -48,8 +48,6 @@ export async function copyCompany(
   const mapped = (old: string | null) => (old === null ? null : (ids.get(old) ?? null));
   const copied: Record<string, number> = {};
   const skipped: Record<string, number> = {};
-  const omit = <T extends Record<string, unknown>>(row: T, ...keys: string[]) =>
-    Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
 
   const gs = await db.select().from(growers).where(eq(growers.companyId, from));
   for (const g of gs) await db.insert(growers).values({ ...g, id: newId(g.id), companyId: to });
@@ -110,45 +108,42 @@ export async function copyCompany(
   }
   copied.pathPlans = ps.length;
 
-  const es = await db.select().from(equipment).where(eq(equipment.companyId, from));
-  copied.equipment = 0;
-  skipped.equipment = 0;
-  for (const e of es) {
-    const rows = await db
-      .insert(equipment)
-      .values({ ...e, id: newId(e.id), companyId: to })
-      .onConflictDoNothing()
-      .returning({ id: equipment.id });
-    if (rows.length) copied.equipment++;
+  /** Inserts a named record unless the target has its name already; counts which it was. */
+  const copyNamed = async (kind: string, oldId: string | null, insert: () => Promise<unknown[]>) => {
+    copied[kind] ??= 0;
+    skipped[kind] ??= 0;
+    if ((await insert()).length > 0) copied[kind]++;
     else {
-      ids.delete(e.id);
-      skipped.equipment++;
+      if (oldId) ids.delete(oldId);
+      skipped[kind]++;
     }
+  };
+  for (const e of await db.select().from(equipment).where(eq(equipment.companyId, from))) {
+    await copyNamed('equipment', e.id, () =>
+      db
+        .insert(equipment)
+        .values({ ...e, id: newId(e.id), companyId: to })
+        .onConflictDoNothing()
+        .returning({ id: equipment.id }),
+    );
   }
-  const ops = await db.select().from(operators).where(eq(operators.companyId, from));
-  copied.operators = 0;
-  skipped.operators = 0;
-  for (const o of ops) {
-    const rows = await db
-      .insert(operators)
-      .values({ ...o, id: newId(o.id), companyId: to, equipmentId: mapped(o.equipmentId) })
-      .onConflictDoNothing()
-      .returning({ id: operators.id });
-    if (rows.length) copied.operators++;
-    else skipped.operators++;
+  for (const o of await db.select().from(operators).where(eq(operators.companyId, from))) {
+    await copyNamed('operators', o.id, () =>
+      db
+        .insert(operators)
+        .values({ ...o, id: newId(o.id), companyId: to, equipmentId: mapped(o.equipmentId) })
+        .onConflictDoNothing()
+        .returning({ id: operators.id }),
+    );
   }
-
-  const ss = await db.select().from(settings).where(eq(settings.companyId, from));
-  copied.settings = 0;
-  skipped.settings = 0;
-  for (const s of ss) {
-    const rows = await db
-      .insert(settings)
-      .values({ ...(omit(s, 'id') as typeof s), id: uuidv7(), companyId: to, userId: null })
-      .onConflictDoNothing()
-      .returning({ id: settings.id });
-    if (rows.length) copied.settings++;
-    else skipped.settings++;
+  for (const st of await db.select().from(settings).where(eq(settings.companyId, from))) {
+    await copyNamed('settings', null, () =>
+      db
+        .insert(settings)
+        .values({ ...st, id: uuidv7(), companyId: to, userId: null })
+        .onConflictDoNothing()
+        .returning({ id: settings.id }),
+    );
   }
   return { sourceCompanyId: from, targetCompanyId: to, copied, skipped };
 }

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rectangleField, startTestServer, type TestServer, testKey, testStore } from '../testing.ts';
-import { type Client, client, expectError, expectOk } from './client.ts';
+import { type Client, client, expectError, expectOk, waitForJob } from './client.ts';
 
 let srv: TestServer;
 let admin: { c: Client; userId: string; companyId: string };
@@ -16,16 +16,6 @@ let owner: { c: Client; userId: string; companyId: string };
 async function account(credits = 100) {
   const k = await testKey({ credits });
   return { c: client(srv.url, { key: k.key }), userId: k.userId, companyId: k.companyId };
-}
-
-async function waitFor(c: Client, path: string) {
-  for (let i = 0; i < 600; i++) {
-    const a = await c.get(path);
-    expectOk(a);
-    if (a.json.status !== 'queued' && a.json.status !== 'running') return a.json;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${path} did not finish`);
 }
 
 /** An L-shaped field of about 30 ha near (lon, lat). */
@@ -133,7 +123,7 @@ describe('admin', () => {
       boundaryIds: [saved.json.vBoundary.boundaryId],
       request: { equipment: { swathWidth: 6 } },
     });
-    const planned = await waitFor(owner.c, `/api/bulk-guidance/normalized/jobs/${plan.json.jobId}`);
+    const planned = await waitForJob(owner.c, `/api/bulk-guidance/normalized/jobs/${plan.json.jobId}`);
     expect(planned.pathPlanIds).toHaveLength(1);
 
     const post = await admin.c.post('/api/admin/copy-company', {
@@ -142,7 +132,7 @@ describe('admin', () => {
     });
     expectOk(post, 202);
     const target = post.json.targetCompanyId;
-    const done = await waitFor(admin.c, `/api/admin/copy-company/jobs/${post.json.jobId}`);
+    const done = await waitForJob(admin.c, `/api/admin/copy-company/jobs/${post.json.jobId}`);
     expect(done.status).toBe('completed');
     expect(done.copied).toMatchObject({ growers: 1, farms: 1, fields: 1, boundaries: 1, pathPlans: 1 });
 

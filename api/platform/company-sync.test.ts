@@ -12,8 +12,13 @@ import { ISOXMLManager } from 'isoxml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePortal, startFakePortal } from '../../formats/export/fake-portal.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
-import { authorizeAtVendor, type FakeAuthServer, startFakeAuthServer } from '../vendor-testing.ts';
-import { type Client, client, expectError, expectOk } from './client.ts';
+import {
+  authorizeAtVendor,
+  type FakeAuthServer,
+  startFakeAuthServer,
+  vendorSettings,
+} from '../vendor-testing.ts';
+import { type Client, client, expectError, expectOk, waitForJob } from './client.ts';
 
 const CLIENT_ID = 'sync-client';
 const CLIENT_SECRET = 'sync-client-secret';
@@ -35,16 +40,6 @@ const vendorField = (id: string, name: string, lon: number, ha = 5) => ({
   boundary: rectangleField(ha, lon, 56.3),
 });
 
-async function waitFor(c: Client, path: string) {
-  for (let i = 0; i < 600; i++) {
-    const r = await c.get(path);
-    expectOk(r);
-    if (r.json.status !== 'queued' && r.json.status !== 'running') return r.json;
-    await new Promise((x) => setTimeout(x, 100));
-  }
-  throw new Error(`${path} did not finish`);
-}
-
 async function sync(who: { c: Client; companyId: string }) {
   const post = await who.c.post('/api/external/companies/sync', {
     companyId: who.companyId,
@@ -54,7 +49,7 @@ async function sync(who: { c: Client; companyId: string }) {
   expectOk(post, 202);
   return {
     jobId: post.json.jobId as string,
-    job: await waitFor(who.c, `/api/companies-sync/jobs/${post.json.jobId}`),
+    job: await waitForJob(who.c, `/api/companies-sync/jobs/${post.json.jobId}`),
   };
 }
 
@@ -82,18 +77,11 @@ beforeAll(async () => {
       }),
     },
     vendors: {
-      vendors: Object.fromEntries(
-        ['vendor-a', 'vendor-b', 'vendor-c'].map((v) => [
-          v,
-          {
-            authorizeUrl: `${auth.url}/authorize`,
-            tokenUrl: `${auth.url}/token`,
-            apiUrl: portal.url,
-            clientId: CLIENT_ID,
-            clientSecret: CLIENT_SECRET,
-          },
-        ]),
-      ),
+      vendors: vendorSettings(auth, portal.url, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, [
+        'vendor-a',
+        'vendor-b',
+        'vendor-c',
+      ]),
       portalPollMs: 20,
       portalBackoffMs: 20,
     },
@@ -142,18 +130,18 @@ describe('company sync', () => {
       boundaryIds: list.map((f) => f.activeBoundaryId),
       request: { equipment: { swathWidth: 6 }, exteriorHeadlandPasses: 1 },
     });
-    const planned = await waitFor(a.c, `/api/bulk-guidance/normalized/jobs/${bulk.json.jobId}`);
+    const planned = await waitForJob(a.c, `/api/bulk-guidance/normalized/jobs/${bulk.json.jobId}`);
     expect(planned.pathPlanIds).toHaveLength(2);
 
     const exp = await a.c.post('/api/path-plans-export', {
       pathPlanIds: planned.pathPlanIds,
       format: 'vendor-a',
     });
-    const exported = await waitFor(a.c, `/api/path-plans-export/jobs/${exp.json.jobId}`);
+    const exported = await waitForJob(a.c, `/api/path-plans-export/jobs/${exp.json.jobId}`);
     const send = await a.c.post(`/api/path-plans-export/${exported.batchId}/transmit`, {
       vendor: 'vendor-a',
     });
-    const sent = await waitFor(a.c, `/api/path-plans-export/transmissions/${send.json.jobId}`);
+    const sent = await waitForJob(a.c, `/api/path-plans-export/transmissions/${send.json.jobId}`);
     expect(sent.status).toBe('completed');
     expect(sent.files[0].status).toBe('accepted');
     const up = portal.uploads.at(-1)!;

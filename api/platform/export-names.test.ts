@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzip } from '../../formats/export/testing.ts';
 import { EXPORT_FORMATS } from '../../formats/export/types.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
-import { type Client, client, expectOk } from './client.ts';
+import { type Client, client, expectOk, waitForJob } from './client.ts';
 
 let srv: TestServer;
 let c: Client;
@@ -35,27 +35,17 @@ beforeAll(async () => {
     request: { equipment: { swathWidth: 6, minTurningRadius: 6 }, exteriorHeadlandPasses: 1 },
   });
   expectOk(post, 202);
-  const done = await waitFor(`/api/bulk-guidance/normalized/jobs/${post.json.jobId}`);
+  const done = await waitForJob(c, `/api/bulk-guidance/normalized/jobs/${post.json.jobId}`);
   planId = done.pathPlanIds[0];
 });
 afterAll(async () => {
   await srv?.close();
 });
 
-async function waitFor(path: string) {
-  for (let i = 0; i < 600; i++) {
-    const a = await c.get(path);
-    expectOk(a);
-    if (a.json.status !== 'queued' && a.json.status !== 'running') return a.json;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${path} did not finish`);
-}
-
 async function exported(format: string): Promise<Record<string, string>> {
   const post = await c.post('/api/path-plans-export', { pathPlanIds: [planId], format });
   expectOk(post, 202);
-  const done = await waitFor(`/api/path-plans-export/jobs/${post.json.jobId}`);
+  const done = await waitForJob(c, `/api/path-plans-export/jobs/${post.json.jobId}`);
   expect(done.status).toBe('completed');
   const res = await fetch(`${srv.url}/api/path-plans-export/${done.batchId}/file`, {
     headers: { 'x-api-key': key },

@@ -14,8 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePortal, startFakePortal } from '../../formats/export/fake-portal.ts';
 import { vendorConnections } from '../../store/schema.ts';
 import { rectangleField, startTestServer, type TestServer, testKey, testStore } from '../testing.ts';
-import { authorizeAtVendor, type FakeAuthServer, startFakeAuthServer } from '../vendor-testing.ts';
-import { type Client, client, expectError, expectOk } from './client.ts';
+import {
+  authorizeAtVendor,
+  type FakeAuthServer,
+  startFakeAuthServer,
+  vendorSettings,
+} from '../vendor-testing.ts';
+import { type Client, client, expectError, expectOk, waitForJob } from './client.ts';
 
 const CLIENT_ID = 'tramline-test-client';
 const CLIENT_SECRET = 'client-secret-not-for-answers';
@@ -27,16 +32,6 @@ const portalTokens: string[] = [];
 let a: { c: Client; key: string; companyId: string };
 let b: { c: Client; key: string; companyId: string };
 
-async function waitFor(c: Client, path: string) {
-  for (let i = 0; i < 600; i++) {
-    const r = await c.get(path);
-    expectOk(r);
-    if (r.json.status !== 'queued' && r.json.status !== 'running') return r.json;
-    await new Promise((x) => setTimeout(x, 100));
-  }
-  throw new Error(`${path} did not finish`);
-}
-
 const link = (who: { c: Client; companyId: string }) => authorizeAtVendor(who.c, who.companyId);
 
 async function exportBatch(
@@ -45,7 +40,7 @@ async function exportBatch(
 ): Promise<{ batchId: string; zip: Uint8Array }> {
   const post = await who.c.post('/api/path-plans-export', { pathPlanIds: [planId], format: 'vendor-a' });
   expectOk(post, 202);
-  const done = await waitFor(who.c, `/api/path-plans-export/jobs/${post.json.jobId}`);
+  const done = await waitForJob(who.c, `/api/path-plans-export/jobs/${post.json.jobId}`);
   const file = await fetch(`${srv.url}/api/path-plans-export/${done.batchId}/file`, {
     headers: { 'x-api-key': who.key },
   });
@@ -68,15 +63,7 @@ beforeAll(async () => {
   srv = await startTestServer({
     rateLimitPerMin: 100_000,
     vendors: {
-      vendors: {
-        'vendor-a': {
-          authorizeUrl: `${auth.url}/authorize`,
-          tokenUrl: `${auth.url}/token`,
-          apiUrl: portal.url,
-          clientId: CLIENT_ID,
-          clientSecret: CLIENT_SECRET,
-        },
-      },
+      vendors: vendorSettings(auth, portal.url, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }),
       portalPollMs: 20,
       portalBackoffMs: 20,
     },
@@ -96,7 +83,7 @@ beforeAll(async () => {
     boundaryIds: [saved.json.vBoundary.boundaryId],
     request: { equipment: { swathWidth: 6 }, exteriorHeadlandPasses: 1 },
   });
-  planId = (await waitFor(a.c, `/api/bulk-guidance/normalized/jobs/${plan.json.jobId}`)).pathPlanIds[0];
+  planId = (await waitForJob(a.c, `/api/bulk-guidance/normalized/jobs/${plan.json.jobId}`)).pathPlanIds[0];
 });
 afterAll(async () => {
   await srv?.close();
@@ -172,7 +159,7 @@ describe('transmission to the vendor portal', () => {
     const before = portal.uploads.length;
     const post = await a.c.post(`/api/path-plans-export/${batchId}/transmit`, { vendor: 'vendor-a' });
     expectOk(post, 202);
-    const done = await waitFor(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
+    const done = await waitForJob(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
     expect(done.status).toBe('completed');
     expect(done.files).toEqual([
       {
@@ -209,10 +196,10 @@ describe('transmission to the vendor portal', () => {
       transmitTo: 'vendor-a',
     });
     expectOk(post, 202);
-    const done = await waitFor(a.c, `/api/path-plans-export/jobs/${post.json.jobId}`);
+    const done = await waitForJob(a.c, `/api/path-plans-export/jobs/${post.json.jobId}`);
     expect(done.status).toBe('completed');
     expect(done.transmissionJobId).toEqual(expect.any(String));
-    const sent = await waitFor(a.c, `/api/path-plans-export/transmissions/${done.transmissionJobId}`);
+    const sent = await waitForJob(a.c, `/api/path-plans-export/transmissions/${done.transmissionJobId}`);
     expect(sent).toMatchObject({ status: 'completed', batchId: done.batchId, vendor: 'vendor-a' });
     expect(sent.files[0].status).toBe('accepted');
     expect(portal.uploads.length).toBe(before + 1);
@@ -235,7 +222,7 @@ describe('transmission to the vendor portal', () => {
       const before = portal.uploads.length;
       for (let i = 0; i < faults; i++) portal.faults.push({ status: 503 });
       const post = await a.c.post(`/api/path-plans-export/${batchId}/transmit`, { vendor: 'vendor-a' });
-      const done = await waitFor(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
+      const done = await waitForJob(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
       expect(done.status, JSON.stringify(done)).toBe('completed');
       expect(done.files[0].status).toBe('accepted');
       expect(portal.uploads.length).toBe(before + 1);
@@ -254,7 +241,7 @@ describe('transmission to the vendor portal', () => {
     const refreshes = auth.grants.filter((g) => g === 'refresh_token').length;
     const { batchId } = await exportBatch(a, planId);
     const post = await a.c.post(`/api/path-plans-export/${batchId}/transmit`, { vendor: 'vendor-a' });
-    const done = await waitFor(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
+    const done = await waitForJob(a.c, `/api/path-plans-export/transmissions/${post.json.jobId}`);
     expect(done.status).toBe('completed');
     expect(auth.grants.filter((g) => g === 'refresh_token').length).toBe(refreshes + 1);
   });

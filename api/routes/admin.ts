@@ -19,8 +19,8 @@ import { answers, idParams, iso, principalOf, Timestamp, Uuid } from './common.t
 import {
   AutomaticRequest,
   AutomaticResponse,
+  automaticAnswer,
   prepareDecomposition,
-  zoneCollection,
 } from './geometry-decomposition.ts';
 
 const TAGS = ['Admin'];
@@ -288,12 +288,7 @@ export async function adminRoutes(
       const res = automaticZones(field, o);
       const t2 = performance.now();
       return {
-        decomposed: res.decomposed,
-        estimate: {
-          nonWorkingDistance: Math.round(res.estimate.nonWorkingDistance * 100) / 100,
-          baselineNonWorkingDistance: Math.round(res.estimate.baselineNonWorkingDistance * 100) / 100,
-        },
-        zones: zoneCollection(frame, res.zones),
+        ...automaticAnswer(frame, res),
         cellCount: res.zones.filter((z) => z.role === 'cell').length,
         timing: { prepareMs: round(t1 - t0), decomposeMs: round(t2 - t1), totalMs: round(t2 - t0) },
       };

@@ -240,6 +240,18 @@ function polygonCoords(frame: MetricFrame, p: Polygon): number[][][] {
   return [ring(frame, p.outer), ...p.holes.map((h) => ring(frame, h))];
 }
 
+/** The answer of an automatic decomposition: whether it split, the estimates, the zones. */
+export function automaticAnswer(frame: MetricFrame, res: ReturnType<typeof automaticZones>) {
+  return {
+    decomposed: res.decomposed,
+    estimate: {
+      nonWorkingDistance: Math.round(res.estimate.nonWorkingDistance * 100) / 100,
+      baselineNonWorkingDistance: Math.round(res.estimate.baselineNonWorkingDistance * 100) / 100,
+    },
+    zones: zoneCollection(frame, res.zones),
+  };
+}
+
 export async function geometryDecompositionRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Geometry operations'];
@@ -263,15 +275,7 @@ export async function geometryDecompositionRoutes(app: FastifyInstance): Promise
     },
     async (req) => {
       const { field, frame, opts } = prepareDecomposition(req.body);
-      const res = automaticZones(field, opts);
-      return {
-        decomposed: res.decomposed,
-        estimate: {
-          nonWorkingDistance: Math.round(res.estimate.nonWorkingDistance * 100) / 100,
-          baselineNonWorkingDistance: Math.round(res.estimate.baselineNonWorkingDistance * 100) / 100,
-        },
-        zones: zoneCollection(frame, res.zones),
-      };
+      return automaticAnswer(frame, automaticZones(field, opts));
     },
   );
 
