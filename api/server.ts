@@ -34,8 +34,6 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       const b = await ensureBootstrapKey(store, config.bootstrapApiKey, config.bootstrapEmail);
       if (b.revoked) console.warn('TRAMLINE_BOOTSTRAP_API_KEY was revoked; it stays revoked.');
     }
-    // The gazetteer of the location search is built now, so the first search is as fast as the others.
-    loadGazetteer();
     app = await buildApp({
       store,
       rateLimitPerMin: config.rateLimitPerMin,
@@ -50,6 +48,8 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       await store.close();
     });
     const address = await app.listen({ port: config.port, host: config.host });
+    // The location search's gazetteer is built soon after start (a few seconds of work), not on the first search.
+    setTimeout(() => loadGazetteer(), 3000).unref();
     app.log.info(
       { database: store.kind, dataDir: store.kind === 'pglite' ? config.dataDir : undefined },
       `Tramline listening on ${address} (docs at ${address}/docs)`,
