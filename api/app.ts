@@ -15,9 +15,13 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { createDemIndex } from '../formats/dem-index.ts';
+import { type BoundaryCatalog, loadBoundaryCatalog } from '../integrations/external-boundaries.ts';
+import { createLocationSearch, type LocationSearch } from '../integrations/location-search.ts';
+import { vendorSettingsFromEnv } from '../integrations/vendor-oauth.ts';
 import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
+import { builtInTasks, type TaskOptions } from '../jobs/tasks.ts';
 import type { Store } from '../store/db.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
@@ -32,10 +36,13 @@ import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
 import { markArrival } from './request-timing.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
+import { companySyncRoutes } from './routes/company-sync.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -43,6 +50,7 @@ import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageryRoutes } from './routes/imagery.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { locationSearchRoutes } from './routes/location-search.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { mapTileRoutes } from './routes/map-tiles.ts';
 import { partnerRoutes } from './routes/partner.ts';
@@ -57,6 +65,7 @@ import { terrainRoutes } from './routes/terrain.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
+import { vendorConnectionRoutes } from './routes/vendor-connections.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -105,6 +114,15 @@ export interface AppOptions {
   openRegistration?: boolean;
   /** Quotas and archive limits of user files (default: api/routes/user-files.ts). */
   uploads?: UploadOptions;
+  /**
+   * Public field boundaries: a ready catalog, or the directory of provider files
+   * read at start (default: TRAMLINE_BOUNDARY_SOURCES; unset: no providers).
+   */
+  boundarySources?: BoundaryCatalog | string;
+  /** Vendor links and portal transmissions (default: vendor settings from the environment, integrations/vendor-oauth.ts). */
+  vendors?: TaskOptions;
+  /** Location search (default: the embedded provider, and the geocoder of TRAMLINE_GEOCODER_URL when set). */
+  locationSearch?: LocationSearch;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -147,6 +165,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       store: opts.store,
       databaseUrl: opts.databaseUrl,
       loadBoundary: opts.loadBoundary ?? storeBoundaryLoader(opts.store),
+      tasks: builtInTasks(opts.vendors),
     }));
   if (ownJobs && (opts.jobWorkers ?? process.env.TRAMLINE_JOB_WORKERS !== '0')) {
     await jobs.startWorkers({ threads: pool.threads, graceMs: opts.planning?.graceMs });
@@ -293,6 +312,26 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages (cacheable), and the user labels of a company.',
         },
+        {
+          name: 'External boundaries',
+          description:
+            'Public field boundaries from providers (fiboa GeoParquet and GeoJSON files of TRAMLINE_BOUNDARY_SOURCES) by bounding box, with licence and attribution; a field can be made from one.',
+        },
+        {
+          name: 'Vendor integrations',
+          description:
+            "Links of a company to vendor accounts (OAuth 2.0 with PKCE; tokens encrypted at rest, refreshed before they expire, never answered), the vendor's organizations, and transmission of exports to the linked portal as jobs.",
+        },
+        {
+          name: 'Admin',
+          description:
+            'Platform administration (platform admins only): the admin role, deep copies of companies, decomposition tests.',
+        },
+        {
+          name: 'Location search',
+          description:
+            "Places for a text, as GeoJSON points: the company's growers, farms and fields, cities and towns of a bundled gazetteer, and an external geocoder when TRAMLINE_GEOCODER_URL is set.",
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -343,6 +382,33 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
+  await app.register(adminRoutes, { store: opts.store, jobs });
+  await app.register(companySyncRoutes, {
+    store: opts.store,
+    jobs,
+    vendors: opts.vendors?.vendors ?? vendorSettingsFromEnv(),
+  });
+  await app.register(vendorConnectionRoutes, {
+    store: opts.store,
+    jobs,
+    vendors: opts.vendors?.vendors ?? vendorSettingsFromEnv(),
+    fetch: opts.vendors?.fetch,
+  });
+  await app.register(locationSearchRoutes, {
+    store: opts.store,
+    search:
+      opts.locationSearch ??
+      createLocationSearch({ geocoderUrl: process.env.TRAMLINE_GEOCODER_URL || undefined }),
+  });
+  await app.register(externalBoundaryRoutes, {
+    store: opts.store,
+    catalog:
+      typeof opts.boundarySources === 'object'
+        ? opts.boundarySources
+        : await loadBoundaryCatalog(
+            opts.boundarySources ?? (process.env.TRAMLINE_BOUNDARY_SOURCES || undefined),
+          ),
+  });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

@@ -25,6 +25,10 @@
  *   TRAMLINE_ARCHIVE_MAX_ENTRY_MB  64 (what one entry of an uploaded zip may unpack to)
  *   TRAMLINE_ARCHIVE_MAX_TOTAL_MB  128 (what an uploaded zip may unpack to in all)
  *   TRAMLINE_ARCHIVE_MAX_RATIO   200 (unpacked per packed bytes of an entry over 1 MB)
+ *   TRAMLINE_BOUNDARY_SOURCES    unset; a directory of fiboa GeoParquet and GeoJSON files of public field
+ *                                boundaries, one provider per file (GET /api/external-boundaries/*)
+ *   TRAMLINE_GEOCODER_URL        unset; an external geocoder answering GeoJSON for the location search
+ *                                (`{q}` and `{limit}` in it are filled in; without `{q}`, q= is added)
  *   LOG_LEVEL                    info (pino)
  */
 import { join } from 'node:path';

@@ -24,6 +24,12 @@ const SECRET_MEMBERS = [
   'secret',
   'clientSecret',
   'email',
+  // OAuth 2.0 with vendors: token answers and PKCE verifiers.
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'codeVerifier',
+  'code_verifier',
 ];
 
 /** pino `redact` paths: credential headers of requests and answers, secret members up to three levels into a logged object. */
@@ -37,8 +43,8 @@ export const REDACT_PATHS = [
   'headers.cookie',
   'headers["set-cookie"]',
   ...SECRET_MEMBERS.flatMap((m) => [m, `*.${m}`, `*.*.${m}`]),
-  // Short names that are secrets only in a request: launch and share codes, keys.
-  ...['code', 'key'].flatMap((m) => [`body.${m}`, `req.body.${m}`, `query.${m}`, `req.query.${m}`]),
+  // Short names that are secrets only in a request: launch, share and authorization codes, keys, OAuth state.
+  ...['code', 'key', 'state'].flatMap((m) => [`body.${m}`, `req.body.${m}`, `query.${m}`, `req.query.${m}`]),
 ];
 
 const SECRET_QUERY = /([?&](?:code|key|token|apiKey|access_token|refresh_token|password)=)[^&#]*/gi;

@@ -6,6 +6,7 @@
  * close the pool and the database, exit.
  */
 import type { FastifyInstance } from 'fastify';
+import { loadGazetteer } from '../integrations/gazetteer.ts';
 import { ensureBootstrapKey } from '../store/bootstrap.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { type AppOptions, buildApp } from './app.ts';
@@ -47,6 +48,8 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       await store.close();
     });
     const address = await app.listen({ port: config.port, host: config.host });
+    // The location search's gazetteer is built soon after start (a few seconds of work), not on the first search.
+    setTimeout(() => loadGazetteer(), 3000).unref();
     app.log.info(
       { database: store.kind, dataDir: store.kind === 'pglite' ? config.dataDir : undefined },
       `Tramline listening on ${address} (docs at ${address}/docs)`,

@@ -15,11 +15,20 @@ import type { Queue } from 'pg-boss';
 
 export const PLAN_QUEUE = 'tramline-plan';
 export const EXPORT_QUEUE = 'tramline-export';
+/** Jobs of one item handled by a registered task (jobs/tasks.ts): company copies and the like. */
+export const TASK_QUEUE = 'tramline-task';
 
 export const QUEUE_OPTIONS: Record<string, Omit<Queue, 'name'>> = {
   [PLAN_QUEUE]: {
     // A plan takes at most maxOptimizerTime (<= 60 s) + 5 s, an item PLAN_ITEM_BOUNDARIES of them on one
     // thread at worst; the heartbeat notices a dead worker sooner.
+    expireInSeconds: 900,
+    heartbeatSeconds: 10,
+    retryLimit: 3,
+    retryDelay: 1,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  },
+  [TASK_QUEUE]: {
     expireInSeconds: 900,
     heartbeatSeconds: 10,
     retryLimit: 3,
@@ -49,5 +58,9 @@ export interface PlanItem {
 }
 
 export interface ExportItem {
+  jobId: string;
+}
+
+export interface TaskItem {
   jobId: string;
 }

@@ -7,9 +7,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import { type ExportFormat, exportPlans } from '../formats/export/index.ts';
+import type { PortalId } from '../formats/export/portals.ts';
 import type { Database } from '../store/database.ts';
 import { safeErrorText } from '../store/database-errors.ts';
 import type { Store } from '../store/db.ts';
+import { createHierarchyRepository } from '../store/repositories/hierarchy.ts';
 import { createJobsRepository, type JobKind } from '../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../store/repositories/path-plans.ts';
 import { accessibleTo } from '../store/repositories/scope.ts';
@@ -25,12 +27,17 @@ import {
   PLAN_QUEUE,
   type PlanItem,
   QUEUE_OPTIONS,
+  TASK_QUEUE,
+  type TaskItem,
 } from './queues.ts';
 import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
+import { builtInTasks, runTask, TaskError, type TaskHandlers, type TaskKind } from './tasks.ts';
 
 export interface JobSystemOptions extends BossOptions {
   store: Store;
   loadBoundary: BoundaryLoader;
+  /** Handlers of task jobs by kind (jobs/tasks.ts; default: the built-in tasks). */
+  tasks?: TaskHandlers;
 }
 
 export interface WorkerOptions {
@@ -56,6 +63,8 @@ export interface WorkerOptions {
 export interface ExportRequest {
   pathPlanIds: string[];
   format: ExportFormat;
+  /** Also deliver the zip to this portal (a transmission job made with the batch). */
+  transmitTo?: PortalId;
 }
 
 export interface JobSystem {
@@ -79,6 +88,13 @@ export interface JobSystem {
     companyId: string;
     userId: string;
     request: ExportRequest;
+  }): Promise<{ jobId: string }>;
+  /** Makes a job of one item that the task handler of its kind does (jobs/tasks.ts). */
+  enqueueTask(input: {
+    companyId: string;
+    userId: string;
+    kind: TaskKind;
+    request: Record<string, unknown>;
   }): Promise<{ jobId: string }>;
   /** The planning threads of this process (made on first use; the workers' own when they run here). */
   planningPool(): JobPlanPool;
@@ -189,6 +205,13 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
       return { jobId: job.id };
     },
 
+    async enqueueTask(input) {
+      const job = await jobs.create({ ...input, total: 1 });
+      await boss.send(TASK_QUEUE, { jobId: job.id } satisfies TaskItem, { singletonKey: job.id });
+      wake(TASK_QUEUE);
+      return { jobId: job.id };
+    },
+
     async startWorkers(w) {
       const log = w.log ?? (() => {});
       // Two items in hand keep the threads busy while the other item's outcomes are written.
@@ -269,10 +292,22 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           const item = batch[0] as JobWithMetadata<ExportItem>;
           const { jobId } = item.data;
           const job = await jobs.byId(jobId);
-          if (!job || job.status === 'cancelled' || job.status === 'completed') return;
+          // The transmission job is made with the batch; queue it (once: pg-boss keeps one per key), also
+          // when an earlier run of this item stored the batch but stopped before queueing it.
+          const queueTransmission = async () => {
+            const transmissionJobId = (await jobs.byId(jobId))?.result?.transmissionJobId;
+            if (typeof transmissionJobId !== 'string') return;
+            await boss.send(TASK_QUEUE, { jobId: transmissionJobId } satisfies TaskItem, {
+              singletonKey: transmissionJobId,
+            });
+            wake(TASK_QUEUE);
+          };
+          if (job?.status === 'completed') return queueTransmission();
+          if (!job || job.status === 'cancelled') return;
           await jobs.markRunning(jobId);
           try {
             await runExport(store, job.id, job.companyId, job.request as ExportRequest);
+            await queueTransmission();
           } catch (e) {
             log('export failed', { jobId, retryCount: item.retryCount, err: safeErrorText(e) });
             const code = (e as { code?: string }).code;
@@ -287,6 +322,38 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
                 message: 'The export failed unexpectedly after retries.',
               });
               await jobs.finish(jobId, 'failed');
+              return;
+            }
+            throw e;
+          }
+        },
+      );
+      const tasks = opts.tasks ?? builtInTasks();
+      await work<TaskItem>(
+        TASK_QUEUE,
+        1,
+        { batchSize: 1, pollingIntervalSeconds, includeMetadata: true },
+        async (batch) => {
+          const item = batch[0] as JobWithMetadata<TaskItem>;
+          const job = await jobs.byId(item.data.jobId);
+          if (!job || job.status === 'cancelled' || job.status === 'completed' || job.status === 'failed')
+            return;
+          await jobs.markRunning(job.id);
+          try {
+            await runTask(store, tasks, job);
+          } catch (e) {
+            log('task failed', {
+              jobId: job.id,
+              kind: job.kind,
+              retryCount: item.retryCount,
+              err: safeErrorText(e),
+            });
+            if (e instanceof TaskError || item.retryCount >= item.retryLimit) {
+              const code = e instanceof TaskError ? e.code : 'INTERNAL_ERROR';
+              const message =
+                e instanceof TaskError ? e.message : 'The job failed unexpectedly after retries.';
+              await jobs.recordItem(job.id, 'task', { errorCode: code, message });
+              await jobs.finish(job.id, 'failed', { errorCode: code, message });
               return;
             }
             throw e;
@@ -313,7 +380,7 @@ async function runExport(
   request: ExportRequest,
 ): Promise<void> {
   const plansRepo = createPathPlansRepository(store.db);
-  const plans = [];
+  const stored = [];
   for (const id of request.pathPlanIds) {
     const p = await plansRepo.getAny(id);
     if (!p || p.companyId !== companyId) {
@@ -321,8 +388,19 @@ async function runExport(
       err.code = 'EXPORT_PLAN_NOT_FOUND';
       throw err;
     }
-    plans.push({ plan: p.model, fieldName: p.name });
+    stored.push(p);
   }
+  // Terminals show client / farm / field: the stored grower, farm and field of each plan.
+  const names = await createHierarchyRepository(store.db).namesOfFields(
+    companyId,
+    stored.flatMap((p) => (p.fieldId ? [p.fieldId] : [])),
+  );
+  const plans = stored.map((p) => {
+    const n = p.fieldId ? names.get(p.fieldId) : undefined;
+    return n
+      ? { plan: p.model, customerName: n.grower, farmName: n.farm, fieldName: n.field }
+      : { plan: p.model, fieldName: p.name };
+  });
   const { fileName, zip } = await exportPlans(plans, request.format);
   await store.db.transaction(async (txAny) => {
     const tx = txAny as unknown as Database;
@@ -337,7 +415,18 @@ async function runExport(
       fileName,
       content: Buffer.from(zip).toString('base64'),
     });
-    await r.completeIfDone(jobId, { batchId, fileName });
+    let transmissionJobId: string | undefined;
+    if (request.transmitTo) {
+      const t = await r.create({
+        companyId,
+        userId: (await r.byId(jobId))?.userId ?? null,
+        kind: 'transmission',
+        request: { batchId, vendor: request.transmitTo },
+        total: 1,
+      });
+      transmissionJobId = t.id;
+    }
+    await r.completeIfDone(jobId, { batchId, fileName, ...(transmissionJobId ? { transmissionJobId } : {}) });
   });
 }
 

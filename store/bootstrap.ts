@@ -35,6 +35,7 @@ export async function ensureBootstrapKey(
       }
       const user = await r.accounts.ensureUserByEmail(email, { firstName: 'Admin', partnerAdmin: true });
       if (!user.partnerAdmin) await r.accounts.setPartnerAdmin(user.id, true);
+      await r.platformAdmins.grant(user.id, null);
       const company =
         (await r.accounts.firstAdminCompany(user.id)) ??
         (await r.accounts.createCompany(BOOTSTRAP_COMPANY_NAME));

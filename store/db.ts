@@ -24,10 +24,12 @@ import {
   DEFAULT_KEY_CACHE_TTL_MS,
   type KeyCache,
 } from './repositories/api-keys.ts';
+import { createBoundaryOriginsRepository } from './repositories/boundary-origins.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
+import { createPlatformAdminsRepository } from './repositories/platform-admins.ts';
 import {
   createEmbeddedRateLimitsRepository,
   createRateLimitsRepository,
@@ -76,6 +78,10 @@ export interface Repositories {
    * the user's companies) and `forCompany` (within one company).
    */
   boundaries: Pick<ReturnType<typeof createHierarchyRepository>, 'forUser' | 'forCompany'>;
+  /** Where boundaries copied from external providers came from, with their licence. */
+  boundaryOrigins: ReturnType<typeof createBoundaryOriginsRepository>;
+  /** Who administers the platform (the admin endpoints). */
+  platformAdmins: ReturnType<typeof createPlatformAdminsRepository>;
 }
 
 export interface Store extends Repositories {
@@ -113,6 +119,8 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     partner: createPartnerRepository(db),
     hierarchy,
     boundaries: { forUser: hierarchy.forUser, forCompany: hierarchy.forCompany },
+    boundaryOrigins: createBoundaryOriginsRepository(db),
+    platformAdmins: createPlatformAdminsRepository(db),
   };
 }
 

@@ -681,3 +681,125 @@ export const boundaryNdvi = pgTable('boundary_ndvi', {
   zones: jsonb('zones').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
 });
+// ---- Integrations: external boundaries ---------------------------------------
+
+/**
+ * Where a boundary made from an external provider's boundary came from: the
+ * provider (its file name), the boundary's id there, and the licence and
+ * attribution it was published under, kept with the copy.
+ */
+export const boundaryOrigins = pgTable(
+  'boundary_origins',
+  {
+    boundaryId: uuid('boundary_id')
+      .primaryKey()
+      .references(() => boundaries.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    licence: text('licence'),
+    attribution: text('attribution'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('boundary_origins_company_idx').on(t.companyId)],
+);
+
+// ---- Admin: platform administrators ------------------------------------------
+
+/** Users who administer the platform (the admin endpoints); granted and revoked by other platform admins. */
+export const platformAdmins = pgTable('platform_admins', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  grantedBy: uuid('granted_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+// ---- Integrations: vendor connections and transmissions -----------------------
+
+/**
+ * A company's link to a vendor account (OAuth 2.0): its tokens encrypted
+ * (store/token-crypto.ts; never answered, never logged), when the access
+ * token expires, and the vendor organizations the account granted.
+ */
+export const vendorConnections = pgTable(
+  'vendor_connections',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    /** The user who linked the account. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    accessTokenEnc: text('access_token_enc').notNull(),
+    refreshTokenEnc: text('refresh_token_enc'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    /** Vendor organizations the account granted: [{ id, name }]. */
+    organizations: jsonb('organizations').$type<{ id: string; name: string }[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('vendor_connections_company_vendor_key').on(t.companyId, t.vendor)],
+);
+
+/** Authorization requests in flight (OAuth state + PKCE verifier, encrypted), used once. */
+export const vendorAuthorizations = pgTable('vendor_authorizations', {
+  state: text('state').primaryKey(),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  vendor: text('vendor').notNull(),
+  codeVerifierEnc: text('code_verifier_enc').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Files of transmission jobs: what each portal was sent and said (queued, sent, accepted, failed). */
+export const vendorTransmissions = pgTable(
+  'vendor_transmissions',
+  {
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    status: text('status').notNull(),
+    transferId: text('transfer_id'),
+    message: text('message'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.fileName] })],
+);
+
+/**
+ * Records of a company that came from a vendor organization (company sync):
+ * the vendor's id of each grower, farm and field, the local record, and the
+ * local version the last sync wrote, so a sync updates what it made and
+ * reports as conflicting what was changed here since.
+ */
+export const externalLinks = pgTable(
+  'external_links',
+  {
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    /** 'grower' | 'farm' | 'field'. */
+    kind: text('kind').notNull(),
+    externalId: text('external_id').notNull(),
+    localId: uuid('local_id').notNull(),
+    syncedVersion: integer('synced_version').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.vendor, t.kind, t.externalId] })],
+);

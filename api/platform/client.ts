@@ -81,3 +81,14 @@ export async function makeBoundary(
   expectOk(s, 201);
   return s.json.vBoundary.boundaryId;
 }
+
+/** Polls a job until it has ended (neither queued nor running); its last answer's body. */
+export async function waitForJob(c: Client, path: string, pollMs = 100): Promise<Record<string, any>> {
+  for (let i = 0; i < 1200; i++) {
+    const a = await c.get(path);
+    expectOk(a);
+    if (a.json.status !== 'queued' && a.json.status !== 'running') return a.json;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  throw new Error(`job ${path} did not finish`);
+}

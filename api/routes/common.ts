@@ -167,6 +167,10 @@ const responses: Record<number, unknown> = {
     'The request is valid but asks for what the planner will not do (OPTION_NOT_SUPPORTED, PLAN_TOO_COMPLEX, ...); the message says why.',
   ),
   429: commonErrors[429],
+  502: withHeaders(
+    ErrorResponse,
+    'An outside service this call depends on (a vendor) did not answer or failed; try again later.',
+  ),
 };
 
 /** Response schemas: `ok` for the success status plus the named error statuses (401 and 429 always). */

@@ -69,7 +69,7 @@ const common = {
   interiorHeadlandPasses: Passes('Headland passes around each obstacle, 0..50. Default 0.'),
 };
 
-const AutomaticRequest = Type.Object(common, {
+export const AutomaticRequest = Type.Object(common, {
   ...strict,
   $id: 'AutomaticDecompositionRequest',
   title: 'AutomaticDecompositionRequest',
@@ -151,7 +151,7 @@ const Zones = Type.Object(
   },
 );
 
-const AutomaticResponse = Type.Object(
+export const AutomaticResponse = Type.Object(
   {
     decomposed: Type.Boolean({ description: 'True when at least one field part was split into cells.' }),
     estimate: Type.Object(
@@ -181,7 +181,7 @@ const ManualResponse = Type.Object(
 
 type Common = Static<typeof AutomaticRequest>;
 
-function prepare(body: Common) {
+export function prepareDecomposition(body: Common) {
   const boundary = body.boundary as BoundaryInput;
   const measure = measureBoundary(boundary);
   if (measure.vertices > MAX_FIELD_VERTICES) {
@@ -218,7 +218,7 @@ function ring(frame: MetricFrame, r: readonly { x: number; y: number }[]): numbe
   return [...c, c[0]];
 }
 
-function featureCollection(frame: MetricFrame, zones: readonly FieldZone[]) {
+export function zoneCollection(frame: MetricFrame, zones: readonly FieldZone[]) {
   return {
     type: 'FeatureCollection' as const,
     features: zones.map((z, zoneIndex) => ({
@@ -238,6 +238,18 @@ function featureCollection(frame: MetricFrame, zones: readonly FieldZone[]) {
 
 function polygonCoords(frame: MetricFrame, p: Polygon): number[][][] {
   return [ring(frame, p.outer), ...p.holes.map((h) => ring(frame, h))];
+}
+
+/** The answer of an automatic decomposition: whether it split, the estimates, the zones. */
+export function automaticAnswer(frame: MetricFrame, res: ReturnType<typeof automaticZones>) {
+  return {
+    decomposed: res.decomposed,
+    estimate: {
+      nonWorkingDistance: Math.round(res.estimate.nonWorkingDistance * 100) / 100,
+      baselineNonWorkingDistance: Math.round(res.estimate.baselineNonWorkingDistance * 100) / 100,
+    },
+    zones: zoneCollection(frame, res.zones),
+  };
 }
 
 export async function geometryDecompositionRoutes(app: FastifyInstance): Promise<void> {
@@ -262,16 +274,8 @@ export async function geometryDecompositionRoutes(app: FastifyInstance): Promise
       },
     },
     async (req) => {
-      const { field, frame, opts } = prepare(req.body);
-      const res = automaticZones(field, opts);
-      return {
-        decomposed: res.decomposed,
-        estimate: {
-          nonWorkingDistance: Math.round(res.estimate.nonWorkingDistance * 100) / 100,
-          baselineNonWorkingDistance: Math.round(res.estimate.baselineNonWorkingDistance * 100) / 100,
-        },
-        zones: featureCollection(frame, res.zones),
-      };
+      const { field, frame, opts } = prepareDecomposition(req.body);
+      return automaticAnswer(frame, automaticZones(field, opts));
     },
   );
 
@@ -291,7 +295,7 @@ export async function geometryDecompositionRoutes(app: FastifyInstance): Promise
       },
     },
     async (req) => {
-      const { field, frame, opts } = prepare(req.body);
+      const { field, frame, opts } = prepareDecomposition(req.body);
       const bad: { path: string; message: string }[] = [];
       for (const [i, l] of req.body.lines.entries()) {
         for (const [k, c] of l.coordinates.entries()) {
@@ -313,7 +317,7 @@ export async function geometryDecompositionRoutes(app: FastifyInstance): Promise
           })),
         );
       }
-      return { zones: featureCollection(frame, res.zones) };
+      return { zones: zoneCollection(frame, res.zones) };
     },
   );
 }

@@ -7,11 +7,13 @@
  * every 5 s (spec 4.5): open jobs answer `Retry-After: 5`.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ROUTE_DEBUG_MAX_TRACKS } from '../../core/route/route-debug.ts';
 import { type DirectRequestBody, MAX_FIELD_VERTICES } from '../../formats/direct-request.ts';
 import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS } from '../../formats/export/index.ts';
+import { PORTALS } from '../../formats/export/portals.ts';
 import { measureBoundary } from '../../formats/field-complexity.ts';
 import type { PathPlanNormalizedModel } from '../../formats/plan-model.ts';
 import { mergeRoutedZone, whyNotRoutable, zoneRouteRequest } from '../../formats/reroute.ts';
@@ -22,6 +24,7 @@ import type { Store } from '../../store/db.ts';
 import { createHierarchyRepository } from '../../store/repositories/hierarchy.ts';
 import { createJobsRepository, type JobKind, type JobView } from '../../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
+import { vendorConnections } from '../../store/schema.ts';
 import { ApiError, fromPlanningError, validationError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import { readDirectRequest } from '../planning/read-request.ts';
@@ -90,6 +93,15 @@ const ExportBody = Type.Object(
     format: Type.Union(
       EXPORT_FORMATS.map((f) => Type.Literal(f, { description: EXPORT_FORMAT_LABELS[f] })),
       { description: `One of ${EXPORT_FORMATS.join(', ')}.` },
+    ),
+    transmitTo: Type.Optional(
+      Type.Union(
+        PORTALS.map((p) => Type.Literal(p)),
+        {
+          description:
+            "Also deliver the zip to this portal with the company's linked account (format must be the portal's own layout); the completed export names the transmission job (transmissionJobId, GET /api/path-plans-export/transmissions/{jobId}).",
+        },
+      ),
     ),
   },
   { additionalProperties: false, $id: 'PathPlanExportRequest', title: 'PathPlanExportRequest' },
@@ -231,6 +243,13 @@ const JobStatus = Type.Object(
         description: 'Export jobs, once completed: GET /api/path-plans-export/{batchId}/file.',
       }),
     ),
+    transmissionJobId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'Export jobs with transmitTo, once completed: the transmission job (GET /api/path-plans-export/transmissions/{jobId}).',
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
@@ -268,6 +287,9 @@ export function jobView(v: JobView) {
     pathPlanIds: v.kind === 'export' ? (request.pathPlanIds ?? []) : v.pathPlanIds,
     errors: v.errors,
     ...(typeof v.result?.batchId === 'string' ? { batchId: v.result.batchId } : {}),
+    ...(typeof v.result?.transmissionJobId === 'string'
+      ? { transmissionJobId: v.result.transmissionJobId }
+      : {}),
     createdAt: iso(v.createdAt),
     finishedAt: v.finishedAt ? iso(v.finishedAt) : null,
   };
@@ -745,7 +767,13 @@ export async function jobRoutes(
         summary: 'Export stored plans',
         description: `Answers 202 with a job; the completed job names a batchId whose zip GET /api/path-plans-export/{batchId}/file returns. Formats: ${EXPORT_FORMATS.map((f) => `\`${f}\` (${EXPORT_FORMAT_LABELS[f]})`).join(', ')}.`,
         body: ExportBody,
-        response: answers({ 202: { schema: Accepted, description: 'The export is queued.' } }, 400, 404, 415),
+        response: answers(
+          { 202: { schema: Accepted, description: 'The export is queued.' } },
+          400,
+          404,
+          409,
+          415,
+        ),
       },
     },
     async (req, reply) => {
@@ -758,10 +786,37 @@ export async function jobRoutes(
       if (companies.size > 1) {
         throw validationError([{ path: '/pathPlanIds', message: 'must name plans of one company' }]);
       }
+      const transmitTo = req.body.transmitTo;
+      if (transmitTo !== undefined) {
+        if (req.body.format !== transmitTo) {
+          throw validationError([
+            {
+              path: '/transmitTo',
+              message: `takes the ${transmitTo} layout only: send format "${transmitTo}"`,
+            },
+          ]);
+        }
+        const [link] = await opts.store.db
+          .select({ id: vendorConnections.id })
+          .from(vendorConnections)
+          .where(
+            and(
+              eq(vendorConnections.companyId, found[0]!.companyId),
+              eq(vendorConnections.vendor, transmitTo),
+            ),
+          );
+        if (!link) {
+          throw new ApiError(
+            409,
+            'VENDOR_NOT_CONNECTED',
+            `Company ${found[0]!.companyId} has no ${transmitTo} account linked; link one first.`,
+          );
+        }
+      }
       const { jobId } = await opts.jobs.enqueueExport({
         companyId: found[0]!.companyId,
         userId: p.userId,
-        request: { pathPlanIds: ids, format: req.body.format },
+        request: { pathPlanIds: ids, format: req.body.format, ...(transmitTo ? { transmitTo } : {}) },
       });
       reply.code(202).header('location', `/api/path-plans-export/jobs/${jobId}`);
       return { jobId, status: 'queued' as const };

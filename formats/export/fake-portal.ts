@@ -35,6 +35,10 @@ export interface FakePortalOptions {
   maxBytes?: number;
   /** Retry-After [s] sent while a transfer is processing; default 0. */
   retryAfter?: number;
+  /** What GET /organizations answers (the vendor organizations the token may use); default none. */
+  organizations?: { id: string; name: string }[];
+  /** What GET /organizations/{id}/fields answers per organization (company sync); changeable between requests. */
+  fields?: Record<string, unknown[]>;
 }
 
 /** What a zip must hold for a format, by the layout each export format documents. */
@@ -92,6 +96,17 @@ export async function startFakePortal(options: FakePortalOptions): Promise<FakeP
     if (!options.tokens.includes(token)) {
       await readBody(req);
       send(res, 401, { message: token ? 'the access token is not valid' : 'an access token is required' });
+      return;
+    }
+    if (req.method === 'GET' && path === '/organizations') {
+      send(res, 200, { organizations: options.organizations ?? [] });
+      return;
+    }
+    const orgFields = /^\/organizations\/([^/]+)\/fields$/.exec(path);
+    if (req.method === 'GET' && orgFields) {
+      const list = options.fields?.[decodeURIComponent(orgFields[1])];
+      if (!list) send(res, 404, { message: `no organization ${orgFields[1]}` });
+      else send(res, 200, { fields: list });
       return;
     }
     if (req.method === 'POST' && path === '/files') {

@@ -496,6 +496,41 @@ export function createHierarchyRepository(db: Database) {
       };
     },
 
+    /**
+     * The grower, farm and field names of fields of the company (what exports
+     * name a plan's place), by field id; other companies' fields are absent.
+     */
+    async namesOfFields(
+      companyId: string,
+      fieldIds: readonly string[],
+    ): Promise<Map<string, { grower: string; farm: string; field: string }>> {
+      const out = new Map<string, { grower: string; farm: string; field: string }>();
+      if (fieldIds.length === 0) return out;
+      const rows = await db
+        .select({ fieldId: fields.id, field: fields.name, farm: farms.name, grower: growers.name })
+        .from(fields)
+        .innerJoin(farms, eq(farms.id, fields.farmId))
+        .innerJoin(growers, eq(growers.id, farms.growerId))
+        .where(and(inArray(fields.id, [...new Set(fieldIds)]), eq(fields.companyId, companyId)));
+      for (const r of rows) out.set(r.fieldId, { grower: r.grower, farm: r.farm, field: r.field });
+      return out;
+    },
+
+    /** A farm of the company, for work done on its behalf (jobs); null when it holds no such farm. */
+    async farmOfCompany(companyId: string, farmId: string): Promise<FarmRecord | null> {
+      const [row] = await db
+        .select(farmColumns)
+        .from(farms)
+        .where(and(eq(farms.id, farmId), eq(farms.companyId, companyId)));
+      return row ?? null;
+    },
+
+    /** A field of the company, for work done on its behalf (jobs); null when it holds no such field. */
+    async fieldOfCompany(companyId: string, fieldId: string): Promise<FieldRecord | null> {
+      const [row] = await fieldQuery().where(and(eq(fields.id, fieldId), eq(fields.companyId, companyId)));
+      return row ?? null;
+    },
+
     /** Which of `boundaryIds` are boundaries of the company. */
     async boundaryIdsOf(companyId: string, boundaryIds: readonly string[]): Promise<string[]> {
       if (boundaryIds.length === 0) return [];

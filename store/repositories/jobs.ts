@@ -22,7 +22,10 @@ export type JobKind =
   | 'pathplan'
   | 'postprocess'
   | 'route'
-  | 'export';
+  | 'export'
+  | 'copy-company'
+  | 'transmission'
+  | 'company-sync';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 
