@@ -35,6 +35,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -254,6 +255,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Long work as jobs: bulk guidance, guidance over a stored boundary, plan exports. Posting answers 202 { jobId, status } at once; poll the job every 5 s (Retry-After: 5 while it runs); POST /api/job/{jobId}/cancel cancels.',
         },
         {
+          name: 'Equipment scenarios',
+          description:
+            'The same stored fields planned with several machines, compared by cost per hectare, hours, fuel, emissions and trafficked area; costs recomputed from new cost inputs without planning again.',
+        },
+        {
           name: 'Shares',
           description:
             'A plan shared by code: anonymous read of exactly that plan until it expires or is revoked.',
@@ -320,6 +326,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(pathPlanRoutes, { planService });
   await app.register(storedPlanRoutes, { store: opts.store });
   await app.register(jobRoutes, { store: opts.store, jobs });
+  await app.register(equipmentScenarioRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });

@@ -16,7 +16,7 @@ import { accessibleTo } from '../store/repositories/scope.ts';
 import { exportBatches } from '../store/schema.ts';
 import { uuidv7 } from '../store/uuidv7.ts';
 import { type BossOptions, startBoss } from './boss.ts';
-import { type BoundaryLoader, type JobPlanRequest, runPlanItem } from './plan-item.ts';
+import { type BoundaryLoader, type JobPlanRequest, jobTarget, runPlanItem } from './plan-item.ts';
 import { createJobPlanPool, type JobPlanPool } from './plan-pool.ts';
 import {
   EXPORT_QUEUE,
@@ -26,6 +26,7 @@ import {
   type PlanItem,
   QUEUE_OPTIONS,
 } from './queues.ts';
+import { type ScenarioJobRequest, scenarioTarget } from './scenario-item.ts';
 import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
 
 export interface JobSystemOptions extends BossOptions {
@@ -75,6 +76,17 @@ export interface JobSystem {
       | { kind: 'postprocess' | 'route'; request: RouteJobRequest }
     ),
   ): Promise<{ jobId: string }>;
+  /**
+   * Makes an equipment scenario job: every boundary planned with every
+   * scenario. `record` writes the scenario set in the transaction that makes
+   * the job, before any item is queued.
+   */
+  enqueueScenarios(input: {
+    companyId: string;
+    userId: string;
+    request: ScenarioJobRequest;
+    record: (tx: Database, jobId: string) => Promise<void>;
+  }): Promise<{ jobId: string }>;
   enqueueExport(input: {
     companyId: string;
     userId: string;
@@ -150,6 +162,38 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
         wake(PLAN_QUEUE);
       }
       return { jobId: job.id };
+    },
+
+    async enqueueScenarios(input) {
+      const ids = [...new Set(input.request.boundaryIds)];
+      const request: ScenarioJobRequest = { ...input.request, boundaryIds: ids };
+      const jobId = await store.db.transaction(async (txAny) => {
+        const tx = txAny as unknown as Database;
+        const job = await createJobsRepository(tx).create({
+          companyId: input.companyId,
+          userId: input.userId,
+          kind: 'equipment-scenario',
+          request,
+          total: ids.length * request.scenarios.length,
+        });
+        await input.record(tx, job.id);
+        return job.id;
+      });
+      const items: { data: PlanItem; singletonKey: string }[] = [];
+      request.scenarios.forEach((_, scenarioIndex) => {
+        for (let i = 0; i < ids.length; i += PLAN_ITEM_BOUNDARIES) {
+          items.push({
+            data: { jobId, scenarioIndex, boundaryIds: ids.slice(i, i + PLAN_ITEM_BOUNDARIES) },
+            singletonKey: `${jobId}:${scenarioIndex}:${i / PLAN_ITEM_BOUNDARIES}`,
+          });
+        }
+      });
+      if (items.length === 0) await jobs.completeIfDone(jobId);
+      else {
+        await boss.insert(PLAN_QUEUE, items);
+        wake(PLAN_QUEUE);
+      }
+      return { jobId };
     },
 
     planningPool() {
@@ -228,8 +272,10 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
             }
             return;
           }
+          const target =
+            item.data.scenarioIndex === undefined ? jobTarget(job) : scenarioTarget(job, item.data.scenarioIndex);
           try {
-            await runPlanItem(deps, job, boundaryIds);
+            await runPlanItem(deps, job, boundaryIds, target);
             // A retried item whose outcomes were all written before the kill still completes the job.
             await jobs.completeIfDone(jobId);
           } catch (e) {
@@ -243,8 +289,8 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
               // Out of retries: these fields get an error, the batch goes on.
               await jobs.recordItems(
                 jobId,
-                boundaryIds.map((itemKey) => ({
-                  itemKey,
+                boundaryIds.map((boundaryId) => ({
+                  itemKey: target.itemKey(boundaryId),
                   errorCode: 'INTERNAL_ERROR',
                   message: 'Planning this boundary failed unexpectedly after retries.',
                 })),
