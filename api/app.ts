@@ -35,6 +35,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { equipmentScenarioShareRoutes } from './routes/equipment-scenario-shares.ts';
 import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
@@ -328,6 +329,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(equipmentScenarioRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
+  await app.register(equipmentScenarioShareRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });

@@ -341,7 +341,7 @@ export async function equipmentScenarioRoutes(
         if ((equipmentId === undefined) === (rest.equipment === undefined)) {
           throw validationError([
             {
-              path: `/body/scenarios/${i}`,
+              path: `/scenarios/${i}`,
               message: 'must give the machine as either equipment or equipmentId (exactly one)',
             },
           ]);
@@ -350,7 +350,7 @@ export async function equipmentScenarioRoutes(
         if (equipmentId) {
           request.equipment = equipmentOfStored(await storedMachine(p.userId, companyId, equipmentId));
         }
-        checkJobRequest(request, `/body/scenarios/${i}`);
+        checkJobRequest(request, `/scenarios/${i}`);
         list.push({ name, equipmentId: equipmentId ?? null, request });
       }
       const boundaryIds = await checkBoundaries(companyId, body.boundaryIds);
@@ -378,7 +378,7 @@ export async function equipmentScenarioRoutes(
       for (const id of body.equipmentIds) {
         const e = await storedMachine(p.userId, companyId, id);
         const request = { ...(body.request ?? {}), equipment: equipmentOfStored(e) } as JobPlanRequest;
-        checkJobRequest(request, '/body/request');
+        checkJobRequest(request, '/request');
         list.push({ name: e.name, equipmentId: e.id, request });
       }
       const boundaryIds = await checkBoundaries(companyId, body.boundaryIds);
