@@ -16,6 +16,7 @@ import { accessibleTo } from '../store/repositories/scope.ts';
 import { exportBatches } from '../store/schema.ts';
 import { uuidv7 } from '../store/uuidv7.ts';
 import { type BossOptions, startBoss } from './boss.ts';
+import { companyCostInputs, withCompanyCosts } from './company-costs.ts';
 import { type BoundaryLoader, type JobPlanRequest, jobTarget, runPlanItem } from './plan-item.ts';
 import { createJobPlanPool, type JobPlanPool } from './plan-pool.ts';
 import {
@@ -78,14 +79,16 @@ export interface JobSystem {
   ): Promise<{ jobId: string }>;
   /**
    * Makes an equipment scenario job: every boundary planned with every
-   * scenario. `record` writes the scenario set in the transaction that makes
-   * the job, before any item is queued.
+   * scenario. `record` writes the scenario set (with the requests as
+   * planned) in the transaction that makes the job, before any item is
+   * queued. Planning jobs take the company's cost settings under each
+   * machine's own cost inputs (jobs/company-costs.ts).
    */
   enqueueScenarios(input: {
     companyId: string;
     userId: string;
     request: ScenarioJobRequest;
-    record: (tx: Database, jobId: string) => Promise<void>;
+    record: (tx: Database, jobId: string, request: ScenarioJobRequest) => Promise<void>;
   }): Promise<{ jobId: string }>;
   enqueueExport(input: {
     companyId: string;
@@ -141,11 +144,12 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
 
     async enqueuePlanning(input) {
       const ids = [...new Set(input.boundaryIds)];
+      const costs = await companyCostInputs(store.db, input.companyId);
       const job = await jobs.create({
         companyId: input.companyId,
         userId: input.userId,
         kind: input.kind,
-        request: { ...input.request, boundaryIds: ids },
+        request: { ...withCompanyCosts(input.request, costs), boundaryIds: ids },
         total: ids.length,
       });
       if (ids.length === 0) {
@@ -166,7 +170,15 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
 
     async enqueueScenarios(input) {
       const ids = [...new Set(input.request.boundaryIds)];
-      const request: ScenarioJobRequest = { ...input.request, boundaryIds: ids };
+      const costs = await companyCostInputs(store.db, input.companyId);
+      const request: ScenarioJobRequest = {
+        ...input.request,
+        boundaryIds: ids,
+        scenarios: input.request.scenarios.map((s) => ({
+          ...s,
+          request: withCompanyCosts(s.request, costs),
+        })),
+      };
       const jobId = await store.db.transaction(async (txAny) => {
         const tx = txAny as unknown as Database;
         const job = await createJobsRepository(tx).create({
@@ -176,7 +188,7 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
           request,
           total: ids.length * request.scenarios.length,
         });
-        await input.record(tx, job.id);
+        await input.record(tx, job.id, request);
         return job.id;
       });
       const items: { data: PlanItem; singletonKey: string }[] = [];
@@ -273,7 +285,9 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
             return;
           }
           const target =
-            item.data.scenarioIndex === undefined ? jobTarget(job) : scenarioTarget(job, item.data.scenarioIndex);
+            item.data.scenarioIndex === undefined
+              ? jobTarget(job)
+              : scenarioTarget(job, item.data.scenarioIndex);
           try {
             await runPlanItem(deps, job, boundaryIds, target);
             // A retried item whose outcomes were all written before the kill still completes the job.

@@ -671,6 +671,21 @@ export const equipmentScenarioShares = pgTable(
   ],
 );
 
+/**
+ * What owning and running a stored machine costs: its rated PTO power and
+ * its inputs of the machinery cost model (core/costs/machinery-cost.ts),
+ * one row per machine that has any.
+ */
+export const equipmentCostInputs = pgTable('equipment_cost_inputs', {
+  equipmentId: uuid('equipment_id')
+    .primaryKey()
+    .references(() => equipment.id, { onDelete: 'cascade' }),
+  /** Rated PTO power [kW]. */
+  ptoPowerKw: doublePrecision('pto_power_kw'),
+  /** Partial MachineCostInputs. */
+  cost: jsonb('cost').$type<Record<string, unknown>>(),
+});
+
 export const schema = {
   equipment,
   operators,
@@ -699,4 +714,5 @@ export const schema = {
   equipmentScenarios,
   equipmentScenarioDetails,
   equipmentScenarioShares,
+  equipmentCostInputs,
 };

@@ -151,6 +151,11 @@ describe('equipment scenarios', () => {
       // A field that could not be planned with this machine names why.
       for (const f of s.fields) if (!f.figures) expect(f.error.errorCode).toEqual(expect.any(String));
       expect(planned.length).toBeGreaterThanOrEqual(15);
+      // With no cost inputs given, the defaults still price every plan.
+      for (const f of planned) {
+        expect(f.figures.fuelLitres).toBeGreaterThan(0);
+        expect(f.figures.costPerHa).toBeGreaterThan(0);
+      }
       plans += planned.length;
       for (const k of FIGURES) {
         const sum = planned.reduce(
@@ -291,15 +296,37 @@ describe('equipment scenarios', () => {
       creditsPerFieldPlan: 1,
     });
 
+    // The company's fuel price and labour rate; the second machine's own cost inputs come first.
+    for (const [name, value] of [
+      ['fuelPrice', 1.6],
+      ['labourRate', 30],
+    ] as const)
+      expectOk(await a.c.post(`/api/companies/${a.companyId}/settings`, { name, value }), 201);
+    expectError(
+      await a.c.post(`/api/companies/${a.companyId}/settings`, { name: 'interestRate', value: 8 }),
+      400,
+      'VALIDATION_ERROR',
+    );
     const machines = [];
-    for (const [name, swathWidth] of [
-      ['Mower 3', 3],
-      ['Mower 9', 9],
+    for (const [name, swathWidth, extra] of [
+      ['Mower 3', 3, {}],
+      ['Mower 9', 9, { ptoPowerKw: 90, cost: { listPrice: 120_000, labourRate: 25 } }],
     ] as const) {
-      const m = await a.c.post('/api/equipment', { companyId: a.companyId, name, type: 'mower', swathWidth });
+      const m = await a.c.post('/api/equipment', {
+        companyId: a.companyId,
+        name,
+        type: 'mower',
+        swathWidth,
+        ...extra,
+      });
       expectOk(m, 201);
+      expect(m.json).toMatchObject({ ptoPowerKw: null, cost: null, ...extra });
       machines.push(m.json.equipmentId);
     }
+    expect((await a.c.get(`/api/equipment/${machines[1]}`)).json.cost).toMatchObject({
+      listPrice: 120_000,
+      labourRate: 25,
+    });
     const post = await a.c.post('/api/equipment-scenarios', {
       name: 'Mowers',
       boundaryIds: ids,
@@ -317,6 +344,11 @@ describe('equipment scenarios', () => {
     const set = (await a.c.get(`/api/equipment-scenarios/${job.json.equipmentScenarioId}`)).json;
     expect(set.scenarios.map((s: { name: string }) => s.name)).toEqual(['Mower 3', 'Mower 9']);
     expect(set.scenarios.map((s: { equipmentId: string }) => s.equipmentId)).toEqual(machines);
+    expect(set.scenarios[0].equipment.cost).toMatchObject({ fuelPrice: 1.6, labourRate: 30 });
+    expect(set.scenarios[1].equipment).toMatchObject({
+      ptoPowerKw: 90,
+      cost: { fuelPrice: 1.6, labourRate: 25, listPrice: 120_000 },
+    });
     expect((await a.c.get('/api/equipment-scenarios/is-paid')).json).toMatchObject({
       isPaid: false,
       creditsAvailable: 0,

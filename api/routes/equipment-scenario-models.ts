@@ -76,7 +76,8 @@ export const ScenarioSchema = named(
     }),
     equipment: Equipment,
     costInputs: Type.Union([MachineCostInputs, Type.Null()], {
-      description: 'Cost inputs set by total-cost-of-ownership (they replace equipment.cost); null if never set.',
+      description:
+        'Cost inputs set by total-cost-of-ownership (they replace equipment.cost); null if never set.',
     }),
     totals: ScenarioFiguresSchema,
     fields: Type.Array(ScenarioField, { description: 'In the order of the request’s boundaryIds.' }),
@@ -90,9 +91,12 @@ export const ScenarioSetSchema = named(
     name: Type.String(),
     companyId: Type.String({ format: 'uuid' }),
     jobId: Type.String({ format: 'uuid' }),
-    status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)), {
-      description: 'Of its job.',
-    }),
+    status: Type.Union(
+      ['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
+      {
+        description: 'Of its job.',
+      },
+    ),
     boundaryIds: Type.Array(Type.String({ format: 'uuid' })),
     createdAt: Type.String({ format: 'date-time' }),
     scenarios: Type.Array(ScenarioSchema, { description: 'In request order.' }),

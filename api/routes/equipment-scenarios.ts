@@ -122,12 +122,15 @@ const ScenarioJob = named(
   Type.Object(
     {
       jobId: Type.String({ format: 'uuid' }),
-      status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+      status: Type.Union(
+        ['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
+      ),
       progress: Type.Number({ minimum: 0, maximum: 1, description: 'Share of field plans with an outcome.' }),
       total: Type.Integer({ description: 'Field plans of the set: boundaries x scenarios.' }),
       equipmentScenarioId: Type.String({
         format: 'uuid',
-        description: 'GET /api/equipment-scenarios/{equipmentScenarioId} answers the set (also while planning).',
+        description:
+          'GET /api/equipment-scenarios/{equipmentScenarioId} answers the set (also while planning).',
       }),
       errors: Type.Array(
         Type.Object({
@@ -230,6 +233,8 @@ export function equipmentOfStored(e: EquipmentRecord): NonNullable<JobPlanReques
     ...(e.turningSpeed ? { turningSpeed: e.turningSpeed } : {}),
     ...(e.tankCapacity ? { tankCapacity: e.tankCapacity } : {}),
     ...(e.fuelUse ? { fuelUseWorkingLph: e.fuelUse } : {}),
+    ...(e.ptoPowerKw ? { ptoPowerKw: e.ptoPowerKw } : {}),
+    ...(e.cost ? { cost: e.cost } : {}),
   } as NonNullable<JobPlanRequest['equipment']>;
 }
 
@@ -288,7 +293,7 @@ export async function equipmentScenarioRoutes(
       companyId: input.companyId,
       userId: input.userId,
       request,
-      record: (tx, jobId) =>
+      record: (tx, jobId, planned) =>
         createEquipmentScenariosRepository(tx).insert({
           id: equipmentScenarioId,
           companyId: input.companyId,
@@ -297,7 +302,7 @@ export async function equipmentScenarioRoutes(
           jobId,
           normalized: input.normalized,
           boundaryIds: input.boundaryIds,
-          details,
+          details: details.map((d, i) => ({ ...d, request: planned.scenarios[i]?.request ?? d.request })),
         }),
     });
     reply.code(202).header('location', `${pollPath}/${jobId}`);
@@ -561,7 +566,10 @@ export async function equipmentScenarioRoutes(
       const v = await loadSet(principalOf(req).userId, req.params.equipmentScenarioId);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="equipment-scenario-${v.equipmentScenarioId}.csv"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="equipment-scenario-${v.equipmentScenarioId}.csv"`,
+        )
         .send(scenarioSetCsv(v));
     },
   );

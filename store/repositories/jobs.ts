@@ -109,7 +109,9 @@ export function createJobsRepository(db: Database) {
     /** The outcomes of a job (for a job whose access the caller checked). */
     async items(
       jobId: string,
-    ): Promise<{ itemKey: string; pathPlanId: string | null; errorCode: string | null; message: string | null }[]> {
+    ): Promise<
+      { itemKey: string; pathPlanId: string | null; errorCode: string | null; message: string | null }[]
+    > {
       return db
         .select({
           itemKey: jobItems.itemKey,
