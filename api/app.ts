@@ -56,6 +56,7 @@ import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
+import { wheelTrafficRoutes } from './routes/wheel-traffic.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -330,6 +331,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(equipmentScenarioRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
   await app.register(equipmentScenarioShareRoutes, { store: opts.store });
+  await app.register(wheelTrafficRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
