@@ -8,10 +8,12 @@
  * jobs/plan-pool.ts), one thread per CPU, as in production.
  *
  *   npm run bench:scenarios                     # embedded store in memory, workers in the server process
- *   npm run bench:scenarios -- --limit 60       # the first 60 fields (x 3 machines)
+ *   npm run bench:scenarios -- --limit 60       # an even sample of 60 fields (x 3 machines)
  *
  * Prints wall time, field plans per second, the time the whole selection
- * would take at that rate, each machine's totals (hours, fuel, emissions,
+ * would take at that rate, the CPU time per field plan and the selection's
+ * time on idle CPUs from it (CPU per plan x plans / CPUs: on a shared
+ * machine the wall time says more about the other load), each machine's totals (hours, fuel, emissions,
  * cost per ha, trafficked %), errors by code and the machine's load average
  * before and after (the machine may be shared: compare rates, not times).
  * Writes the same to bench/results/scenarios-bench.json.
@@ -24,7 +26,13 @@ import { buildApp } from '../api/app.ts';
 import type { BoundaryInput } from '../formats/direct-request.ts';
 import { createKeyForNewAccount } from '../store/bootstrap.ts';
 import { openStore } from '../store/db.ts';
-import { hasCorpus, loadBenchmarkSelection, loadFixtureFields, repoRoot } from '../test/helpers/corpus.ts';
+import {
+  hasCorpus,
+  loadBenchmarkSelection,
+  loadFixtureFields,
+  repoRoot,
+  sampleSelection,
+} from '../test/helpers/corpus.ts';
 import { seedBoundaries } from './seed-boundaries.ts';
 
 const { values } = parseArgs({
@@ -65,14 +73,19 @@ const MACHINES = [
   },
 ];
 
+/** The selection, or with --limit an even sample of it over every reason for selection. */
 function fields(): { name: string; geometry: BoundaryInput }[] {
-  const list = hasCorpus()
-    ? loadBenchmarkSelection().map((s) => ({ name: s.id, geometry: s.feature.geometry as BoundaryInput }))
-    : loadFixtureFields().map((f, i) => ({
-        name: String(f.properties.id ?? `fixture-${i}`),
-        geometry: f.geometry as BoundaryInput,
-      }));
-  return list.slice(0, values.limit ? Number(values.limit) : list.length);
+  const limit = values.limit ? Number(values.limit) : undefined;
+  if (hasCorpus()) {
+    const picked = limit ? sampleSelection(limit) : loadBenchmarkSelection();
+    return picked.map((s) => ({ name: s.id, geometry: s.feature.geometry as BoundaryInput }));
+  }
+  return loadFixtureFields()
+    .slice(0, limit)
+    .map((f, i) => ({
+      name: String(f.properties.id ?? `fixture-${i}`),
+      geometry: f.geometry as BoundaryInput,
+    }));
 }
 
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
@@ -97,6 +110,7 @@ async function main(): Promise<void> {
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const headers = { 'x-api-key': key.key, 'content-type': 'application/json' };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const post = await fetch(`${url}/api/equipment-scenarios/normalized`, {
     method: 'POST',
     headers,
@@ -118,6 +132,8 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 250));
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const t1 = performance.now();
   const set = (await (
     await fetch(`${url}/api/equipment-scenarios/${job.equipmentScenarioId}`, { headers })
@@ -139,6 +155,14 @@ async function main(): Promise<void> {
     fieldPlansPerSecond: round(perSecond, 2),
     // The whole selection at this rate (the same as `seconds` without --limit).
     selectionSecondsAtThisRate: round((selection * MACHINES.length) / perSecond),
+    // CPU of this process, all threads (server, job workers, planning threads): it does not grow with
+    // the machine's load as wall time does.
+    processCpuSeconds: round(cpuSeconds),
+    cpuSecondsPerFieldPlan: round(cpuSeconds / job.total, 3),
+    // The whole selection on this machine's CPUs with nothing else running: CPU per plan x plans / CPUs.
+    selectionSecondsOnIdleCpus: round(
+      ((cpuSeconds / job.total) * selection * MACHINES.length) / availableParallelism(),
+    ),
     readSetSeconds: round(readSeconds, 2),
     errors: job.errors.length,
     errorsByCode: byCode,
