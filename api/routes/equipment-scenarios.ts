@@ -270,7 +270,6 @@ export async function equipmentScenarioRoutes(
   };
 
   const enqueue = async (
-    req: { body: unknown },
     reply: FastifyReply,
     input: {
       companyId: string;
@@ -360,7 +359,6 @@ export async function equipmentScenarioRoutes(
       }
       const boundaryIds = await checkBoundaries(companyId, body.boundaryIds);
       return enqueue(
-        req,
         reply,
         { companyId, userId: p.userId, name: body.name, boundaryIds, normalized: true, scenarios: list },
         '/api/equipment-scenarios/normalized/jobs',
@@ -388,7 +386,6 @@ export async function equipmentScenarioRoutes(
       }
       const boundaryIds = await checkBoundaries(companyId, body.boundaryIds);
       return enqueue(
-        req,
         reply,
         { companyId, userId: p.userId, name: body.name, boundaryIds, normalized: false, scenarios: list },
         '/api/equipment-scenarios/jobs',
