@@ -56,8 +56,8 @@ import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
-import { wheelTrafficRoutes } from './routes/wheel-traffic.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
+import { wheelTrafficRoutes } from './routes/wheel-traffic.ts';
 
 export const API_VERSION = '2.0.0';
 

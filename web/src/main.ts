@@ -17,8 +17,8 @@ import { createEmbedding } from './embed.ts';
 import { bestEdges, boundsOf, type Edge, obstaclesOf, type Position, pointAlong, routeOf } from './geo.ts';
 import { activeGroup, modelToFeatures } from './model.ts';
 import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
-import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
 import { createScenarioPanel } from './scenarios.ts';
+import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
 import { createStoredPlans } from './stored.ts';
 import {
   addWheelTrafficLayer,
