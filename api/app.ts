@@ -43,6 +43,8 @@ import { companyRoutes } from './routes/companies.ts';
 import { companySyncRoutes } from './routes/company-sync.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
+import { equipmentScenarioShareRoutes } from './routes/equipment-scenario-shares.ts';
+import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -67,6 +69,7 @@ import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/use
 import { userLabelRoutes } from './routes/user-labels.ts';
 import { vendorConnectionRoutes } from './routes/vendor-connections.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
+import { wheelTrafficRoutes } from './routes/wheel-traffic.ts';
 
 export const API_VERSION = '2.0.0';
 
@@ -278,6 +281,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Long work as jobs: bulk guidance, guidance over a stored boundary, plan exports. Posting answers 202 { jobId, status } at once; poll the job every 5 s (Retry-After: 5 while it runs); POST /api/job/{jobId}/cancel cancels.',
         },
         {
+          name: 'Equipment scenarios',
+          description:
+            'The same stored fields planned with several machines, compared by cost per hectare, hours, fuel, emissions and trafficked area; costs recomputed from new cost inputs without planning again.',
+        },
+        {
           name: 'Shares',
           description:
             'A plan shared by code: anonymous read of exactly that plan until it expires or is revoked.',
@@ -366,7 +374,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(terrainRoutes, { store: opts.store, dems });
   await app.register(imageryRoutes, { store: opts.store });
   await app.register(jobRoutes, { store: opts.store, jobs });
+  await app.register(equipmentScenarioRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
+  await app.register(equipmentScenarioShareRoutes, { store: opts.store });
+  await app.register(wheelTrafficRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });

@@ -38,9 +38,10 @@ export function wheelFootprintWidth(trackWidths: readonly number[], tireWidths: 
 
 /**
  * The scalar figures lists and summaries read, taken from the model. The
- * trafficked area is the wheels' footprint along the whole route: total
- * distance x the footprint width (repeated passes over the same ground
- * count each time); 0 when the equipment names no tyre widths.
+ * trafficked area is the plan's: the union of its wheel tracks in the field
+ * (stats.traffickedArea). Plans made before it carry an estimate instead:
+ * total distance x the footprint width (repeated passes over the same
+ * ground count each time); 0 when the equipment names no tyre widths.
  */
 export function figuresOf(model: PathPlanNormalizedModel): PlanFigures {
   const e = model.equipment;
@@ -48,6 +49,7 @@ export function figuresOf(model: PathPlanNormalizedModel): PlanFigures {
     area: model.area ?? 0,
     numberOfTracks: model.numberOfTracks ?? 0,
     traffickedArea:
+      model.stats?.traffickedArea ??
       (model.stats?.totalDistance ?? 0) * wheelFootprintWidth(e?.trackWidths ?? [], e?.tireWidths ?? []),
     totalTime: model.stats?.totalTime ?? 0,
   };

@@ -66,29 +66,55 @@ export interface ItemResult {
   skipped: number;
 }
 
+/**
+ * What the boundaries of an item are planned with, and under which keys
+ * their outcomes are recorded. A job with one request (bulk guidance) plans
+ * with the job's request, keys outcomes by boundary id and stores plans
+ * under the job's id; a scenario set plans one item per scenario with that
+ * scenario's request, keys `scenarioIndex:boundaryId` and stores the plans
+ * under the scenario's id (one plan per boundary and scenario).
+ */
+export interface ItemTarget {
+  request: JobPlanRequest;
+  itemKey(boundaryId: string): string;
+  /** The plans' job_id. */
+  planJobId: string;
+}
+
+/** The target of a job with one request. */
+export function jobTarget(job: JobRecord): ItemTarget {
+  return { request: job.request as JobPlanRequest, itemKey: (id) => id, planJobId: job.id };
+}
+
 /** Plans the boundaries of one item of `job` and records their outcomes. */
 export async function runPlanItem(
   deps: PlanItemDeps,
   job: JobRecord,
   boundaryIds: readonly string[],
+  target: ItemTarget = jobTarget(job),
 ): Promise<ItemResult> {
   const jobsRepo = createJobsRepository(deps.store.db);
   const none = { planned: 0, errors: 0, skipped: boundaryIds.length };
   if (job.status !== 'queued' && job.status !== 'running') return none;
-  const done = await jobsRepo.itemsWithOutcome(job.id, boundaryIds);
-  const todo = boundaryIds.filter((id) => !done.has(id));
+  const done = await jobsRepo.itemsWithOutcome(job.id, boundaryIds.map(target.itemKey));
+  const todo = boundaryIds.filter((id) => !done.has(target.itemKey(id)));
   if (todo.length === 0) return none;
   await jobsRepo.markRunning(job.id);
-  const outcomes = await Promise.all(todo.map((boundaryId) => planOne(deps, job, boundaryId)));
-  return storeOutcomes(deps.store, job, outcomes, boundaryIds.length - todo.length);
+  const outcomes = await Promise.all(todo.map((boundaryId) => planOne(deps, job, target, boundaryId)));
+  return storeOutcomes(deps.store, job, target, outcomes, boundaryIds.length - todo.length);
 }
 
-async function planOne(deps: PlanItemDeps, job: JobRecord, boundaryId: string): Promise<Outcome> {
+async function planOne(
+  deps: PlanItemDeps,
+  job: JobRecord,
+  target: ItemTarget,
+  boundaryId: string,
+): Promise<Outcome> {
   const fail = (errorCode: string, message: string): Outcome => ({ boundaryId, errorCode, message });
   const boundary = await deps.loadBoundary(job.companyId, boundaryId);
   if (!boundary) return fail('BOUNDARY_NOT_FOUND', `No boundary ${boundaryId} in the job's company.`);
 
-  const request = job.request as JobPlanRequest;
+  const request = target.request;
   // The plan is named after the field (the mapping reads the name from the boundary's properties).
   const g = boundary.geometry;
   const named: BoundaryInput =
@@ -162,6 +188,7 @@ async function planOne(deps: PlanItemDeps, job: JobRecord, boundaryId: string): 
 async function storeOutcomes(
   store: Store,
   job: JobRecord,
+  target: ItemTarget,
   outcomes: readonly Outcome[],
   alreadyDone: number,
 ): Promise<ItemResult> {
@@ -175,9 +202,9 @@ async function storeOutcomes(
     // Under the lock: what another delivery of this item recorded meanwhile stays as it is.
     const taken = await jobsRepo.itemsWithOutcome(
       job.id,
-      outcomes.map((o) => o.boundaryId),
+      outcomes.map((o) => target.itemKey(o.boundaryId)),
     );
-    const fresh = outcomes.filter((o) => !taken.has(o.boundaryId));
+    const fresh = outcomes.filter((o) => !taken.has(target.itemKey(o.boundaryId)));
     const credits = createCreditsRepository(tx);
     const plans: EncodedPlan[] = [];
     const items: Parameters<typeof jobsRepo.recordItems>[1][number][] = [];
@@ -188,20 +215,20 @@ async function storeOutcomes(
       : null;
     for (const o of fresh) {
       if (!('plan' in o)) {
-        items.push({ itemKey: o.boundaryId, errorCode: o.errorCode, message: o.message });
+        items.push({ itemKey: target.itemKey(o.boundaryId), errorCode: o.errorCode, message: o.message });
         continue;
       }
       const charged = all?.ok ? all : await credits.take(job.companyId, JOB_PLAN_CREDIT_COST);
       if (!charged.ok) {
         items.push({
-          itemKey: o.boundaryId,
+          itemKey: target.itemKey(o.boundaryId),
           errorCode: 'INSUFFICIENT_CREDITS',
           message: `A plan costs ${JOB_PLAN_CREDIT_COST} credit; the company has ${charged.available}.`,
         });
         continue;
       }
-      items.push({ itemKey: o.boundaryId, pathPlanId: o.plan.id });
-      plans.push({ ...o.plan, companyId: job.companyId, jobId: job.id });
+      items.push({ itemKey: target.itemKey(o.boundaryId), pathPlanId: o.plan.id });
+      plans.push({ ...o.plan, companyId: job.companyId, jobId: target.planJobId });
     }
     const recorded = await jobsRepo.recordItems(job.id, items);
     if (recorded.size !== items.length) {

@@ -55,6 +55,8 @@ export interface PlanItem {
   pathPlanId?: string;
   /** Items queued before items held several boundaries. */
   boundaryId?: string;
+  /** Equipment scenario jobs: the scenario whose machine plans these boundaries. */
+  scenarioIndex?: number;
 }
 
 export interface ExportItem {

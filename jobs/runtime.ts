@@ -18,7 +18,8 @@ import { accessibleTo } from '../store/repositories/scope.ts';
 import { exportBatches } from '../store/schema.ts';
 import { uuidv7 } from '../store/uuidv7.ts';
 import { type BossOptions, startBoss } from './boss.ts';
-import { type BoundaryLoader, type JobPlanRequest, runPlanItem } from './plan-item.ts';
+import { companyCostInputs, withCompanyCosts } from './company-costs.ts';
+import { type BoundaryLoader, type JobPlanRequest, jobTarget, runPlanItem } from './plan-item.ts';
 import { createJobPlanPool, type JobPlanPool } from './plan-pool.ts';
 import {
   EXPORT_QUEUE,
@@ -30,6 +31,7 @@ import {
   TASK_QUEUE,
   type TaskItem,
 } from './queues.ts';
+import { type ScenarioJobRequest, scenarioTarget } from './scenario-item.ts';
 import { type PathPlanJobRequest, type RouteJobRequest, runStoredPlanItem } from './stored-plan-item.ts';
 import { builtInTasks, runTask, TaskError, type TaskHandlers, type TaskKind } from './tasks.ts';
 
@@ -84,6 +86,19 @@ export interface JobSystem {
       | { kind: 'postprocess' | 'route'; request: RouteJobRequest }
     ),
   ): Promise<{ jobId: string }>;
+  /**
+   * Makes an equipment scenario job: every boundary planned with every
+   * scenario. `record` writes the scenario set (with the requests as
+   * planned) in the transaction that makes the job, before any item is
+   * queued. Planning jobs take the company's cost settings under each
+   * machine's own cost inputs (jobs/company-costs.ts).
+   */
+  enqueueScenarios(input: {
+    companyId: string;
+    userId: string;
+    request: ScenarioJobRequest;
+    record: (tx: Database, jobId: string, request: ScenarioJobRequest) => Promise<void>;
+  }): Promise<{ jobId: string }>;
   enqueueExport(input: {
     companyId: string;
     userId: string;
@@ -145,11 +160,12 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
 
     async enqueuePlanning(input) {
       const ids = [...new Set(input.boundaryIds)];
+      const costs = await companyCostInputs(store.db, input.companyId);
       const job = await jobs.create({
         companyId: input.companyId,
         userId: input.userId,
         kind: input.kind,
-        request: { ...input.request, boundaryIds: ids },
+        request: { ...withCompanyCosts(input.request, costs), boundaryIds: ids },
         total: ids.length,
       });
       if (ids.length === 0) {
@@ -166,6 +182,46 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
         wake(PLAN_QUEUE);
       }
       return { jobId: job.id };
+    },
+
+    async enqueueScenarios(input) {
+      const ids = [...new Set(input.request.boundaryIds)];
+      const costs = await companyCostInputs(store.db, input.companyId);
+      const request: ScenarioJobRequest = {
+        ...input.request,
+        boundaryIds: ids,
+        scenarios: input.request.scenarios.map((s) => ({
+          ...s,
+          request: withCompanyCosts(s.request, costs),
+        })),
+      };
+      const jobId = await store.db.transaction(async (txAny) => {
+        const tx = txAny as unknown as Database;
+        const job = await createJobsRepository(tx).create({
+          companyId: input.companyId,
+          userId: input.userId,
+          kind: 'equipment-scenario',
+          request,
+          total: ids.length * request.scenarios.length,
+        });
+        await input.record(tx, job.id, request);
+        return job.id;
+      });
+      const items: { data: PlanItem; singletonKey: string }[] = [];
+      request.scenarios.forEach((_, scenarioIndex) => {
+        for (let i = 0; i < ids.length; i += PLAN_ITEM_BOUNDARIES) {
+          items.push({
+            data: { jobId, scenarioIndex, boundaryIds: ids.slice(i, i + PLAN_ITEM_BOUNDARIES) },
+            singletonKey: `${jobId}:${scenarioIndex}:${i / PLAN_ITEM_BOUNDARIES}`,
+          });
+        }
+      });
+      if (items.length === 0) await jobs.completeIfDone(jobId);
+      else {
+        await boss.insert(PLAN_QUEUE, items);
+        wake(PLAN_QUEUE);
+      }
+      return { jobId };
     },
 
     planningPool() {
@@ -251,8 +307,12 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
             }
             return;
           }
+          const target =
+            item.data.scenarioIndex === undefined
+              ? jobTarget(job)
+              : scenarioTarget(job, item.data.scenarioIndex);
           try {
-            await runPlanItem(deps, job, boundaryIds);
+            await runPlanItem(deps, job, boundaryIds, target);
             // A retried item whose outcomes were all written before the kill still completes the job.
             await jobs.completeIfDone(jobId);
           } catch (e) {
@@ -266,8 +326,8 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
               // Out of retries: these fields get an error, the batch goes on.
               await jobs.recordItems(
                 jobId,
-                boundaryIds.map((itemKey) => ({
-                  itemKey,
+                boundaryIds.map((boundaryId) => ({
+                  itemKey: target.itemKey(boundaryId),
                   errorCode: 'INTERNAL_ERROR',
                   message: 'Planning this boundary failed unexpectedly after retries.',
                 })),

@@ -595,6 +595,97 @@ export const userLabels = pgTable(
   (t) => [uniqueIndex('user_labels_company_name_key').on(t.companyId, sql`lower(${t.name})`)],
 );
 
+// ---- Equipment scenarios ---------------------------------------------------------------
+
+/**
+ * A scenario set: the same boundaries planned with several machines (spec
+ * 4.4 Equipment scenarios). `boundaryIds` keeps the request order; the plans
+ * are made by the job `jobId` and stored with their scenario's details id as
+ * their `job_id` (one plan per boundary and scenario).
+ */
+export const equipmentScenarios = pgTable(
+  'equipment_scenarios',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    jobId: uuid('job_id').notNull(),
+    /** Made by POST /api/equipment-scenarios/normalized (true) or POST /api/equipment-scenarios. */
+    normalized: boolean('normalized').notNull().default(true),
+    boundaryIds: jsonb('boundary_ids').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('equipment_scenarios_company_idx').on(t.companyId)],
+);
+
+/** One machine of a scenario set: its planning request and its cost inputs (total cost of ownership). */
+export const equipmentScenarioDetails = pgTable(
+  'equipment_scenario_details',
+  {
+    id: uuid('id').primaryKey(),
+    scenarioId: uuid('scenario_id')
+      .notNull()
+      .references(() => equipmentScenarios.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** Place in the request (0-based). */
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    /** The stored machine the scenario was made from, if any. */
+    equipmentId: uuid('equipment_id'),
+    /** The planning request (a direct request without its boundary). */
+    request: jsonb('request').notNull(),
+    /** Cost inputs that replace the request's equipment.cost (PUT .../total-cost-of-ownership). */
+    costInputs: jsonb('cost_inputs').$type<Record<string, unknown>>(),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('equipment_scenario_details_position_key').on(t.scenarioId, t.position)],
+);
+
+/** Shares of a scenario set by code (as `shares` for plans: only the SHA-256 of a code is stored). */
+export const equipmentScenarioShares = pgTable(
+  'equipment_scenario_shares',
+  {
+    id: uuid('id').primaryKey(),
+    codeHash: text('code_hash').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    scenarioId: uuid('scenario_id')
+      .notNull()
+      .references(() => equipmentScenarios.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('equipment_scenario_shares_code_hash_key').on(t.codeHash),
+    index('equipment_scenario_shares_company_idx').on(t.companyId),
+  ],
+);
+
+/**
+ * What owning and running a stored machine costs: its rated PTO power and
+ * its inputs of the machinery cost model (core/costs/machinery-cost.ts),
+ * one row per machine that has any.
+ */
+export const equipmentCostInputs = pgTable('equipment_cost_inputs', {
+  equipmentId: uuid('equipment_id')
+    .primaryKey()
+    .references(() => equipment.id, { onDelete: 'cascade' }),
+  /** Rated PTO power [kW]. */
+  ptoPowerKw: doublePrecision('pto_power_kw'),
+  /** Partial MachineCostInputs. */
+  cost: jsonb('cost').$type<Record<string, unknown>>(),
+});
+
 export const schema = {
   equipment,
   operators,
@@ -620,6 +711,10 @@ export const schema = {
   shares,
   exportBatches,
   userLabels,
+  equipmentScenarios,
+  equipmentScenarioDetails,
+  equipmentScenarioShares,
+  equipmentCostInputs,
 };
 
 // ---- Terrain and imagery of boundaries ----------------------------------------

@@ -249,6 +249,13 @@ const costMembers = {
     }),
   ),
   costPerHa: Type.Optional(Type.Number({ description: 'costTotal per hectare covered.' })),
+  traffickedArea: Type.Optional(
+    Type.Number({
+      description:
+        'Ground in the field the wheels run on [m²]: the union of the wheel tracks (equipment.trackWidths, equipment.tireWidths) of every driven part, ground run on twice counted once; 0 without tyre widths. POST /api/wheel-traffic-summary/{pathPlanId}/geojson answers the tracks by passes.',
+    }),
+  ),
+  traffickedAreaPercent: Type.Optional(Type.Number({ description: 'traffickedArea / fieldArea [%].' })),
 };
 
 const Stats = Type.Object(
@@ -258,7 +265,7 @@ const Stats = Type.Object(
     $id: 'PlanStats',
     title: 'PlanStats',
     description:
-      'Every member listed is always present on a new plan (plans stored before the plan audit lack its members, those before fuel and cost lack fuelLitres, ghgKgCo2e, costTotal and costPerHa); later versions may add members.',
+      'Every member listed is always present on a new plan (plans stored before the plan audit lack its members, those before fuel and cost lack fuelLitres, ghgKgCo2e, costTotal and costPerHa, those before wheel traffic traffickedArea and traffickedAreaPercent); later versions may add members.',
   },
 );
 

@@ -270,12 +270,61 @@ const WALK: Walk[] = [
   { method: 'DELETE', route: '/api/settings/:settingId' },
   { method: 'DELETE', route: '/api/settings/users/:userId' },
   { method: 'GET', route: '/api/users/:userId/settings' },
+  // Equipment scenarios and wheel traffic.
+  {
+    method: 'POST',
+    route: '/api/equipment-scenarios/normalized',
+    body: (ids) => ({
+      name: 'intruder',
+      boundaryIds: [ids.boundaryId],
+      scenarios: [{ name: 'x', ...PLAN_REQUEST }],
+    }),
+  },
+  {
+    method: 'POST',
+    route: '/api/equipment-scenarios',
+    body: (ids) => ({ name: 'intruder', boundaryIds: [ids.boundaryId], equipmentIds: [ids.equipmentId] }),
+  },
+  {
+    method: 'POST',
+    route: '/api/equipment-scenarios/fields-summary',
+    body: (ids) => ({ boundaryIds: [ids.boundaryId] }),
+  },
+  { method: 'GET', route: '/api/equipment-scenarios/:equipmentScenarioId' },
+  { method: 'GET', route: '/api/equipment-scenarios/:equipmentScenarioId/csv' },
+  { method: 'POST', route: '/api/equipment-scenarios/:equipmentScenarioId/path-plans', body: () => ({}) },
+  {
+    method: 'GET',
+    route: '/api/equipment-scenarios/normalized/jobs/:jobId',
+    idOf: { jobId: 'equipmentScenarioJobId' },
+  },
+  { method: 'GET', route: '/api/equipment-scenarios/jobs/:jobId', idOf: { jobId: 'equipmentScenarioJobId' } },
+  {
+    method: 'PUT',
+    route: '/api/equipment-scenarios-details/:equipmentScenarioDetailsId/total-cost-of-ownership',
+    body: () => ({ fuelPrice: 1 }),
+  },
+  {
+    method: 'POST',
+    route: '/api/shares/equipment-scenario',
+    body: (ids) => ({ equipmentScenarioId: ids.equipmentScenarioId }),
+  },
+  { method: 'GET', route: '/api/shares/:shareIdOrCode', idOf: { shareIdOrCode: 'scenarioShareId' } },
+  { method: 'DELETE', route: '/api/shares/:shareIdOrCode', idOf: { shareIdOrCode: 'scenarioShareId' } },
+  { method: 'POST', route: '/api/wheel-traffic-summary/:pathPlanId/geojson', body: () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/path-plans/:pathPlanId/update-equipment-snapshot',
+    body: () => ({ trackWidths: [1.8], tireWidths: [0.5] }),
+  },
 ];
 
 /** Routes with a path parameter that this walk leaves out, and why. */
 const NOT_WALKED: Record<string, string> = {
   'GET /api/shares/:code/path-plans-normalized/:pathPlanId':
     'public: the share code is the credential (the shares tests check a code opens only its plan)',
+  'GET /api/shares/:code/equipment-scenario':
+    'public: the share code is the credential (the scenario tests check a revoked code opens nothing)',
 };
 
 let srv: TestServer;
@@ -320,6 +369,8 @@ async function snapshot(): Promise<unknown[]> {
   if (ids.userFileId) reads.push(`/api/user-files/${ids.userFileId}/metadata`);
   if (ids.userLabelId) reads.push(`/api/user-labels/${ids.userLabelId}`);
   if (ids.settingId) reads.push(`/api/settings/${ids.settingId}`, `/api/users/${ids.userId}/settings`);
+  if (ids.equipmentScenarioId)
+    reads.push(`/api/equipment-scenarios/${ids.equipmentScenarioId}`, `/api/shares/${ids.scenarioShareId}`);
   const out: unknown[] = [];
   for (const p of reads) out.push({ p, body: (await ok(a.get(p))).json });
   return out;
@@ -430,6 +481,29 @@ beforeAll(async () => {
       )
     ).json.settingId;
     await ok(a.post('/api/user-settings', { name: 'language', value: 'da' }), 201);
+  }
+  if (has('POST /api/equipment-scenarios/normalized')) {
+    const post = (
+      await ok(
+        a.post('/api/equipment-scenarios/normalized', {
+          name: 'A comparison',
+          boundaryIds: [ids.boundaryId],
+          scenarios: [{ name: 'A machine', ...PLAN_REQUEST }],
+        }),
+        202,
+      )
+    ).json;
+    ids.equipmentScenarioJobId = post.jobId;
+    const done = await waitForJob(a, `/api/equipment-scenarios/normalized/jobs/${post.jobId}`);
+    ids.equipmentScenarioId = done.json.equipmentScenarioId;
+    const set = (await ok(a.get(`/api/equipment-scenarios/${ids.equipmentScenarioId}`))).json;
+    ids.equipmentScenarioDetailsId = set.scenarios[0].equipmentScenarioDetailsId;
+    ids.scenarioShareId = (
+      await ok(
+        a.post('/api/shares/equipment-scenario', { equipmentScenarioId: ids.equipmentScenarioId }),
+        201,
+      )
+    ).json.shareId;
   }
 });
 afterAll(async () => {

@@ -25,6 +25,7 @@ import {
 } from '../../store/repositories/equipment.ts';
 import { ApiError, validationError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
+import { MachineCostInputs } from '../planning/schemas.ts';
 import {
   answers,
   Etag,
@@ -93,6 +94,20 @@ const EquipmentFields = {
     Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Tank or hopper capacity [l].' }),
   ),
   fuelUse: Opt(Type.Number({ minimum: 0, maximum: 1000, description: 'Fuel use while working [l/h].' })),
+  ptoPowerKw: Opt(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 2000,
+      description:
+        'Rated PTO power of the power unit [kW], for the fuel and cost defaults (as equipment.ptoPowerKw of a planning request). Default: 25 x sqrt(swathWidth), within 20..300.',
+    }),
+  ),
+  cost: Type.Optional(
+    Type.Union([MachineCostInputs, Type.Null()], {
+      description:
+        'What owning and running the machine costs (list and purchase price, years and hours of use, interest, ...); members left out take the company settings fuelPrice, labourRate and interestRate, else the documented defaults. Plans and equipment scenarios with this machine price its hours with them.',
+    }),
+  ),
   notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
   archived: Type.Optional(
     Type.Boolean({ description: 'Kept for history, not offered for new work (default false).' }),
@@ -122,6 +137,8 @@ const Equipment = Type.Object(
     turningSpeed: Type.Union([Type.Number(), Type.Null()]),
     tankCapacity: Type.Union([Type.Number(), Type.Null()]),
     fuelUse: Type.Union([Type.Number(), Type.Null()]),
+    ptoPowerKw: Type.Union([Type.Number(), Type.Null()]),
+    cost: Type.Union([MachineCostInputs, Type.Null()]),
     notes: Type.Union([Type.String(), Type.Null()]),
     archived: Type.Boolean(),
     createdAt: Timestamp,
@@ -188,6 +205,8 @@ const equipmentBody = (e: EquipmentRecord) => ({
   turningSpeed: e.turningSpeed,
   tankCapacity: e.tankCapacity,
   fuelUse: e.fuelUse,
+  ptoPowerKw: e.ptoPowerKw,
+  cost: e.cost,
   notes: e.notes,
   archived: e.archived,
   createdAt: iso(e.createdAt),
@@ -253,6 +272,8 @@ export async function equipmentRoutes(app: FastifyInstance, opts: { store: Store
       turningSpeed: b.turningSpeed ?? null,
       tankCapacity: b.tankCapacity ?? null,
       fuelUse: b.fuelUse ?? null,
+      ptoPowerKw: b.ptoPowerKw ?? null,
+      cost: (b.cost as Record<string, unknown> | null | undefined) ?? null,
       notes: b.notes ?? null,
       archived: b.archived ?? false,
     };

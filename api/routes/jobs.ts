@@ -37,7 +37,7 @@ export const MAX_BULK_BOUNDARIES = 5000;
 /** Plans one export may hold. */
 export const MAX_EXPORT_PLANS = 500;
 
-const JobRequest = Type.Omit(DirectPlanRequest, ['boundary', 'field'], {
+export const JobRequest = Type.Omit(DirectPlanRequest, ['boundary', 'field'], {
   $id: 'JobPlanRequest',
   title: 'JobPlanRequest',
   additionalProperties: false,
@@ -207,7 +207,7 @@ const ConstructBody = Type.Object(
   { additionalProperties: false, $id: 'RouteConstructRequest', title: 'RouteConstructRequest' },
 );
 
-const Accepted = Type.Object(
+export const Accepted = Type.Object(
   {
     jobId: Type.String({ format: 'uuid' }),
     status: Type.Literal('queued'),
@@ -295,11 +295,14 @@ export function jobView(v: JobView) {
   };
 }
 
-/** Checks a job's planning request as the direct interface would (400 / 422 before any work). */
-export function checkJobRequest(request: JobPlanRequest): void {
+/**
+ * Checks a job's planning request as the direct interface would (400 / 422
+ * before any work); `at` is where the request is in the body.
+ */
+export function checkJobRequest(request: JobPlanRequest, at = '/request'): void {
   const read = readDirectRequest({ ...request, boundary: PROBE_BOUNDARY } as never);
   if (!read.ok) {
-    throw validationError(read.errors.map((e) => ({ path: `/request${e.path}`, message: e.message })));
+    throw validationError(read.errors.map((e) => ({ path: `${at}${e.path}`, message: e.message })));
   }
   const unsupported = unsupportedOptions(request as never);
   if (unsupported.length) {

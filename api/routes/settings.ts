@@ -104,6 +104,21 @@ export const SETTING_DEFINITIONS: Record<string, { description: string; check: C
     description: 'The machine offered for new plans (an equipment id).',
     check: (v) => (typeof v === 'string' && UUID_RE.test(v) ? null : 'must be an equipment id (UUID)'),
   },
+  fuelPrice: {
+    description:
+      'Fuel price per litre for the machinery cost of plans and equipment scenarios (MachineCostInputs.fuelPrice where a machine gives none). Default 0.898 ($3.40 per US gallon, Iowa State A3-29).',
+    check: num(0, 100),
+  },
+  labourRate: {
+    description:
+      'Labour cost per hour for the machinery cost (MachineCostInputs.labourRate where a machine gives none; 1.1 labour hours per machine hour). Default 20.',
+    check: num(0, 10_000),
+  },
+  interestRate: {
+    description:
+      'Interest rate a year, 0..1, for the machinery cost (MachineCostInputs.interestRate where a machine gives none). Default 0.08.',
+    check: num(0, 1),
+  },
   exportFormat: {
     description: 'Export format offered first.',
     check: oneOf(

@@ -14,11 +14,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
+import { createEquipmentScenariosRepository } from '../../store/repositories/equipment-scenarios.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { createSharesRepository, type ShareRecord } from '../../store/repositories/shares.ts';
 import { ApiError } from '../errors.ts';
 import { PathPlanNormalizedModel as ModelSchema } from '../openapi/responses.ts';
 import { answers, iso, notFound, principalOf, Uuid } from './common.ts';
+import { ScenarioShare, scenarioShareOut } from './equipment-scenario-shares.ts';
 
 export const DEFAULT_SHARE_DAYS = 30;
 export const MAX_SHARE_DAYS = 365;
@@ -56,6 +58,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const shares = createSharesRepository(opts.store.db);
   const plans = createPathPlansRepository(opts.store.db);
+  const scenarios = createEquipmentScenariosRepository(opts.store.db);
   const tags = ['Shares'];
 
   r.post(
@@ -116,7 +119,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
         tags,
         summary: 'A share (by id, with a key) or what a code opens (no key)',
         description:
-          'With a share id (UUID) and a key: the share. With a code and no key: `{ type, pathPlanIds, expiresAt }` of the live share (404 when unknown, expired or revoked).',
+          'With a share id (UUID) and a key: the share (of a plan or of an equipment scenario set). With a code and no key: `{ type, pathPlanIds, expiresAt }` of a live plan share, `{ type, equipmentScenarioId, expiresAt }` of a live scenario share (404 when unknown, expired or revoked).',
         params: Type.Object(
           { shareIdOrCode: Type.String({ minLength: 10, maxLength: 100 }) },
           { additionalProperties: false },
@@ -127,6 +130,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
             200: {
               schema: Type.Union([
                 Share,
+                ScenarioShare,
                 Type.Object(
                   {
                     type: Type.Literal('path-plan'),
@@ -134,6 +138,14 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
                     expiresAt: Type.String(),
                   },
                   { $id: 'SharedPlans', title: 'SharedPlans' },
+                ),
+                Type.Object(
+                  {
+                    type: Type.Literal('equipment-scenario'),
+                    equipmentScenarioId: Type.String(),
+                    expiresAt: Type.String(),
+                  },
+                  { $id: 'SharedEquipmentScenario', title: 'SharedEquipmentScenario' },
                 ),
               ]),
               description: 'The share.',
@@ -149,12 +161,22 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
       if (UUID_RE.test(v)) {
         if (!req.principal) return reply.code(401).send();
         const s = await shares.get(req.principal.userId, v);
-        if (!s) throw notFound('share', v);
-        return shareOut(s);
+        if (s) return shareOut(s);
+        const sc = await scenarios.getShare(req.principal.userId, v);
+        if (!sc) throw notFound('share', v);
+        return scenarioShareOut(sc);
       }
       const s = await shares.byCode(v);
-      if (!s)
+      if (!s) {
+        const sc = await scenarios.shareByCode(v);
+        if (sc)
+          return {
+            type: 'equipment-scenario' as const,
+            equipmentScenarioId: sc.scenarioId,
+            expiresAt: iso(sc.expiresAt),
+          };
         throw new ApiError(404, 'NOT_FOUND', 'No live share with this code (unknown, expired or revoked).');
+      }
       return { type: 'path-plan' as const, pathPlanIds: [s.pathPlanId], expiresAt: iso(s.expiresAt) };
     },
   );
@@ -175,8 +197,10 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
       },
     },
     async (req, reply) => {
-      if (!(await shares.revoke(principalOf(req).userId, req.params.shareIdOrCode)))
-        throw notFound('share', req.params.shareIdOrCode);
+      const userId = principalOf(req).userId;
+      const id = req.params.shareIdOrCode;
+      if (!(await shares.revoke(userId, id)) && !(await scenarios.revokeShare(userId, id)))
+        throw notFound('share', id);
       return reply.code(204).send();
     },
   );

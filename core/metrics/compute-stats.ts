@@ -14,6 +14,7 @@ import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { Machine, PathPart, PlanStats, Point, Polygon } from '../types/index.ts';
+import { traffickedArea as wheelTrackArea } from './wheel-traffic.ts';
 
 /** Simplification of working centre lines before buffering [m]. */
 const STRIP_TOLERANCE = 0.02;
@@ -104,6 +105,9 @@ export function computeStats(input: StatsInput): PlanStats {
   const nonWorkingDistance = turnDistance + connectorDistance;
   const workingTime = (workingDistance + headlandDistance) / input.machine.workingSpeed;
   const nonWorkingTime = nonWorkingDistance / input.machine.turningSpeed;
+  const traffickedArea = input.machine.tireWidths.length
+    ? wheelTrackArea(input.parts, input.machine.trackWidths, input.machine.tireWidths, input.field)
+    : 0;
   return {
     fieldArea,
     workableArea,
@@ -125,6 +129,8 @@ export function computeStats(input: StatsInput): PlanStats {
     coveredPercent: fieldArea > 0 ? (100 * coveredArea) / fieldArea : 0,
     overlapPercent: fieldArea > 0 ? (100 * overlapArea) / fieldArea : 0,
     ...planCosts(input.machine, workingTime, nonWorkingTime, coveredArea),
+    traffickedArea,
+    traffickedAreaPercent: fieldArea > 0 ? (100 * traffickedArea) / fieldArea : 0,
     // Set by the plan audit (audit-zones.ts).
     undrivenPassLength: 0,
     undrivenTrackLength: 0,
@@ -165,6 +171,8 @@ export function sumStats(list: readonly PlanStats[]): PlanStats {
     ghgKgCo2e: 0,
     costTotal: 0,
     costPerHa: 0,
+    traffickedArea: 0,
+    traffickedAreaPercent: 0,
   };
   for (const z of list) {
     for (const k of Object.keys(s) as (keyof PlanStats)[]) s[k] = (s[k] ?? 0) + (z[k] ?? 0);
@@ -172,6 +180,7 @@ export function sumStats(list: readonly PlanStats[]): PlanStats {
   s.coveredPercent = s.fieldArea > 0 ? (100 * s.coveredArea) / s.fieldArea : 0;
   s.overlapPercent = s.fieldArea > 0 ? (100 * s.overlapArea) / s.fieldArea : 0;
   s.costPerHa = perHectare(s.costTotal ?? 0, s.coveredArea);
+  s.traffickedAreaPercent = s.fieldArea > 0 ? (100 * (s.traffickedArea ?? 0)) / s.fieldArea : 0;
   return s;
 }
 

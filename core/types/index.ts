@@ -310,6 +310,15 @@ export interface PlanStats {
   /** costTotal per hectare covered. */
   costPerHa?: number;
   /**
+   * Ground in the field the wheels run on [m^2]: the union of the wheel
+   * tracks of every driven part (core/metrics/wheel-traffic.ts), ground run
+   * on twice counted once; 0 when the equipment names no tyre widths;
+   * absent on plans made before it.
+   */
+  traffickedArea?: number;
+  /** traffickedArea / fieldArea [%]. */
+  traffickedAreaPercent?: number;
+  /**
    * The plan audit (core/metrics/plan-audit.ts), set on every plan the
    * planner makes (absent on plans made before it): length of the planned
    * headland passes no driven working part runs along [m].

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
-import { equipment, operators } from '../schema.ts';
+import { equipment, equipmentCostInputs, operators } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
 import { atVersion, type ExpectedVersion, versionMatches } from './versions.ts';
@@ -25,6 +25,10 @@ export interface EquipmentInput {
   fuelUse: number | null;
   notes: string | null;
   archived: boolean;
+  /** Rated PTO power [kW] (fuel and cost defaults). */
+  ptoPowerKw: number | null;
+  /** Inputs of the machinery cost model (partial MachineCostInputs). */
+  cost: Record<string, unknown> | null;
 }
 
 export type EquipmentRecord = EquipmentInput & {
@@ -75,35 +79,71 @@ async function uniqueOr<T>(f: () => Promise<CatalogOutcome<T>>): Promise<Catalog
 export function createEquipmentRepository(db: Database) {
   const scoped = (userId: string, id: string) =>
     and(eq(equipment.id, id), accessibleTo(db, userId, equipment.companyId));
+  /** The machines with their cost inputs (kept in their own table). */
+  const withCosts = async (rows: readonly object[]): Promise<EquipmentRecord[]> => {
+    const list = rows as (Omit<EquipmentRecord, 'ptoPowerKw' | 'cost'> & { id: string })[];
+    if (list.length === 0) return [];
+    const costs = await db
+      .select()
+      .from(equipmentCostInputs)
+      .where(
+        inArray(
+          equipmentCostInputs.equipmentId,
+          list.map((r) => r.id),
+        ),
+      );
+    const by = new Map(costs.map((c) => [c.equipmentId, c]));
+    return list.map((r) => ({
+      ...r,
+      ptoPowerKw: by.get(r.id)?.ptoPowerKw ?? null,
+      cost: by.get(r.id)?.cost ?? null,
+    }));
+  };
+  /** Writes a machine's cost inputs (none: its row goes). */
+  const saveCosts = async (id: string, input: Pick<EquipmentInput, 'ptoPowerKw' | 'cost'>) => {
+    if (input.ptoPowerKw === null && input.cost === null) {
+      await db.delete(equipmentCostInputs).where(eq(equipmentCostInputs.equipmentId, id));
+      return;
+    }
+    const values = { ptoPowerKw: input.ptoPowerKw, cost: input.cost };
+    await db
+      .insert(equipmentCostInputs)
+      .values({ equipmentId: id, ...values })
+      .onConflictDoUpdate({ target: equipmentCostInputs.equipmentId, set: values });
+  };
   const get = async (userId: string, id: string): Promise<EquipmentRecord | null> => {
-    const [row] = await db.select().from(equipment).where(scoped(userId, id));
-    return (row as EquipmentRecord) ?? null;
+    const rows = await db.select().from(equipment).where(scoped(userId, id));
+    return (await withCosts(rows))[0] ?? null;
   };
   return {
     get,
 
     async list(userId: string, companyId: string, includeArchived = true): Promise<EquipmentRecord[]> {
-      return (await db
-        .select()
-        .from(equipment)
-        .where(
-          and(
-            eq(equipment.companyId, companyId),
-            accessibleTo(db, userId, equipment.companyId),
-            includeArchived ? undefined : eq(equipment.archived, false),
-          ),
-        )
-        .orderBy(asc(sql`lower(${equipment.name})`), asc(equipment.id))) as EquipmentRecord[];
+      return withCosts(
+        await db
+          .select()
+          .from(equipment)
+          .where(
+            and(
+              eq(equipment.companyId, companyId),
+              accessibleTo(db, userId, equipment.companyId),
+              includeArchived ? undefined : eq(equipment.archived, false),
+            ),
+          )
+          .orderBy(asc(sql`lower(${equipment.name})`), asc(equipment.id)),
+      );
     },
 
     /** A new machine in a company the caller has checked access to. */
     async create(companyId: string, input: EquipmentInput): Promise<CatalogOutcome<EquipmentRecord>> {
+      const { ptoPowerKw, cost, ...fields } = input;
       return uniqueOr(async () => {
         const [row] = await db
           .insert(equipment)
-          .values({ id: uuidv7(), companyId, ...input })
+          .values({ id: uuidv7(), companyId, ...fields })
           .returning();
-        return { ok: true, value: row as EquipmentRecord };
+        await saveCosts(row.id, { ptoPowerKw, cost });
+        return { ok: true, value: { ...(row as EquipmentRecord), ptoPowerKw, cost } };
       });
     },
 
@@ -113,13 +153,17 @@ export function createEquipmentRepository(db: Database) {
       input: EquipmentInput,
       expectedVersion?: ExpectedVersion,
     ): Promise<CatalogOutcome<EquipmentRecord>> {
+      const { ptoPowerKw, cost, ...fields } = input;
       return uniqueOr(async () => {
         const [row] = await db
           .update(equipment)
-          .set({ ...input, version: sql`${equipment.version} + 1`, updatedAt: sql`now()` })
+          .set({ ...fields, version: sql`${equipment.version} + 1`, updatedAt: sql`now()` })
           .where(and(scoped(userId, id), atVersion(equipment.version, expectedVersion)))
           .returning();
-        if (row) return { ok: true, value: row as EquipmentRecord };
+        if (row) {
+          await saveCosts(row.id, { ptoPowerKw, cost });
+          return { ok: true, value: { ...(row as EquipmentRecord), ptoPowerKw, cost } };
+        }
         const now = await get(userId, id);
         return now
           ? { ok: false, reason: 'stale', currentVersion: now.version }

@@ -13,7 +13,9 @@ import { accessibleTo } from './scope.ts';
 /**
  * bulk-guidance and guidance plan stored boundaries, headlands plans their
  * headland passes only; pathplan makes a plan from a stored plan's
- * headlands; postprocess and route route a stored plan again.
+ * headlands; postprocess and route route a stored plan again;
+ * equipment-scenario plans every boundary of a scenario set with each
+ * scenario's machine (item keys `scenarioIndex:boundaryId`).
  */
 export type JobKind =
   | 'bulk-guidance'
@@ -25,7 +27,8 @@ export type JobKind =
   | 'export'
   | 'copy-company'
   | 'transmission'
-  | 'company-sync';
+  | 'company-sync'
+  | 'equipment-scenario';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const OPEN_STATUSES: readonly JobStatus[] = ['queued', 'running'];
 
@@ -104,6 +107,23 @@ export function createJobsRepository(db: Database) {
           i.errorCode ? [{ boundaryId: i.itemKey, errorCode: i.errorCode, message: i.message ?? '' }] : [],
         ),
       };
+    },
+
+    /** The outcomes of a job (for a job whose access the caller checked). */
+    async items(
+      jobId: string,
+    ): Promise<
+      { itemKey: string; pathPlanId: string | null; errorCode: string | null; message: string | null }[]
+    > {
+      return db
+        .select({
+          itemKey: jobItems.itemKey,
+          pathPlanId: jobItems.pathPlanId,
+          errorCode: jobItems.errorCode,
+          message: jobItems.message,
+        })
+        .from(jobItems)
+        .where(eq(jobItems.jobId, jobId));
     },
 
     /** queued -> running (first item started). */

@@ -494,6 +494,17 @@ export function createPathPlansRepository(db: Database) {
       return rows.map((r) => r.id);
     },
 
+    /** Plans of a company stored under the given job ids (for a job whose access the caller checked). */
+    async byJobs(companyId: string, jobIds: readonly string[]): Promise<StoredPlan[]> {
+      if (jobIds.length === 0) return [];
+      return (
+        await db
+          .select({ ...rowColumns, ...modelColumns })
+          .from(pathPlans)
+          .where(and(eq(pathPlans.companyId, companyId), inArray(pathPlans.jobId, [...jobIds])))
+      ).map((r) => withModel(r) as StoredPlan);
+    },
+
     /** Counts plans of a job (used to check that no item stored twice). */
     async countByJob(jobId: string): Promise<number> {
       const [r] = await db.select({ n: count() }).from(pathPlans).where(eq(pathPlans.jobId, jobId));

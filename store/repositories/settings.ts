@@ -5,7 +5,7 @@
  * Setting a name twice updates it (one row per company or user and name),
  * honouring an expected version.
  */
-import { and, asc, count, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 import { settings } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
@@ -48,6 +48,15 @@ export function createSettingsRepository(db: Database) {
 
   return {
     get,
+
+    /** Values of the named settings of a company (access checked by the caller); names not set are left out. */
+    async companyValues(companyId: string, names: readonly string[]): Promise<Record<string, unknown>> {
+      const rows = await db
+        .select({ name: settings.name, value: settings.value })
+        .from(settings)
+        .where(and(ownerWhere({ companyId }), inArray(settings.name, [...names])));
+      return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+    },
 
     /** Sets a name of a company (access checked by the caller) or of a user; updates it when set already. */
     async put(

@@ -20,7 +20,12 @@ export interface ShareRecord {
   revokedAt: Date | null;
 }
 
-const hash = (code: string) => createHash('sha256').update(code).digest('hex');
+/** The stored form of a share code (its SHA-256). */
+export const shareCodeHash = (code: string) => createHash('sha256').update(code).digest('hex');
+const hash = shareCodeHash;
+
+/** A new random share code. */
+export const newShareCode = () => `tls_${randomBytes(24).toString('base64url')}`;
 
 const cols = {
   id: shares.id,
@@ -41,7 +46,7 @@ export function createSharesRepository(db: Database) {
       userId: string;
       expiresInSeconds: number;
     }): Promise<{ share: ShareRecord; code: string }> {
-      const code = `tls_${randomBytes(24).toString('base64url')}`;
+      const code = newShareCode();
       const [share] = await db
         .insert(shares)
         .values({

@@ -17,9 +17,17 @@ import { createEmbedding } from './embed.ts';
 import { bestEdges, boundsOf, type Edge, obstaclesOf, type Position, pointAlong, routeOf } from './geo.ts';
 import { activeGroup, modelToFeatures } from './model.ts';
 import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
+import { createScenarioPanel } from './scenarios.ts';
 import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
 import { createStoredPlans } from './stored.ts';
 import { addSlopeShading, groundSlopeAt, partSlopeText } from './terrain.ts';
+import {
+  addWheelTrafficLayer,
+  clearWheelTraffic,
+  PASS_COLOURS,
+  showWheelTraffic,
+  WHEEL_TRAFFIC_LAYER,
+} from './wheel-traffic.ts';
 
 export interface ViewConfig {
   /** 'field': the planning view of a boundary; 'shared': a plan opened by share code (read only, no session). */
@@ -203,6 +211,8 @@ function replan(): void {
   if (!boundary) return;
   const job: PlanJob = { id: ++jobId, boundary, tuning: readTuning() };
   changedAt.set(job.id, performance.now());
+  // A preview is not a stored plan: no wheel tracks to show.
+  mapReady.then(() => clearWheelTraffic(map));
   worker.postMessage(job);
   $('map').setAttribute('aria-busy', 'true');
 }
@@ -313,6 +323,12 @@ export function showModel(
     $('map').dataset.planVersion = `stored-${++storedShown}`;
   });
   showFigures(stats, zones, label);
+  // The wheel tracks of a stored plan (a shared plan's reader has no key for them).
+  mapReady.then(() => {
+    clearWheelTraffic(map);
+    if (config.mode !== 'shared' && m.pathPlanId)
+      void showWheelTraffic(map, api, m.pathPlanId).catch(() => {});
+  });
   // The settings of the variant on screen: its tracks carry their width, the plan its machine.
   const g = m.zones[0] ? (pick ?? activeGroup)(m.zones[0]) : undefined;
   const width = g?.geometryParts.find((p) => p.trackDetail)?.trackDetail?.width ?? m.equipment.swathWidth;
@@ -433,6 +449,12 @@ const GROUPS: LayerGroup[] = [
   { id: 'turns', label: 'Turns and connectors', layers: ['turn-line', 'connector-line'], color: '#d81b60' },
   { id: 'route', label: 'Route progress', layers: ['driven-line', 'vehicle'], color: '#111' },
   { id: 'edges', label: 'Longest edges', layers: ['edge-line'], color: '#00897b' },
+  {
+    id: 'wheels',
+    label: 'Wheel traffic (1, 2, 3+ passes)',
+    layers: [WHEEL_TRAFFIC_LAYER],
+    color: `linear-gradient(90deg, ${PASS_COLOURS[1]}, ${PASS_COLOURS[2]}, ${PASS_COLOURS[3]})`,
+  },
 ];
 const HOVER_LAYERS = [
   'headland-line',
@@ -481,6 +503,7 @@ mapReady.then(() => {
     source: 'obstacles',
     paint: { 'line-color': '#4e342e', 'line-width': 1.5 },
   });
+  addWheelTrafficLayer(map);
   map.addLayer({
     id: 'headland-line',
     type: 'line',
@@ -842,6 +865,9 @@ async function start(): Promise<void> {
     beforeLayer: 'headland-line',
     legend: $('legend'),
   }).catch(() => {});
+  void createScenarioPanel({ api, errorText })
+    .load()
+    .catch(() => {});
   embed.post('tramline:ready', { boundaryId: config.boundaryId });
   await stored.load().catch((e) => setStatus(String((e as Error).message), 'error'));
 }
