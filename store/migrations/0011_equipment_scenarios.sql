@@ -1,3 +1,9 @@
+CREATE TABLE "equipment_cost_inputs" (
+	"equipment_id" uuid PRIMARY KEY NOT NULL,
+	"pto_power_kw" double precision,
+	"cost" jsonb
+);
+--> statement-breakpoint
 CREATE TABLE "equipment_scenario_details" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"scenario_id" uuid NOT NULL,
@@ -34,6 +40,7 @@ CREATE TABLE "equipment_scenarios" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "equipment_cost_inputs" ADD CONSTRAINT "equipment_cost_inputs_equipment_id_equipment_id_fk" FOREIGN KEY ("equipment_id") REFERENCES "public"."equipment"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "equipment_scenario_details" ADD CONSTRAINT "equipment_scenario_details_scenario_id_equipment_scenarios_id_fk" FOREIGN KEY ("scenario_id") REFERENCES "public"."equipment_scenarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "equipment_scenario_details" ADD CONSTRAINT "equipment_scenario_details_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "equipment_scenario_shares" ADD CONSTRAINT "equipment_scenario_shares_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
