@@ -195,7 +195,7 @@ function sweepAngle(parts: readonly PathPart[]): number {
   return angle;
 }
 
-function rotatePolygons(polys: readonly Polygon[], angle: number): Polygon[] {
+export function rotatePolygons(polys: readonly Polygon[], angle: number): Polygon[] {
   if (angle === 0) return polys as Polygon[];
   const c = Math.cos(angle);
   const s = Math.sin(angle);
