@@ -35,6 +35,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { fieldOperationRoutes } from './routes/field-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -288,6 +289,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Countries (ISO 3166-1) and currencies (ISO 4217) from maintained data packages (cacheable), and the user labels of a company.',
         },
+        {
+          name: 'Field operations',
+          description:
+            'Work done on a field as logged by the machine: positions in batches, coverage (covered, overlap, missed area) against the boundary and deviation from the plan per track, lists, a table and exports.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -336,6 +342,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
+  await app.register(fieldOperationRoutes, { store: opts.store });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

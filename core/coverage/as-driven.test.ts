@@ -63,10 +63,9 @@ describe('as-driven coverage', () => {
     );
     const log = logOf(simulateDrive(parts, { hz: 10, sigma: 0.3, seed: 8 }));
     const c = measureCoverage(field, SWATH, log);
-    const skippedLength = tracks.filter((t) => skip.has(t.trackIndex)).reduce(
-      (s, t) => s + Math.hypot(t.points[1].x - t.points[0].x, t.points[1].y - t.points[0].y),
-      0,
-    );
+    const skippedLength = tracks
+      .filter((t) => skip.has(t.trackIndex))
+      .reduce((s, t) => s + Math.hypot(t.points[1].x - t.points[0].x, t.points[1].y - t.points[0].y), 0);
     expect(c.missedArea - zone.stats.missedArea).toBeGreaterThan(0.95 * skippedLength * SWATH);
     expect(c.missedArea - zone.stats.missedArea).toBeLessThan(1.05 * skippedLength * SWATH);
     const dev = crossTrackDeviation(tracks, log, SWATH);
