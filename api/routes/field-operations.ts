@@ -15,6 +15,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
 import { multiPolygonArea } from '../../core/geometry/polygon.ts';
 import {
   columnsOf,
@@ -120,6 +121,24 @@ export async function fieldOperationRoutes(appBase: FastifyInstance, opts: { sto
     // The operations logging now; the oldest used go first.
     if (contexts.size > MAX_CONTEXTS) contexts.delete(contexts.keys().next().value as string);
     return ctx;
+  };
+
+  /** A page of the list endpoints (query: offset, limit, from, to, operationType, status). */
+  const listPage = async (
+    where: { companyId: string } | { fieldId: string },
+    q: Static<typeof ListQuery>,
+  ) => {
+    const page = await ops.list(
+      where,
+      filterOf({
+        from: q.from,
+        to: q.to,
+        operationTypes: q.operationType ? [q.operationType] : undefined,
+        statuses: q.status ? [q.status] : undefined,
+      }),
+      { offset: Number(q.offset ?? 0), limit: Number(q.limit ?? 100) },
+    );
+    return { items: page.items.map(operationView), total: page.total };
   };
 
   /** Ids of the filter that are not fields of the company answer 404, as anywhere. */
@@ -279,18 +298,7 @@ export async function fieldOperationRoutes(appBase: FastifyInstance, opts: { sto
     async (req) => {
       const field = await store.hierarchy.getField(principalOf(req).userId, req.params.fieldId);
       if (!field) throw notFound('field', req.params.fieldId);
-      const q = req.query;
-      const page = await ops.list(
-        { fieldId: field.fieldId },
-        filterOf({
-          from: q.from,
-          to: q.to,
-          operationTypes: q.operationType ? [q.operationType] : undefined,
-          statuses: q.status ? [q.status] : undefined,
-        }),
-        { offset: Number(q.offset ?? 0), limit: Number(q.limit ?? 100) },
-      );
-      return { items: page.items.map(operationView), total: page.total };
+      return listPage({ fieldId: field.fieldId }, req.query);
     },
   );
 
@@ -326,18 +334,7 @@ export async function fieldOperationRoutes(appBase: FastifyInstance, opts: { sto
     },
     async (req) => {
       await requireCompany(store, req, req.params.companyId);
-      const q = req.query;
-      const page = await ops.list(
-        { companyId: req.params.companyId },
-        filterOf({
-          from: q.from,
-          to: q.to,
-          operationTypes: q.operationType ? [q.operationType] : undefined,
-          statuses: q.status ? [q.status] : undefined,
-        }),
-        { offset: Number(q.offset ?? 0), limit: Number(q.limit ?? 100) },
-      );
-      return { items: page.items.map(operationView), total: page.total };
+      return listPage({ companyId: req.params.companyId }, req.query);
     },
   );
 

@@ -18,7 +18,7 @@
 import { Clipper } from 'clipper2-ts';
 import { bufferLines, intersection, intersectionArea } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { rotatePolygons } from '../metrics/compute-stats.ts';
+import { longestSegmentAngle, rotatePolygons } from '../metrics/compute-stats.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 /** Logged positions as flat arrays, sorted by time. */
@@ -178,7 +178,7 @@ export function measureCoverage(
   const covered = opts.withGeometry ? intersection(strips, field) : undefined;
   // As the planner's metrics do: turned so the longest straight runs along the
   // clipper's sweep, parallel strips meet few scanbeams (areas do not change).
-  const angle = sweepAngle(runs);
+  const angle = longestSegmentAngle(runs);
   const coveredArea = covered
     ? multiPolygonArea(covered)
     : intersectionArea(rotatePolygons(strips, angle), rotatePolygons(field, angle));
@@ -194,22 +194,4 @@ export function measureCoverage(
     runs,
     ...(covered ? { covered } : {}),
   };
-}
-
-/** Minus the heading of the longest segment of the runs [rad]. */
-function sweepAngle(runs: readonly Point[][]): number {
-  let best = 0;
-  let angle = 0;
-  for (const p of runs) {
-    for (let i = 1; i < p.length; i++) {
-      const dx = p[i].x - p[i - 1].x;
-      const dy = p[i].y - p[i - 1].y;
-      const l2 = dx * dx + dy * dy;
-      if (l2 > best) {
-        best = l2;
-        angle = -Math.atan2(dy, dx);
-      }
-    }
-  }
-  return angle;
 }
