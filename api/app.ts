@@ -44,6 +44,7 @@ import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { mapTileRoutes } from './routes/map-tiles.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
@@ -66,6 +67,8 @@ export interface AppOptions {
   poolOptions?: PlanPoolOptions;
   /** Requests per minute per API key (default 600). */
   rateLimitPerMin?: number;
+  /** Calls per minute and user to POST /api/analytics-events (default 60). */
+  analyticsPerMin?: number;
   /** Rate limit window [s] (default 60). */
   rateLimitWindowSeconds?: number;
   /** Fastify logger option (default: pino at LOG_LEVEL or info; false = none). */
@@ -294,6 +297,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           description:
             'Work done on a field as logged by the machine: positions in batches, coverage (covered, overlap, missed area) against the boundary and deviation from the plan per track, lists, a table and exports.',
         },
+        {
+          name: 'Notifications',
+          description:
+            'What a user is told (a job of theirs finished or failed, a share of theirs was opened, access to a company was granted), and the analytics events clients record.',
+        },
         { name: 'Service', description: 'Health and documentation.' },
       ],
     },
@@ -343,6 +351,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
   await app.register(fieldOperationRoutes, { store: opts.store });
+  await app.register(notificationRoutes, { store: opts.store, analyticsPerMin: opts.analyticsPerMin });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
+import { createNotificationsRepository } from '../../store/repositories/notifications.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { createSharesRepository, type ShareRecord } from '../../store/repositories/shares.ts';
 import { ApiError } from '../errors.ts';
@@ -56,6 +57,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const shares = createSharesRepository(opts.store.db);
   const plans = createPathPlansRepository(opts.store.db);
+  const notices = createNotificationsRepository(opts.store.db);
   const tags = ['Shares'];
 
   r.post(
@@ -155,6 +157,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
       const s = await shares.byCode(v);
       if (!s)
         throw new ApiError(404, 'NOT_FOUND', 'No live share with this code (unknown, expired or revoked).');
+      await notices.shareOpened(s);
       return { type: 'path-plan' as const, pathPlanIds: [s.pathPlanId], expiresAt: iso(s.expiresAt) };
     },
   );
@@ -205,6 +208,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
       const plan = await plans.getAny(s.pathPlanId);
       if (!plan || plan.companyId !== s.companyId)
         throw new ApiError(404, 'NOT_FOUND', 'The shared plan no longer exists.');
+      await notices.shareOpened(s);
       reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('cache-control', 'private, no-store');
