@@ -335,8 +335,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(storedPlanRoutes, { store: opts.store });
   await app.register(jobRoutes, { store: opts.store, jobs });
   await app.register(shareRoutes, { store: opts.store });
-  await app.register(routeReadRoutes, { store: opts.store });
-  await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
+  await app.register(routeReadRoutes, { store: opts.store, jobs });
+  await app.register(routingRoutes, { store: opts.store, jobs, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
   // One pool of file readers (worker threads) for uploads and imports, ended with the app.
   const uploads = uploadSettings(opts.uploads);

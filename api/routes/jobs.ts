@@ -34,7 +34,7 @@ export const MAX_BULK_BOUNDARIES = 5000;
 /** Plans one export may hold. */
 export const MAX_EXPORT_PLANS = 500;
 
-const JobRequest = Type.Omit(DirectPlanRequest, ['boundary', 'field'], {
+export const JobRequest = Type.Omit(DirectPlanRequest, ['boundary', 'field'], {
   $id: 'JobPlanRequest',
   title: 'JobPlanRequest',
   additionalProperties: false,
