@@ -34,6 +34,7 @@ import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
+import { descriptorRoutes } from './routes/descriptors.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { fieldOperationRoutes } from './routes/field-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -298,6 +299,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             'Work done on a field as logged by the machine: positions in batches, coverage (covered, overlap, missed area) against the boundary and deviation from the plan per track, lists, a table and exports.',
         },
         {
+          name: 'Descriptors',
+          description:
+            'Named, typed values a company attaches to its growers, farms, fields, plans and machines (crop, variety, soil type, ...), and which objects lack required ones.',
+        },
+        {
           name: 'Notifications',
           description:
             'What a user is told (a job of theirs finished or failed, a share of theirs was opened, access to a company was granted), and the analytics events clients record.',
@@ -351,6 +357,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(mapTileRoutes, { store: opts.store });
   await app.register(userLabelRoutes, { store: opts.store });
   await app.register(fieldOperationRoutes, { store: opts.store });
+  await app.register(descriptorRoutes, { store: opts.store });
   await app.register(notificationRoutes, { store: opts.store, analyticsPerMin: opts.analyticsPerMin });
   await app.register(webRoutes, {
     store: opts.store,

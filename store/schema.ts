@@ -738,3 +738,34 @@ export const analyticsEvents = pgTable(
     index('analytics_events_name_idx').on(t.name),
   ],
 );
+
+// ---- Descriptors: named, typed metadata a company attaches to its objects ----
+
+/**
+ * A descriptor: one named, typed value (crop: "winter wheat", sowing date,
+ * soil type, ...) on one object of a company (a grower, farm, field, plan or
+ * machine). A name is set once per object (case-insensitive).
+ */
+export const descriptors = pgTable(
+  'descriptors',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** 'grower' | 'farm' | 'field' | 'pathPlan' | 'equipment'. */
+    objectType: text('object_type').notNull(),
+    objectId: uuid('object_id').notNull(),
+    name: text('name').notNull(),
+    /** 'text' | 'number' | 'boolean' | 'date'. */
+    valueType: text('value_type').notNull(),
+    value: jsonb('value').notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('descriptors_object_name_key').on(t.objectType, t.objectId, sql`lower(${t.name})`),
+    index('descriptors_company_idx').on(t.companyId, t.objectType),
+  ],
+);
