@@ -48,6 +48,7 @@ import { mapTileRoutes } from './routes/map-tiles.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
+import { planSummaryRoutes } from './routes/plan-summaries.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
 import { routingRoutes } from './routes/routing.ts';
@@ -358,6 +359,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userLabelRoutes, { store: opts.store });
   await app.register(fieldOperationRoutes, { store: opts.store });
   await app.register(descriptorRoutes, { store: opts.store });
+  await app.register(planSummaryRoutes, { store: opts.store });
   await app.register(notificationRoutes, { store: opts.store, analyticsPerMin: opts.analyticsPerMin });
   await app.register(webRoutes, {
     store: opts.store,

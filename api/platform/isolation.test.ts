@@ -273,6 +273,7 @@ const WALK: Walk[] = [
     route: '/api/companies/:companyId/field-operations/export',
     body: () => ({ format: 'csv' }),
   },
+  { method: 'POST', route: '/api/companies/:companyId/dashboard-path-plan-summary', body: () => ({}) },
   // Notifications and descriptors.
   { method: 'DELETE', route: '/api/notifications/:id', idOf: { id: 'notificationId' } },
   {
