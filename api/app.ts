@@ -40,6 +40,7 @@ import { fieldOperationRoutes } from './routes/field-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
+import { geometrySmoothingRoutes } from './routes/geometry-smoothing.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -351,6 +352,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userFileRoutes, { store: opts.store, uploads });
   await app.register(boundaryImportRoutes, { store: opts.store, uploads });
   await app.register(geometryOperationRoutes);
+  await app.register(geometrySmoothingRoutes);
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
