@@ -22,6 +22,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   // The share code is the credential; a share id (UUID) still needs a key (the route answers 401).
   'GET /api/shares/:shareIdOrCode',
   'GET /api/shares/:code/path-plans-normalized/:pathPlanId',
+  'POST /api/shares/:code/plans',
 ]);
 
 /** Whether a request needs a valid API key. `routeUrl` is the matched route pattern (undefined: no route). */

@@ -313,6 +313,8 @@ const WALK: Walk[] = [
 const NOT_WALKED: Record<string, string> = {
   'GET /api/shares/:code/path-plans-normalized/:pathPlanId':
     'public: the share code is the credential (the shares tests check a code opens only its plan)',
+  'POST /api/shares/:code/plans':
+    'public: the share code is the credential (geometry-extras tests: a code answers only its plan, unknown codes 404)',
 };
 
 let srv: TestServer;
