@@ -243,7 +243,8 @@ export async function referenceLineRoutes(app: FastifyInstance): Promise<void> {
       true,
     ],
   ];
-  for (const [kind, summary, description, deprecated] of more) {
+  /** A kind answered as JSON lines. */
+  const jsonRoute = (kind: Kind | MoreKind, summary: string, description: string, deprecated = false) =>
     r.post(
       `/api/reference-lines/${kind}`,
       {
@@ -251,7 +252,7 @@ export async function referenceLineRoutes(app: FastifyInstance): Promise<void> {
           tags,
           summary,
           description,
-          deprecated,
+          ...(deprecated ? { deprecated } : {}),
           body: ReferenceLinesRequest,
           response: answers(
             { 200: { schema: ReferenceLinesResponse, description: 'The lines, best first.' } },
@@ -266,30 +267,11 @@ export async function referenceLineRoutes(app: FastifyInstance): Promise<void> {
         return { lines: lines(frame, list) };
       },
     );
-  }
+  for (const [kind, summary, description, deprecated] of more)
+    jsonRoute(kind, summary, description, deprecated);
   for (const kind of ['default-straight-edges', 'default-contours', 'default-lines'] as const) {
     const [summary, description] = DESCRIPTIONS[kind];
-    r.post(
-      `/api/reference-lines/${kind}`,
-      {
-        schema: {
-          tags,
-          summary,
-          description,
-          body: ReferenceLinesRequest,
-          response: answers(
-            { 200: { schema: ReferenceLinesResponse, description: 'The lines, best first.' } },
-            400,
-            413,
-            415,
-          ),
-        },
-      },
-      async (req) => {
-        const { frame, list } = candidates(kind, req.body);
-        return { lines: lines(frame, list) };
-      },
-    );
+    jsonRoute(kind, summary, description);
     r.post(
       `/api/reference-lines/${kind}/geojson`,
       {
