@@ -45,9 +45,13 @@ import { equipmentRoutes } from './routes/equipment.ts';
 import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
 import { equipmentScenarioShareRoutes } from './routes/equipment-scenario-shares.ts';
 import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
+import { descriptorRoutes } from './routes/descriptors.ts';
+import { equipmentRoutes } from './routes/equipment.ts';
+import { fieldOperationRoutes } from './routes/field-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
+import { geometrySmoothingRoutes } from './routes/geometry-smoothing.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageryRoutes } from './routes/imagery.ts';
@@ -55,8 +59,10 @@ import { jobRoutes } from './routes/jobs.ts';
 import { locationSearchRoutes } from './routes/location-search.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { mapTileRoutes } from './routes/map-tiles.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
+import { planSummaryRoutes } from './routes/plan-summaries.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
 import { routingRoutes } from './routes/routing.ts';
@@ -80,6 +86,8 @@ export interface AppOptions {
   poolOptions?: PlanPoolOptions;
   /** Requests per minute per API key (default 600). */
   rateLimitPerMin?: number;
+  /** Calls per minute and user to POST /api/analytics-events (default 60). */
+  analyticsPerMin?: number;
   /** Rate limit window [s] (default 60). */
   rateLimitWindowSeconds?: number;
   /** Fastify logger option (default: pino at LOG_LEVEL or info; false = none). */
@@ -339,6 +347,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           name: 'Location search',
           description:
             "Places for a text, as GeoJSON points: the company's growers, farms and fields, cities and towns of a bundled gazetteer, and an external geocoder when TRAMLINE_GEOCODER_URL is set.",
+          name: 'Field operations',
+          description:
+            'Work done on a field as logged by the machine: positions in batches, coverage (covered, overlap, missed area) against the boundary and deviation from the plan per track, lists, a table and exports.',
+        },
+        {
+          name: 'Descriptors',
+          description:
+            'Named, typed values a company attaches to its growers, farms, fields, plans and machines (crop, variety, soil type, ...), and which objects lack required ones.',
+        },
+        {
+          name: 'Notifications',
+          description:
+            'What a user is told (a job of theirs finished or failed, a share of theirs was opened, access to a company was granted), and the analytics events clients record.',
         },
         { name: 'Service', description: 'Health and documentation.' },
       ],
@@ -380,6 +401,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(wheelTrafficRoutes, { store: opts.store });
   await app.register(routeReadRoutes, { store: opts.store });
   await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
+  await app.register(routeReadRoutes, { store: opts.store, jobs });
+  await app.register(routingRoutes, { store: opts.store, jobs, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
   // One pool of file readers (worker threads) for uploads and imports, ended with the app.
   const uploads = uploadSettings(opts.uploads);
@@ -387,6 +410,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userFileRoutes, { store: opts.store, uploads });
   await app.register(boundaryImportRoutes, { store: opts.store, uploads });
   await app.register(geometryOperationRoutes);
+  await app.register(geometrySmoothingRoutes);
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);
   await app.register(settingRoutes, { store: opts.store });
@@ -420,6 +444,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             opts.boundarySources ?? (process.env.TRAMLINE_BOUNDARY_SOURCES || undefined),
           ),
   });
+  await app.register(fieldOperationRoutes, { store: opts.store });
+  await app.register(descriptorRoutes, { store: opts.store });
+  await app.register(planSummaryRoutes, { store: opts.store });
+  await app.register(notificationRoutes, { store: opts.store, analyticsPerMin: opts.analyticsPerMin });
   await app.register(webRoutes, {
     store: opts.store,
     tokens,

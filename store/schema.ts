@@ -821,6 +821,16 @@ export const platformAdmins = pgTable('platform_admins', {
  */
 export const vendorConnections = pgTable(
   'vendor_connections',
+// ---- Field operations: the record of work done on a field, against its plan ----
+
+/**
+ * A field operation: one piece of work on a field (spraying it, say), with
+ * what was covered as measured from the logged positions. The figures are
+ * written by every log call, so lists read them without the positions.
+ * Areas [m^2], distances [m], times [s], swath [m].
+ */
+export const fieldOperations = pgTable(
+  'field_operations',
   {
     id: uuid('id').primaryKey(),
     companyId: uuid('company_id')
@@ -897,4 +907,135 @@ export const externalLinks = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.vendor, t.kind, t.externalId] })],
+    fieldId: uuid('field_id')
+      .notNull()
+      .references(() => fields.id, { onDelete: 'cascade' }),
+    boundaryId: uuid('boundary_id')
+      .notNull()
+      .references(() => boundaries.id, { onDelete: 'cascade' }),
+    pathPlanId: uuid('path_plan_id').references(() => pathPlans.id, { onDelete: 'set null' }),
+    operationType: text('operation_type').notNull(),
+    equipmentId: uuid('equipment_id').references(() => equipment.id, { onDelete: 'set null' }),
+    operatorId: uuid('operator_id').references(() => operators.id, { onDelete: 'set null' }),
+    swathWidth: doublePrecision('swath_width').notNull(),
+    /** 'inProgress' | 'completed' | 'cancelled'. */
+    status: text('status').notNull().default('inProgress'),
+    notes: text('notes'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    pointCount: integer('point_count').notNull().default(0),
+    firstPointAt: timestamp('first_point_at', { withTimezone: true }),
+    lastPointAt: timestamp('last_point_at', { withTimezone: true }),
+    fieldArea: doublePrecision('field_area').notNull().default(0),
+    coveredArea: doublePrecision('covered_area').notNull().default(0),
+    coveredPercent: doublePrecision('covered_percent').notNull().default(0),
+    overlapArea: doublePrecision('overlap_area').notNull().default(0),
+    missedArea: doublePrecision('missed_area').notNull().default(0),
+    workingDistance: doublePrecision('working_distance').notNull().default(0),
+    workingTime: doublePrecision('working_time').notNull().default(0),
+    /** Deviation from the linked plan per planned track (core/coverage/cross-track.ts), or null. */
+    tracks: jsonb('tracks'),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('field_operations_company_started_idx').on(t.companyId, t.startedAt),
+    index('field_operations_field_idx').on(t.fieldId),
+  ],
+);
+
+/**
+ * Logged positions of a field operation, one row per accepted batch, packed
+ * (formats/field-operation-log.ts): only points whose time the operation did
+ * not have yet are kept, so a resent batch stores nothing.
+ */
+export const fieldOperationBatches = pgTable(
+  'field_operation_batches',
+  {
+    id: uuid('id').primaryKey(),
+    fieldOpId: uuid('field_op_id')
+      .notNull()
+      .references(() => fieldOperations.id, { onDelete: 'cascade' }),
+    pointCount: integer('point_count').notNull(),
+    points: bytea('points').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('field_operation_batches_op_idx').on(t.fieldOpId)],
+);
+
+// ---- Notifications and analytics events ----
+
+/**
+ * What a user is told: a job of theirs finished or failed, a share of their
+ * company's plan was opened, access to a company was granted. Read ones stay
+ * until deleted; lists show unread first.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    /** 'jobCompleted' | 'jobFailed' | 'shareOpened' | 'accessGranted'. */
+    kind: text('kind').notNull(),
+    message: text('message').notNull(),
+    /** Ids the notification is about (jobId, shareId, pathPlanId, companyId). */
+    data: jsonb('data').$type<Record<string, string>>().notNull().default({}),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Client events kept for the operator's reporting (bounded in size by the API). */
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    properties: jsonb('properties').notNull().default({}),
+    /** When the client says it happened. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('analytics_events_created_idx').on(t.createdAt),
+    index('analytics_events_name_idx').on(t.name),
+  ],
+);
+
+// ---- Descriptors: named, typed metadata a company attaches to its objects ----
+
+/**
+ * A descriptor: one named, typed value (crop: "winter wheat", sowing date,
+ * soil type, ...) on one object of a company (a grower, farm, field, plan or
+ * machine). A name is set once per object (case-insensitive).
+ */
+export const descriptors = pgTable(
+  'descriptors',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** 'grower' | 'farm' | 'field' | 'pathPlan' | 'equipment'. */
+    objectType: text('object_type').notNull(),
+    objectId: uuid('object_id').notNull(),
+    name: text('name').notNull(),
+    /** 'text' | 'number' | 'boolean' | 'date'. */
+    valueType: text('value_type').notNull(),
+    value: jsonb('value').notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('descriptors_object_name_key').on(t.objectType, t.objectId, sql`lower(${t.name})`),
+    index('descriptors_company_idx').on(t.companyId, t.objectType),
+  ],
 );

@@ -23,6 +23,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/shares/:shareIdOrCode',
   'GET /api/shares/:code/path-plans-normalized/:pathPlanId',
   'GET /api/shares/:code/equipment-scenario',
+  'POST /api/shares/:code/plans',
 ]);
 
 /** Whether a request needs a valid API key. `routeUrl` is the matched route pattern (undefined: no route). */

@@ -252,6 +252,43 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/user-labels/:userLabelId' },
   { method: 'PUT', route: '/api/user-labels/:userLabelId', body: () => ({ name: 'intruder' }) },
   { method: 'DELETE', route: '/api/user-labels/:userLabelId' },
+  // Field operations.
+  {
+    method: 'POST',
+    route: '/api/field-operations/start',
+    body: (ids) => ({ fieldId: ids.fieldId, boundaryId: ids.boundaryId, operationType: 'x', swathWidth: 6 }),
+  },
+  {
+    method: 'POST',
+    route: '/api/field-operations/:fieldOpId/log',
+    body: () => ({ points: [{ t: '2026-05-04T06:00:00Z', lon: 10.1, lat: 56.1, working: true }] }),
+  },
+  { method: 'POST', route: '/api/field-operations/:fieldOpId', body: () => ({ status: 'cancelled' }) },
+  { method: 'GET', route: '/api/fields/:fieldId/operations' },
+  { method: 'GET', route: '/api/fields/:fieldId/operations/:opId', idOf: { opId: 'fieldOpId' } },
+  { method: 'GET', route: '/api/companies/:companyId/operations' },
+  { method: 'POST', route: '/api/companies/:companyId/field-operations/table', body: () => ({}) },
+  {
+    method: 'POST',
+    route: '/api/companies/:companyId/field-operations/export',
+    body: () => ({ format: 'csv' }),
+  },
+  { method: 'POST', route: '/api/companies/:companyId/dashboard-path-plan-summary', body: () => ({}) },
+  // Notifications and descriptors.
+  { method: 'DELETE', route: '/api/notifications/:id', idOf: { id: 'notificationId' } },
+  {
+    method: 'POST',
+    route: '/api/descriptors',
+    body: (ids) => ({
+      objectType: 'field',
+      objectId: ids.fieldId,
+      name: 'crop',
+      valueType: 'text',
+      value: 'x',
+    }),
+  },
+  { method: 'GET', route: '/api/descriptors/:id', idOf: { id: 'descriptorId' } },
+  { method: 'DELETE', route: '/api/descriptors/:id', idOf: { id: 'descriptorId' } },
   // Settings.
   { method: 'GET', route: '/api/companies/:companyId/settings' },
   {
@@ -325,6 +362,8 @@ const NOT_WALKED: Record<string, string> = {
     'public: the share code is the credential (the shares tests check a code opens only its plan)',
   'GET /api/shares/:code/equipment-scenario':
     'public: the share code is the credential (the scenario tests check a revoked code opens nothing)',
+  'POST /api/shares/:code/plans':
+    'public: the share code is the credential (geometry-extras tests: a code answers only its plan, unknown codes 404)',
 };
 
 let srv: TestServer;
@@ -368,6 +407,9 @@ async function snapshot(): Promise<unknown[]> {
   if (ids.operatorId) reads.push(`/api/operators/${ids.operatorId}`);
   if (ids.userFileId) reads.push(`/api/user-files/${ids.userFileId}/metadata`);
   if (ids.userLabelId) reads.push(`/api/user-labels/${ids.userLabelId}`);
+  if (ids.fieldOpId) reads.push(`/api/fields/${ids.fieldId}/operations/${ids.fieldOpId}`);
+  if (ids.descriptorId) reads.push(`/api/descriptors/${ids.descriptorId}`);
+  if (ids.notificationId) reads.push('/api/notifications');
   if (ids.settingId) reads.push(`/api/settings/${ids.settingId}`, `/api/users/${ids.userId}/settings`);
   if (ids.equipmentScenarioId)
     reads.push(`/api/equipment-scenarios/${ids.equipmentScenarioId}`, `/api/shares/${ids.scenarioShareId}`);
@@ -472,6 +514,36 @@ beforeAll(async () => {
   }
   if (has('POST /api/user-labels')) {
     ids.userLabelId = (await ok(a.post('/api/user-labels', { name: 'A label' }), 201)).json.userLabelId;
+  }
+  if (has('POST /api/field-operations/start')) {
+    ids.fieldOpId = (
+      await ok(
+        a.post('/api/field-operations/start', {
+          fieldId: ids.fieldId,
+          boundaryId: ids.boundaryId,
+          operationType: 'spraying',
+          swathWidth: 6,
+        }),
+        201,
+      )
+    ).json.fieldOpId;
+  }
+  if (has('DELETE /api/notifications/:id')) {
+    ids.notificationId = (await ok(a.get('/api/notifications'))).json.items[0].notificationId;
+  }
+  if (has('POST /api/descriptors')) {
+    ids.descriptorId = (
+      await ok(
+        a.post('/api/descriptors', {
+          objectType: 'field',
+          objectId: ids.fieldId,
+          name: 'crop',
+          valueType: 'text',
+          value: 'wheat',
+        }),
+        201,
+      )
+    ).json.descriptorId;
   }
   if (has('POST /api/companies/:companyId/settings')) {
     ids.settingId = (

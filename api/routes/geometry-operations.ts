@@ -5,6 +5,8 @@
  *   POST /api/geometry-operations/convert-geojson-to-wkt    { geojson } → { wkt }
  *   POST /api/geometry-operations/geojson-change-crs-to-utm { geojson, zone?, hemisphere? } → { geojson, utm }
  *   POST /api/geometry-operations/wkt-change-crs-to-utm     { wkt, zone?, hemisphere? } → { wkt, utm }
+ *   POST /api/geometry-operations/convert-jd-multipolygonsjson-to-geojson  John Deere multipolygons → GeoJSON
+ *   POST /api/geometry-operations/geojson-wrappers-testing  how a GeoJSON input is wrapped and read
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +14,9 @@ import { Type } from 'typebox';
 import { PlanningError } from '../../core/types/index.ts';
 import { parseWkt } from '../../formats/boundary-wkt.ts';
 import { geojsonToUtm, geojsonToWkt, type UtmZone } from '../../formats/geometry-convert.ts';
+import { checkGeoJsonWrappers, jdMultipolygonsToGeoJson } from '../../formats/vendor-jd-multipolygons.ts';
 import { fromPlanningError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import { answers } from './common.ts';
 
 const WKT_MAX = 5_000_000;
@@ -222,5 +226,95 @@ export async function geometryOperationRoutes(app: FastifyInstance): Promise<voi
       const { utm, geojson } = toUtm(g, req.body, '/wkt');
       return { wkt: geojsonToWkt(geojson), utm: utmBody(utm) };
     },
+  );
+
+  r.post(
+    '/api/geometry-operations/convert-jd-multipolygonsjson-to-geojson',
+    {
+      schema: {
+        tags,
+        summary: 'John Deere multipolygons JSON to GeoJSON',
+        description:
+          'The boundary shape of the John Deere Operations Center (`{ multipolygons: [ { rings: [ { type: exterior|interior, passable, points: [ { lat, lon } ] } ] } ] }`, or the array alone) as a GeoJSON FeatureCollection: a Polygon Feature per exterior ring with the non-passable interior rings inside it as holes; passable interior rings as Polygon Features with properties.passable true (as the planner reads them). Rings are closed. 400 names the offending member.',
+        body: named(
+          'JdMultipolygonsRequest',
+          Type.Object(
+            {
+              multipolygons: Type.Array(Type.Object({}, { additionalProperties: true }), {
+                minItems: 1,
+                maxItems: 10_000,
+              }),
+            },
+            { additionalProperties: true },
+          ),
+        ),
+        response: answers(
+          {
+            200: {
+              schema: named(
+                'JdMultipolygonsGeoJson',
+                Type.Object({
+                  type: Type.Literal('FeatureCollection'),
+                  features: Type.Array(Type.Object({}, { additionalProperties: true })),
+                }),
+              ),
+              description: 'The FeatureCollection.',
+            },
+          },
+          400,
+          413,
+          415,
+        ),
+      },
+    },
+    async (req) => {
+      try {
+        return jdMultipolygonsToGeoJson(req.body);
+      } catch (e) {
+        if (!(e instanceof PlanningError)) throw e;
+        throw fromPlanningError(e.code, e.message, {}, e.details.path as string);
+      }
+    },
+  );
+
+  r.post(
+    '/api/geometry-operations/geojson-wrappers-testing',
+    {
+      schema: {
+        tags,
+        summary: 'Check how a GeoJSON input is wrapped and whether it makes a field',
+        description:
+          'Reports the wrapper of `geojson` (Geometry, Feature, FeatureCollection, GeometryCollection), its features and geometry types, and whether the planner reads a field from it: the field parts, passable obstacles (Features with properties.passable true), area [m²] and repairs, or the problem with a JSON-path-like location. Always 200 for a JSON object; nothing is stored.',
+        body: Type.Object({ geojson: GeoJson }, { additionalProperties: false }),
+        response: answers(
+          {
+            200: {
+              schema: named(
+                'GeoJsonWrapperReport',
+                Type.Object({
+                  wrapper: Type.String(),
+                  type: Type.Union([Type.String(), Type.Null()]),
+                  featureCount: Type.Integer(),
+                  geometryTypes: Type.Array(Type.String()),
+                  valid: Type.Boolean(),
+                  fieldParts: Type.Integer(),
+                  passableObstacles: Type.Integer(),
+                  area: Type.Number(),
+                  repairs: Type.Array(Type.String()),
+                  problems: Type.Array(
+                    Type.Object({ path: Type.String(), errorCode: Type.String(), message: Type.String() }),
+                  ),
+                }),
+              ),
+              description: 'The report.',
+            },
+          },
+          400,
+          413,
+          415,
+        ),
+      },
+    },
+    async (req) => checkGeoJsonWrappers(req.body.geojson),
   );
 }

@@ -11,10 +11,12 @@
  * Partner ids are the partner's own: they are scoped to the Partner Admin
  * user that created them, so partners cannot see or reach each other's.
  */
+
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
+import { createNotificationsRepository } from '../../store/repositories/notifications.ts';
 import { requirePartnerAdmin } from '../auth/guards.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import { ApiError, validationError } from '../errors.ts';
@@ -262,6 +264,8 @@ export async function partnerRoutes(
       }
       const role = b.role ?? 'member';
       const { created } = await store.partner.grant(user.userId, company.companyId, role);
+      if (created)
+        await createNotificationsRepository(store.db).accessGranted(user.userId, company.companyId, role);
       return reply.code(created ? 201 : 200).send({
         userId: user.userId,
         companyId: company.companyId,

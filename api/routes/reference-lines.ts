@@ -4,6 +4,8 @@
  *   POST /api/reference-lines/default-straight-edges[/geojson]
  *   POST /api/reference-lines/default-contours[/geojson]
  *   POST /api/reference-lines/default-lines[/geojson]
+ *   POST /api/reference-lines/default-reference-lines   all of them in one answer
+ *   POST /api/reference-lines/default-lines-deprecated  the old name of default-lines
  * Each takes { boundary, equipment?, exteriorHeadlandPasses?, interiorHeadlandPasses?, maxLines? }
  * and answers the lines in WGS84 [lon, lat], best first.
  */
@@ -177,12 +179,22 @@ function geojson(frame: MetricFrame, list: readonly ReferenceCandidate[]) {
 }
 
 type Kind = 'default-straight-edges' | 'default-contours' | 'default-lines';
+/** Kinds answered only as JSON: every reference line, and the old name of default-lines. */
+type MoreKind = 'default-reference-lines' | 'default-lines-deprecated';
 
-function candidates(kind: Kind, body: Body): { frame: MetricFrame; list: ReferenceCandidate[] } {
+function candidates(kind: Kind | MoreKind, body: Body): { frame: MetricFrame; list: ReferenceCandidate[] } {
   const { field, frame } = prepare(body);
   const max = body.maxLines ?? 5;
   if (kind === 'default-straight-edges') return { frame, list: straightEdges(field.parts, max) };
   if (kind === 'default-contours') return { frame, list: contourLines(field.parts, max) };
+  if (kind === 'default-reference-lines') {
+    // The best bearing and the edges (the edges alone without a swath to count tracks), then the contours.
+    const straight =
+      body.equipment?.swathWidth === undefined
+        ? straightEdges(field.parts, max)
+        : candidates('default-lines', body).list;
+    return { frame, list: [...straight, ...contourLines(field.parts, max)] };
+  }
   const swathWidth = body.equipment?.swathWidth;
   if (swathWidth === undefined) {
     throw validationError([
@@ -217,8 +229,22 @@ const DESCRIPTIONS: Record<Kind, [string, string]> = {
 export async function referenceLineRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Reference lines'];
-  for (const kind of ['default-straight-edges', 'default-contours', 'default-lines'] as const) {
-    const [summary, description] = DESCRIPTIONS[kind];
+  const more: [MoreKind, string, string, boolean][] = [
+    [
+      'default-reference-lines',
+      'All reference lines of a boundary',
+      `Every candidate in one answer: ${DESCRIPTIONS['default-lines'][1].replace(' Needs equipment.swathWidth.', '')} Without equipment.swathWidth, the straight edges alone (no best bearing, no track counts). Then the contours (kind 'contour'). Up to maxLines of each.`,
+      false,
+    ],
+    [
+      'default-lines-deprecated',
+      'Candidate track directions (deprecated: use default-lines)',
+      `The answer of POST /api/reference-lines/default-lines. ${DESCRIPTIONS['default-lines'][1]}`,
+      true,
+    ],
+  ];
+  /** A kind answered as JSON lines. */
+  const jsonRoute = (kind: Kind | MoreKind, summary: string, description: string, deprecated = false) =>
     r.post(
       `/api/reference-lines/${kind}`,
       {
@@ -226,6 +252,7 @@ export async function referenceLineRoutes(app: FastifyInstance): Promise<void> {
           tags,
           summary,
           description,
+          ...(deprecated ? { deprecated } : {}),
           body: ReferenceLinesRequest,
           response: answers(
             { 200: { schema: ReferenceLinesResponse, description: 'The lines, best first.' } },
@@ -240,6 +267,11 @@ export async function referenceLineRoutes(app: FastifyInstance): Promise<void> {
         return { lines: lines(frame, list) };
       },
     );
+  for (const [kind, summary, description, deprecated] of more)
+    jsonRoute(kind, summary, description, deprecated);
+  for (const kind of ['default-straight-edges', 'default-contours', 'default-lines'] as const) {
+    const [summary, description] = DESCRIPTIONS[kind];
+    jsonRoute(kind, summary, description);
     r.post(
       `/api/reference-lines/${kind}/geojson`,
       {

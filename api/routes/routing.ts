@@ -8,7 +8,8 @@
  * the plan was paid for when it was made.
  *
  *   POST /api/routes/normalized   RouteZoneRequest[] -> the updated geometry groups
- *   POST /api/routes/create       { pathPlanId, routeOptions } -> the plan, every zone's active group routed
+ *   POST /api/routes/create       { pathPlanId | boundaryId + request, routeOptions } -> a routing (or
+ *                                 guidance) job, waited for: the plan, or 202 with the job id
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +26,10 @@ import {
   whyNotRoutable,
   zoneRouteRequest,
 } from '../../formats/reroute.ts';
+import type { JobPlanRequest } from '../../jobs/plan-item.ts';
+import type { JobSystem } from '../../jobs/runtime.ts';
 import type { Store } from '../../store/db.ts';
+import { createJobsRepository } from '../../store/repositories/jobs.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { ApiError, fromPlanningError, validationError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
@@ -35,6 +39,16 @@ import { readDirectRequest } from '../planning/read-request.ts';
 import { type DirectPlanRequest, RouteOptions } from '../planning/schemas.ts';
 import { describeUnsupported, unsupportedOptions } from '../planning/supported-options.ts';
 import { answers, notFound, preconditionFailed, principalOf, Uuid } from './common.ts';
+import {
+  DEFAULT_WAIT_SECONDS,
+  JobPending,
+  jobFailure,
+  MAX_WAIT_SECONDS,
+  sendPending,
+  WaitSeconds,
+  waitForJob,
+} from './job-wait.ts';
+import { checkJobRequest, JobRequest } from './jobs.ts';
 
 const MAX_ZONES_PER_REQUEST = 50;
 
@@ -153,10 +167,11 @@ export async function routeZone(
 
 export async function routingRoutes(
   app: FastifyInstance,
-  opts: { store: Store } & RoutingDeps,
+  opts: { store: Store; jobs: JobSystem } & RoutingDeps,
 ): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const plans = createPathPlansRepository(opts.store.db);
+  const jobsRepo = createJobsRepository(opts.store.db);
   const tags = ['Routes'];
 
   r.post(
@@ -214,43 +229,100 @@ export async function routingRoutes(
     {
       schema: {
         tags,
-        summary: 'Route every zone of a stored plan again (blocking)',
-        description:
-          'Routes the active group of every zone under routeOptions and stores the plan; answers the plan. Blocks until done or until the time-out: routeOptions.maxOptimizerTime (default 10 s, at most 60) + 5 s per zone, after which it answers 422 PLAN_TOO_COMPLEX and stores nothing. No credits are spent.',
-        body: Type.Object(
-          { pathPlanId: Uuid('The stored plan.'), routeOptions: Type.Optional(RouteOptions) },
-          { additionalProperties: false },
+        summary: 'Route a stored plan or a stored boundary as a job, waiting for the result',
+        description: `With \`pathPlanId\`: a routing job routes the active group of every zone of the stored plan under routeOptions and replaces it (no credit). With \`boundaryId\` (stored geometry) and \`request\` (a planning request without its boundary, as the jobs take): a guidance job plans and routes the boundary and stores a new plan (1 credit). Either way the work runs as a job (pg-boss) and this call waits for it: the plan when done within waitSeconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}), else 202 with the job id to poll (Location: /api/routes/jobs/{jobId} or /api/guidance/jobs/{jobId}). A job that fails answers its item's error (404, 412 or 422).`,
+        body: named(
+          'RouteCreateRequest',
+          Type.Object(
+            {
+              pathPlanId: Type.Optional(Uuid('The stored plan to route again.')),
+              boundaryId: Type.Optional(Uuid('A stored boundary to plan and route (with request).')),
+              request: Type.Optional(JobRequest),
+              routeOptions: Type.Optional(RouteOptions),
+              waitSeconds: Type.Optional(WaitSeconds),
+            },
+            { additionalProperties: false },
+          ),
         ),
         response: answers(
-          { 200: { schema: ModelSchema, description: 'The plan with its new routes.' } },
+          {
+            200: { schema: ModelSchema, description: 'The plan with its new routes.' },
+            202: { schema: JobPending, description: 'Still running: poll the job.' },
+          },
           400,
+          403,
           404,
+          409,
           412,
           415,
+          422,
         ),
       },
     },
     async (req, reply) => {
-      const userId = principalOf(req).userId;
-      const stored = await plans.get(userId, req.body.pathPlanId);
-      if (!stored) throw notFound('plan', req.body.pathPlanId);
-      for (const zone of stored.model.zones) {
-        const group = zone.geometryGroups.find((g) => g.geometryGroupId === zone.activeGeometryGroupId);
-        if (group)
-          await routeZone(
-            opts,
-            stored.model,
-            zone,
-            group,
-            req.body.routeOptions as Record<string, unknown> | undefined,
-            '/routeOptions',
-          );
+      const p = principalOf(req);
+      const b = req.body;
+      if ((b.pathPlanId === undefined) === (b.boundaryId === undefined)) {
+        throw validationError([
+          {
+            path: b.pathPlanId ? '/boundaryId' : '/pathPlanId',
+            message: 'give exactly one of pathPlanId and boundaryId',
+          },
+        ]);
       }
-      if (!(await plans.replaceModelIfVersion(userId, stored.id, stored.model, stored.version))) {
-        throw preconditionFailed('plan', stored.id);
+      const routeOptions = b.routeOptions as Record<string, unknown> | undefined;
+      let jobId: string;
+      let pollUrl: string;
+      if (b.pathPlanId !== undefined) {
+        if (b.request)
+          throw validationError([{ path: '/request', message: 'is given only with boundaryId' }]);
+        const stored = await plans.get(p.userId, b.pathPlanId);
+        if (!stored) throw notFound('plan', b.pathPlanId);
+        // Route options the planner does not offer are refused before any job is made.
+        const unsupported = unsupportedOptions({ routeOptions } as never);
+        if (unsupported.length) {
+          throw new ApiError(422, 'OPTION_NOT_SUPPORTED', describeUnsupported(unsupported), {
+            details: { options: unsupported },
+          });
+        }
+        ({ jobId } = await opts.jobs.enqueueStoredPlan({
+          companyId: stored.companyId,
+          userId: p.userId,
+          kind: 'route',
+          request: { pathPlanId: stored.id, routeOptions: routeOptions as never },
+        }));
+        pollUrl = `/api/routes/jobs/${jobId}`;
+      } else {
+        if (!b.request) throw validationError([{ path: '/request', message: 'is required with boundaryId' }]);
+        const boundary = await opts.store.hierarchy.getBoundary(p.userId, b.boundaryId as string);
+        if (!boundary) throw notFound('boundary', b.boundaryId as string);
+        const request = { ...b.request, ...(routeOptions ? { routeOptions } : {}) } as JobPlanRequest;
+        checkJobRequest(request);
+        ({ jobId } = await opts.jobs.enqueuePlanning({
+          companyId: boundary.companyId,
+          userId: p.userId,
+          kind: 'guidance',
+          boundaryIds: [boundary.boundaryId],
+          request,
+        }));
+        pollUrl = `/api/guidance/jobs/${jobId}`;
       }
-      reply.header('content-type', 'application/json; charset=utf-8');
-      return reply.send(JSON.stringify(stored.model));
+      const done = await waitForJob(
+        jobsRepo,
+        p.userId,
+        jobId,
+        (b.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000,
+      );
+      if (!done) {
+        const now = await jobsRepo.view(p.userId, jobId);
+        return sendPending(reply, jobId, pollUrl, now?.status === 'running' ? 'running' : 'queued');
+      }
+      const planId = done.pathPlanIds[0];
+      if (done.status !== 'completed' || !planId) throw jobFailure(done);
+      const plan = await plans.get(p.userId, planId);
+      if (!plan) throw notFound('plan', planId);
+      reply.header('content-type', 'application/json; charset=utf-8').header('x-job-id', jobId);
+      return reply.send(JSON.stringify(plan.model));
     },
   );
 }

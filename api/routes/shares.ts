@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import { createEquipmentScenariosRepository } from '../../store/repositories/equipment-scenarios.ts';
+import { createNotificationsRepository } from '../../store/repositories/notifications.ts';
 import { createPathPlansRepository } from '../../store/repositories/path-plans.ts';
 import { createSharesRepository, type ShareRecord } from '../../store/repositories/shares.ts';
 import { ApiError } from '../errors.ts';
@@ -59,6 +60,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
   const shares = createSharesRepository(opts.store.db);
   const plans = createPathPlansRepository(opts.store.db);
   const scenarios = createEquipmentScenariosRepository(opts.store.db);
+  const notices = createNotificationsRepository(opts.store.db);
   const tags = ['Shares'];
 
   r.post(
@@ -177,6 +179,7 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
           };
         throw new ApiError(404, 'NOT_FOUND', 'No live share with this code (unknown, expired or revoked).');
       }
+      await notices.shareOpened(s);
       return { type: 'path-plan' as const, pathPlanIds: [s.pathPlanId], expiresAt: iso(s.expiresAt) };
     },
   );
@@ -229,10 +232,74 @@ export async function shareRoutes(app: FastifyInstance, opts: { store: Store }):
       const plan = await plans.getAny(s.pathPlanId);
       if (!plan || plan.companyId !== s.companyId)
         throw new ApiError(404, 'NOT_FOUND', 'The shared plan no longer exists.');
+      await notices.shareOpened(s);
       reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('cache-control', 'private, no-store');
       return reply.send(JSON.stringify(plan.model));
+    },
+  );
+
+  r.post(
+    '/api/shares/:code/plans',
+    {
+      schema: {
+        tags,
+        summary: 'The plans of a share as a table (no key; normalized models)',
+        description:
+          'TableSharePathPlanNormalizedResponseModel: a page of the live share’s plans as PathPlanNormalizedModels with the total. An unknown, expired or revoked code is 404.',
+        security: [{}],
+        params: Type.Object({ code: codeParam }, { additionalProperties: false }),
+        body: Type.Optional(
+          Type.Object(
+            {
+              offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+              limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 20.' })),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        response: answers(
+          {
+            200: {
+              schema: Type.Object(
+                {
+                  items: Type.Array(ModelSchema),
+                  total: Type.Integer(),
+                  expiresAt: Type.String({ format: 'date-time' }),
+                },
+                {
+                  $id: 'TableSharePathPlanNormalizedResponseModel',
+                  title: 'TableSharePathPlanNormalizedResponseModel',
+                },
+              ),
+              description: 'A page of the shared plans.',
+            },
+          },
+          400,
+          404,
+        ),
+      },
+    },
+    async (req, reply) => {
+      const s = await shares.byCode(req.params.code);
+      if (!s)
+        throw new ApiError(404, 'NOT_FOUND', 'No live share with this code (unknown, expired or revoked).');
+      const plan = await plans.getAny(s.pathPlanId);
+      const all = plan && plan.companyId === s.companyId ? [plan.model] : [];
+      const offset = req.body?.offset ?? 0;
+      const limit = req.body?.limit ?? 20;
+      await notices.shareOpened(s);
+      reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('cache-control', 'private, no-store');
+      return reply.send(
+        JSON.stringify({
+          items: all.slice(offset, offset + limit),
+          total: all.length,
+          expiresAt: iso(s.expiresAt),
+        }),
+      );
     },
   );
 }

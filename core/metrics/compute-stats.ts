@@ -186,11 +186,18 @@ export function sumStats(list: readonly PlanStats[]): PlanStats {
 
 /** Minus the heading of the longest straight working segment [rad] (0 when there is none). */
 function sweepAngle(parts: readonly PathPart[]): number {
+  return longestSegmentAngle(parts.filter((p) => p.working && p.sequence !== undefined).map((p) => p.points));
+}
+
+/**
+ * Minus the heading of the longest segment of the lines [rad] (0 when there
+ * is none): turned by it, strips along that segment run along the clipper's
+ * sweep.
+ */
+export function longestSegmentAngle(lines: readonly (readonly Point[])[]): number {
   let best = 0;
   let angle = 0;
-  for (const part of parts) {
-    if (!part.working || part.sequence === undefined) continue;
-    const p = part.points;
+  for (const p of lines) {
     for (let i = 1; i < p.length; i++) {
       const dx = p[i].x - p[i - 1].x;
       const dy = p[i].y - p[i - 1].y;
@@ -204,7 +211,7 @@ function sweepAngle(parts: readonly PathPart[]): number {
   return angle;
 }
 
-function rotatePolygons(polys: readonly Polygon[], angle: number): Polygon[] {
+export function rotatePolygons(polys: readonly Polygon[], angle: number): Polygon[] {
   if (angle === 0) return polys as Polygon[];
   const c = Math.cos(angle);
   const s = Math.sin(angle);

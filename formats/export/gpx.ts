@@ -26,9 +26,20 @@ import { ExportError, type ExportFile, type ExportPlan } from './types.ts';
 
 export const GPX_WORKING = 'working';
 export const GPX_NON_WORKING = 'non-working';
+/** The `<type>`s of the routing interface (GET /api/routes/gpx): working parts are lines, the others curves. */
+export const GPX_LINE_STRING = 'LineString';
+export const GPX_CURVE_STRING = 'CurveString';
 
-/** The route of one plan as a GPX 1.1 document (text). */
-export function planToGpx(p: ExportPlan): string {
+export interface GpxPartTypes {
+  working: string;
+  nonWorking: string;
+}
+
+/** The route of one plan as a GPX 1.1 document (text); `types` names the `<type>` of working and other parts. */
+export function planToGpx(
+  p: ExportPlan,
+  types: GpxPartTypes = { working: GPX_WORKING, nonWorking: GPX_NON_WORKING },
+): string {
   const names = resolveNames(p);
   const route = routeParts(p.plan);
   const gpx = create({ version: '1.0', encoding: 'UTF-8' }).ele('gpx', {
@@ -114,7 +125,7 @@ export function planToGpx(p: ExportPlan): string {
       .up();
     trk
       .ele('type')
-      .txt(part.working ? GPX_WORKING : GPX_NON_WORKING)
+      .txt(part.working ? types.working : types.nonWorking)
       .up();
     const seg = trk.ele('trkseg');
     for (const [lon, lat] of part.geometry.coordinates)

@@ -8,6 +8,7 @@ import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 import { jobItems, jobs } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
+import { createNotificationsRepository } from './notifications.ts';
 import { accessibleTo } from './scope.ts';
 
 /**
@@ -60,6 +61,8 @@ export interface JobView extends JobRecord {
 }
 
 export function createJobsRepository(db: Database) {
+  // The user who started a job is told when it finishes or fails.
+  const notices = createNotificationsRepository(db);
   return {
     async create(input: {
       companyId: string;
@@ -227,6 +230,7 @@ export function createJobsRepository(db: Database) {
           ),
         )
         .returning({ id: jobs.id });
+      if (rows.length === 1) await notices.jobEnded(id);
       return rows.length === 1;
     },
 
@@ -241,6 +245,7 @@ export function createJobsRepository(db: Database) {
         .set({ status, updatedAt: sql`now()`, finishedAt: sql`now()`, ...(result ? { result } : {}) })
         .where(and(eq(jobs.id, id), inArray(jobs.status, [...OPEN_STATUSES])))
         .returning({ id: jobs.id });
+      if (rows.length === 1) await notices.jobEnded(id);
       return rows.length === 1;
     },
 
