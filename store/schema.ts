@@ -776,6 +776,7 @@ export const boundaryNdvi = pgTable('boundary_ndvi', {
   zones: jsonb('zones').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
 });
+
 // ---- Integrations: external boundaries ---------------------------------------
 
 /**
@@ -821,16 +822,6 @@ export const platformAdmins = pgTable('platform_admins', {
  */
 export const vendorConnections = pgTable(
   'vendor_connections',
-// ---- Field operations: the record of work done on a field, against its plan ----
-
-/**
- * A field operation: one piece of work on a field (spraying it, say), with
- * what was covered as measured from the logged positions. The figures are
- * written by every log call, so lists read them without the positions.
- * Areas [m^2], distances [m], times [s], swath [m].
- */
-export const fieldOperations = pgTable(
-  'field_operations',
   {
     id: uuid('id').primaryKey(),
     companyId: uuid('company_id')
@@ -907,6 +898,23 @@ export const externalLinks = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.vendor, t.kind, t.externalId] })],
+);
+
+// ---- Field operations: the record of work done on a field, against its plan ----
+
+/**
+ * A field operation: one piece of work on a field (spraying it, say), with
+ * what was covered as measured from the logged positions. The figures are
+ * written by every log call, so lists read them without the positions.
+ * Areas [m^2], distances [m], times [s], swath [m].
+ */
+export const fieldOperations = pgTable(
+  'field_operations',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     fieldId: uuid('field_id')
       .notNull()
       .references(() => fields.id, { onDelete: 'cascade' }),
