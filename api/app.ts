@@ -46,7 +46,6 @@ import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
 import { equipmentScenarioShareRoutes } from './routes/equipment-scenario-shares.ts';
 import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
 import { descriptorRoutes } from './routes/descriptors.ts';
-import { equipmentRoutes } from './routes/equipment.ts';
 import { fieldOperationRoutes } from './routes/field-operations.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
@@ -347,6 +346,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           name: 'Location search',
           description:
             "Places for a text, as GeoJSON points: the company's growers, farms and fields, cities and towns of a bundled gazetteer, and an external geocoder when TRAMLINE_GEOCODER_URL is set.",
+        },
+        {
           name: 'Field operations',
           description:
             'Work done on a field as logged by the machine: positions in batches, coverage (covered, overlap, missed area) against the boundary and deviation from the plan per track, lists, a table and exports.',
@@ -399,8 +400,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(shareRoutes, { store: opts.store });
   await app.register(equipmentScenarioShareRoutes, { store: opts.store });
   await app.register(wheelTrafficRoutes, { store: opts.store });
-  await app.register(routeReadRoutes, { store: opts.store });
-  await app.register(routingRoutes, { store: opts.store, pool, graceMs: opts.planning?.graceMs });
   await app.register(routeReadRoutes, { store: opts.store, jobs });
   await app.register(routingRoutes, { store: opts.store, jobs, pool, graceMs: opts.planning?.graceMs });
   await app.register(equipmentRoutes, { store: opts.store });
