@@ -18,12 +18,14 @@ import { storeBoundaryLoader } from '../jobs/boundaries.ts';
 import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
 import type { Store } from '../store/db.ts';
+import type { AccountContext } from './account/context.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
 import { checkRequestInput } from './input-rules.ts';
 import { errorSerializer, REDACT_PATHS, redactUrl, requestSerializer, sqlStateOf } from './log-safety.ts';
+import { createMailer, type MailOptions, mailOptionsFromEnv } from './mail/mailer.ts';
 import { openApiRefResolver, shareNamedSchemas, shareResponseHeaders } from './openapi/components.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
@@ -31,6 +33,7 @@ import { createPlanPool, type PlanPool, type PlanPoolOptions } from './planning/
 import { BODY_LIMIT_BYTES } from './planning/schemas.ts';
 import { markArrival } from './request-timing.ts';
 import { accountRoutes } from './routes/account.ts';
+import { accountEmailRoutes } from './routes/account-email.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
@@ -54,7 +57,7 @@ import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
-import { type WebOptions, webRoutes } from './routes/web.ts';
+import { type WebOptions, webOptionsFromEnv, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
 
@@ -102,6 +105,8 @@ export interface AppOptions {
   openRegistration?: boolean;
   /** Quotas and archive limits of user files (default: api/routes/user-files.ts). */
   uploads?: UploadOptions;
+  /** Outgoing mail (default: TRAMLINE_SMTP_URL and TRAMLINE_MAIL_FROM; without an SMTP URL mail is kept in the outbox). */
+  mail?: MailOptions;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -303,11 +308,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     databaseCheckMs: opts.healthDatabaseCheckMs,
   });
   await app.register(userRoutes, { store: opts.store });
-  await app.register(accountRoutes, {
+  const web = opts.web ?? webOptionsFromEnv();
+  const account: AccountContext = {
     store: opts.store,
     tokens,
-    openRegistration: opts.openRegistration ?? true,
-  });
+    mailer: createMailer(opts.store, app.log, opts.mail ?? mailOptionsFromEnv()),
+    publicUrl: web.publicUrl,
+    trustProxy: Boolean(opts.trustProxy),
+  };
+  await app.register(accountRoutes, { ...account, openRegistration: opts.openRegistration ?? true });
+  await app.register(accountEmailRoutes, account);
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
   await app.register(growerFarmRoutes, { store: opts.store });
@@ -339,7 +349,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(webRoutes, {
     store: opts.store,
     tokens,
-    web: opts.web,
+    web,
     trustProxy: Boolean(opts.trustProxy),
   });
 

@@ -27,6 +27,8 @@ import {
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
+import { createMailOutboxRepository } from './repositories/mail-outbox.ts';
+import { createOAuthRepository } from './repositories/oauth.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
 import {
   createEmbeddedRateLimitsRepository,
@@ -35,6 +37,7 @@ import {
 } from './repositories/rate-limits.ts';
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
+import { createUserAccountsRepository } from './repositories/user-accounts.ts';
 import { schema } from './schema.ts';
 
 export { MIGRATIONS_DIR } from './migrations-dir.ts';
@@ -76,6 +79,12 @@ export interface Repositories {
    * the user's companies) and `forCompany` (within one company).
    */
   boundaries: Pick<ReturnType<typeof createHierarchyRepository>, 'forUser' | 'forCompany'>;
+  /** Account state (confirmation, invitation, profile) and one-time account tokens. */
+  userAccounts: ReturnType<typeof createUserAccountsRepository>;
+  /** Mail no SMTP server took. */
+  mailOutbox: ReturnType<typeof createMailOutboxRepository>;
+  /** OAuth clients, grants and the client of a session. */
+  oauth: ReturnType<typeof createOAuthRepository>;
 }
 
 export interface Store extends Repositories {
@@ -113,6 +122,9 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     partner: createPartnerRepository(db),
     hierarchy,
     boundaries: { forUser: hierarchy.forUser, forCompany: hierarchy.forCompany },
+    userAccounts: createUserAccountsRepository(db),
+    mailOutbox: createMailOutboxRepository(db),
+    oauth: createOAuthRepository(db),
   };
 }
 
