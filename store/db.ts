@@ -26,6 +26,7 @@ import {
 } from './repositories/api-keys.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
+import { createExternalIdentitiesRepository } from './repositories/external-identities.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createMailOutboxRepository } from './repositories/mail-outbox.ts';
 import { createOAuthRepository } from './repositories/oauth.ts';
@@ -85,6 +86,8 @@ export interface Repositories {
   mailOutbox: ReturnType<typeof createMailOutboxRepository>;
   /** OAuth clients, grants and the client of a session. */
   oauth: ReturnType<typeof createOAuthRepository>;
+  /** Users' identities at external OpenID Connect providers. */
+  externalIdentities: ReturnType<typeof createExternalIdentitiesRepository>;
 }
 
 export interface Store extends Repositories {
@@ -125,6 +128,7 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     userAccounts: createUserAccountsRepository(db),
     mailOutbox: createMailOutboxRepository(db),
     oauth: createOAuthRepository(db),
+    externalIdentities: createExternalIdentitiesRepository(db),
   };
 }
 

@@ -746,3 +746,53 @@ export const sessionClients = pgTable('session_clients', {
     .notNull()
     .references(() => oauthClients.id, { onDelete: 'cascade' }),
 });
+
+/** Identities of users at external OpenID Connect providers: who signed in through which provider. */
+export const externalIdentities = pgTable(
+  'external_identities',
+  {
+    /** The provider's name as configured (e.g. `company-sso`). */
+    provider: text('provider').notNull(),
+    /** The provider's `sub` claim: stable per provider. */
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The e-mail address the provider last told (lower-cased). */
+    email: text('email'),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.subject] }),
+    index('external_identities_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Links of a user's account to an account at a machine vendor's platform
+ * (vendor-a): the vendor's tokens, encrypted (AES-256-GCM) with a key from
+ * the environment, never stored in the clear.
+ */
+export const vendorConnections = pgTable(
+  'vendor_connections',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    vendor: text('vendor').notNull(),
+    /** The account (organization) id at the vendor. */
+    externalAccountId: text('external_account_id').notNull(),
+    accessTokenEnc: text('access_token_enc').notNull(),
+    refreshTokenEnc: text('refresh_token_enc'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('vendor_connections_user_vendor_account_key').on(t.userId, t.vendor, t.externalAccountId),
+  ],
+);

@@ -25,6 +25,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/account/reset-password',
   // Answers the same whether or not the address has an account.
   'POST /api/account/recover',
+  'POST /api/account/check-user-source',
+  // The one-time token is the credential.
+  'GET /api/tokens/:tokenId/exchange',
   'POST /api/partner/launch/exchange',
   // The share code is the credential; a share id (UUID) still needs a key (the route answers 401).
   'GET /api/shares/:shareIdOrCode',
