@@ -28,6 +28,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/account/check-user-source',
   // The one-time token is the credential.
   'GET /api/tokens/:tokenId/exchange',
+  // OAuth 2.0 token endpoint: the client authenticates itself (or proves PKCE).
+  'POST /api/account/token',
   'POST /api/partner/launch/exchange',
   // The share code is the credential; a share id (UUID) still needs a key (the route answers 401).
   'GET /api/shares/:shareIdOrCode',

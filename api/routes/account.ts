@@ -94,6 +94,25 @@ export async function issueSession(
   return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer', userId };
 }
 
+/**
+ * Rotates a refresh token: the session's new refresh token, or null for an
+ * unknown, expired or revoked one, or 'reused' for one of ours that was
+ * used before (replayed, or stolen and raced): then the whole session, the
+ * family of every token it issued, ends.
+ */
+export async function refreshSession(
+  store: Store,
+  tokens: TokenService,
+  refreshToken: string,
+): Promise<{ sessionId: string; userId: string; refreshToken: string } | 'reused' | null> {
+  const s = await store.sessions.rotate(refreshToken, (sid) => tokens.newRefreshToken(sid));
+  if (s) return s;
+  // Ours (the MAC verifies) but not the live one: it was used before. End the session.
+  const reused = tokens.refreshTokenSession(refreshToken);
+  if (reused && (await store.sessions.end(reused))) return 'reused';
+  return null;
+}
+
 const LogoutEverywhere = named(
   'LogoutEverywhere',
   Type.Object({ endedSessions: Type.Integer({ description: 'Sessions that were live and are ended now.' }) }),
@@ -222,24 +241,21 @@ export async function accountRoutes(
       },
     },
     async (req) => {
-      const s = await store.sessions.rotate(req.body.refreshToken, (sid) => tokens.newRefreshToken(sid));
-      if (!s) {
-        // Ours (the MAC verifies) but not the live one: it was used before. End the session.
-        const reused = tokens.refreshTokenSession(req.body.refreshToken);
-        if (reused && (await store.sessions.end(reused))) {
-          req.log.warn({ sessionId: reused }, 'a used refresh token came back; the session is ended');
-          throw new ApiError(
-            401,
-            'INVALID_REFRESH_TOKEN',
-            'The refresh token was used already; the session is ended for safety. Log in again.',
-          );
-        }
+      const s = await refreshSession(store, tokens, req.body.refreshToken);
+      if (s === 'reused') {
+        req.log.warn('a used refresh token came back; the session is ended');
+        throw new ApiError(
+          401,
+          'INVALID_REFRESH_TOKEN',
+          'The refresh token was used already; the session is ended for safety. Log in again.',
+        );
+      }
+      if (!s)
         throw new ApiError(
           401,
           'INVALID_REFRESH_TOKEN',
           'The refresh token is unknown, already used, expired or revoked; log in again.',
         );
-      }
       const t = await tokens.issue(s.sessionId, s.userId);
       return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer' as const, userId: s.userId };
     },
