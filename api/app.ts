@@ -19,6 +19,7 @@ import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
 import type { Store } from '../store/db.ts';
 import type { AccountContext } from './account/context.ts';
+import { createExternalIdp, type ExternalIdpOptions, externalIdpFromEnv } from './account/external-idp.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
@@ -41,6 +42,7 @@ import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { demoCompanyRoutes } from './routes/demo-company.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
+import { externalLoginRoutes } from './routes/external-login.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -112,6 +114,8 @@ export interface AppOptions {
   uploads?: UploadOptions;
   /** Outgoing mail (default: TRAMLINE_SMTP_URL and TRAMLINE_MAIL_FROM; without an SMTP URL mail is kept in the outbox). */
   mail?: MailOptions;
+  /** External OpenID Connect provider for sign-in (default: TRAMLINE_OIDC_*; none when unset; null: none). */
+  externalIdp?: ExternalIdpOptions | null;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -327,6 +331,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(demoCompanyRoutes, account);
   await app.register(sessionTokenRoutes, account);
   await app.register(oauthRoutes, account);
+  const idpOptions = opts.externalIdp === undefined ? externalIdpFromEnv() : opts.externalIdp;
+  await app.register(externalLoginRoutes, {
+    ...account,
+    idp: idpOptions ? createExternalIdp(idpOptions) : undefined,
+    openRegistration: opts.openRegistration ?? true,
+  });
   await app.register(accountPageRoutes);
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });

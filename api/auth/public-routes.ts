@@ -30,6 +30,10 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/tokens/:tokenId/exchange',
   // OAuth 2.0 token endpoint: the client authenticates itself (or proves PKCE).
   'POST /api/account/token',
+  // Sign-in through the external identity provider: its tokens are the credentials.
+  'POST /api/externallogin',
+  'GET /api/externallogin/callback',
+  'POST /api/account/register-external',
   'POST /api/partner/launch/exchange',
   // The share code is the credential; a share id (UUID) still needs a key (the route answers 401).
   'GET /api/shares/:shareIdOrCode',
