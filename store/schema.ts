@@ -796,3 +796,24 @@ export const vendorConnections = pgTable(
     uniqueIndex('vendor_connections_user_vendor_account_key').on(t.userId, t.vendor, t.externalAccountId),
   ],
 );
+
+/**
+ * Companies a user asserted for their organizations at an external identity
+ * provider: per user, so nobody reaches another user's company by naming
+ * the same external id.
+ */
+export const externalCompanies = pgTable(
+  'external_companies',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider, t.externalId] })],
+);

@@ -196,4 +196,67 @@ describe('external sign-in', () => {
     const again = await signIn(sub);
     expect(again.answer.json).toMatchObject({ userId: reg.json.userId, created: false, linked: false });
   });
+
+  it('asserts a company per external organization, per user; only for users of the provider', async () => {
+    const sub = `orgs-${uniq()}`;
+    idp.addPerson({ sub, email: `${sub}@farm.example`, emailVerified: true });
+    const s = (await signIn(sub)).answer.json;
+    const assertAs = (bearer: string, path: string, companies: { externalId: string; name: string }[]) =>
+      call(srv.url, `/api/account/${path}`, { bearer, body: { companies } });
+    const first = await assertAs(s.accessToken, 'assert-user-external-companies', [
+      { externalId: 'org-1', name: 'North Farm' },
+      { externalId: 'org-2', name: 'South Farm' },
+    ]);
+    expectOk(first);
+    expect(first.json.provider).toBe('farm-sso');
+    expect(first.json.companies.map((c: { created: boolean }) => c.created)).toEqual([true, true]);
+    const fresh = await assertAs(s.accessToken, 'assert-new-external-companies', [
+      { externalId: 'org-1', name: 'North Farm' },
+      { externalId: 'org-3', name: 'East Farm' },
+    ]);
+    expectOk(fresh);
+    expect(fresh.json.companies).toHaveLength(1);
+    expect(fresh.json.companies[0]).toMatchObject({ externalId: 'org-3', name: 'East Farm', created: true });
+    const again = await assertAs(s.accessToken, 'assert-user-external-companies', [
+      { externalId: 'org-2', name: 'Renamed' },
+      { externalId: 'org-1', name: 'North Farm' },
+    ]);
+    expect(again.json.companies).toEqual([
+      { ...first.json.companies[1], created: false },
+      { ...first.json.companies[0], created: false },
+    ]);
+    const me = await call(srv.url, '/api/user/current', { bearer: s.accessToken });
+    expect(me.json.companyAccess.map((c: { companyName: string }) => c.companyName)).toEqual(
+      expect.arrayContaining(['North Farm', 'South Farm', 'East Farm']),
+    );
+
+    // Another user of the provider naming org-1 gets a company of their own.
+    const sub2 = `orgs-${uniq()}`;
+    idp.addPerson({ sub: sub2, email: `${sub2}@farm.example`, emailVerified: true });
+    const s2 = (await signIn(sub2)).answer.json;
+    const theirs = await assertAs(s2.accessToken, 'assert-user-external-companies', [
+      { externalId: 'org-1', name: 'North Farm' },
+    ]);
+    expect(theirs.json.companies[0].created).toBe(true);
+    expect(theirs.json.companies[0].companyId).not.toBe(first.json.companies[0].companyId);
+
+    // Users of passwords only, duplicates and empty lists are refused.
+    const pw = await call(srv.url, '/api/account/register', {
+      body: { email: `pw-${uniq()}@farm.example`, password: PASSWORD },
+    });
+    expectError(
+      await assertAs(pw.json.accessToken, 'assert-user-external-companies', [{ externalId: 'x', name: 'X' }]),
+      403,
+      'NotAuthorized',
+    );
+    expectError(
+      await assertAs(s.accessToken, 'assert-user-external-companies', [
+        { externalId: 'dup', name: 'A' },
+        { externalId: 'dup', name: 'B' },
+      ]),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(await assertAs(s.accessToken, 'assert-new-external-companies', []), 400, 'VALIDATION_ERROR');
+  });
 });

@@ -3,6 +3,9 @@
  *   POST /api/externallogin                 starts a sign-in: the provider's authorization URL
  *   GET  /api/externallogin/callback        where the provider sends the browser back: a session
  *   POST /api/account/register-external     a new account from a provider's ID token (native apps)
+ *   POST /api/account/assert-user-external-companies  (signed in through it) a company per organization
+ *        at the provider: made when missing; all of them
+ *   POST /api/account/assert-new-external-companies   the same, answering only the companies made now
  * A person is told apart by the provider's subject (`sub`). The first
  * sign-in links the subject to the account with the same e-mail address,
  * when the provider says it verified that address, or else makes a new
@@ -11,14 +14,14 @@
 import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { AccountContext } from '../account/context.ts';
 import type { ExternalClaims, ExternalIdp } from '../account/external-idp.ts';
 import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
 import { issueSession, SessionTokens } from './account.ts';
-import { answers, Uuid } from './common.ts';
+import { answers, principalOf, Uuid } from './common.ts';
 import { ownOrigins } from './web.ts';
 
 const STATE_TTL_SECONDS = 600;
@@ -99,6 +102,49 @@ const CallbackQuery = Type.Object(
 const providerDown = withHeaders(
   ErrorResponse,
   'EXTERNAL_PROVIDER_UNAVAILABLE: the external identity provider could not be reached.',
+);
+
+const AssertExternalCompaniesRequest = named(
+  'AssertExternalCompaniesRequest',
+  Type.Object(
+    {
+      provider: Type.Optional(ProviderName),
+      companies: Type.Array(
+        Type.Object(
+          {
+            externalId: Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: 'The organization’s id at the provider.',
+            }),
+            name: Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: 'Name for a company made for it.',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 100 },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const AssertedExternalCompanies = named(
+  'AssertedExternalCompanies',
+  Type.Object({
+    provider: Type.String(),
+    companies: Type.Array(
+      Type.Object({
+        externalId: Type.String(),
+        companyId: Uuid('Your company for the organization.'),
+        name: Type.String({ description: 'The company’s name (as made; later renames show here).' }),
+        created: Type.Boolean({ description: 'Made by this request.' }),
+      }),
+    ),
+  }),
 );
 
 const failed = (message: string) => new ApiError(400, 'EXTERNAL_LOGIN_FAILED', message);
@@ -326,6 +372,93 @@ export async function externalLoginRoutes(
       return reply
         .code(201)
         .send({ ...session, provider: p.name, created: true, linked: true, companyId: made.companyId });
+    },
+  );
+
+  const assertCompanies = async (
+    req: FastifyRequest,
+    body: Static<typeof AssertExternalCompaniesRequest>,
+  ) => {
+    const p = providerOf(body.provider);
+    const userId = principalOf(req).userId;
+    const seen = new Set<string>();
+    body.companies.forEach((c, i) => {
+      if (seen.has(c.externalId))
+        throw new ApiError(
+          400,
+          'VALIDATION_ERROR',
+          `companies/${i}/externalId ${c.externalId} is given twice.`,
+          {
+            errors: [{ path: `/companies/${i}/externalId`, message: 'is given twice' }],
+          },
+        );
+      seen.add(c.externalId);
+    });
+    if (!(await store.externalIdentities.hasIdentity(userId, p.name)))
+      throw new ApiError(
+        403,
+        'NotAuthorized',
+        `Only users who signed in through ${p.name} may assert its organizations; sign in through POST /api/externallogin first.`,
+      );
+    return store.transaction(async (tx) => {
+      const known = await tx.externalIdentities.companiesOf(userId, p.name, [...seen]);
+      const out = [];
+      for (const c of body.companies) {
+        const have = known.get(c.externalId);
+        if (have) {
+          out.push({ externalId: c.externalId, ...have, created: false });
+          continue;
+        }
+        const company = await tx.companies.create(userId, c.name);
+        await tx.credits.set(company.companyId, 0, false);
+        await tx.externalIdentities.addCompany(userId, p.name, c.externalId, company.companyId);
+        out.push({ externalId: c.externalId, companyId: company.companyId, name: c.name, created: true });
+      }
+      return { provider: p.name, companies: out };
+    });
+  };
+
+  const assertDescription = (what: string) =>
+    `For each organization of yours at the external identity provider, your company for it: made (you its admin, no credits) when you have none yet. ${what} Companies are per user: another user naming the same external id gets their own. Only for users who signed in through the provider (403 otherwise).`;
+
+  r.post(
+    '/api/account/assert-user-external-companies',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Make sure you have a company per external organization',
+        description: assertDescription('Answers all of them, in the order given.'),
+        body: AssertExternalCompaniesRequest,
+        response: answers(
+          { 200: { schema: AssertedExternalCompanies, description: 'Your companies for them.' } },
+          400,
+          403,
+          404,
+        ),
+      },
+    },
+    async (req) => assertCompanies(req, req.body),
+  );
+
+  r.post(
+    '/api/account/assert-new-external-companies',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Make companies for new external organizations',
+        description: assertDescription('Answers only the companies made by this request.'),
+        body: AssertExternalCompaniesRequest,
+        response: answers(
+          { 200: { schema: AssertedExternalCompanies, description: 'The companies made now.' } },
+          400,
+          403,
+          404,
+        ),
+      },
+    },
+    async (req) => {
+      const all = await assertCompanies(req, req.body);
+      return { ...all, companies: all.companies.filter((c) => c.created) };
     },
   );
 }

@@ -9,6 +9,15 @@ CREATE TABLE "account_tokens" (
 	"used_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "external_companies" (
+	"user_id" uuid NOT NULL,
+	"provider" text NOT NULL,
+	"external_id" text NOT NULL,
+	"company_id" uuid NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "external_companies_user_id_provider_external_id_pk" PRIMARY KEY("user_id","provider","external_id")
+);
+--> statement-breakpoint
 CREATE TABLE "external_identities" (
 	"provider" text NOT NULL,
 	"subject" text NOT NULL,
@@ -85,6 +94,8 @@ CREATE TABLE "vendor_connections" (
 );
 --> statement-breakpoint
 ALTER TABLE "account_tokens" ADD CONSTRAINT "account_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "external_companies" ADD CONSTRAINT "external_companies_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "external_companies" ADD CONSTRAINT "external_companies_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "external_identities" ADD CONSTRAINT "external_identities_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth_clients" ADD CONSTRAINT "oauth_clients_service_user_id_users_id_fk" FOREIGN KEY ("service_user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth_grants" ADD CONSTRAINT "oauth_grants_client_id_oauth_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."oauth_clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -1,7 +1,7 @@
-/** Identities of users at external OpenID Connect providers (external sign-in). */
-import { and, asc, eq, sql } from 'drizzle-orm';
+/** Identities of users at external OpenID Connect providers (external sign-in), and the companies they asserted. */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
-import { externalIdentities } from '../schema.ts';
+import { companies, externalCompanies, externalIdentities } from '../schema.ts';
 
 export interface ExternalIdentity {
   provider: string;
@@ -46,6 +46,51 @@ export function createExternalIdentitiesRepository(db: Database) {
         .orderBy(asc(externalIdentities.createdAt))
         .limit(1);
       return row?.provider ?? null;
+    },
+
+    async hasIdentity(userId: string, provider: string): Promise<boolean> {
+      const [row] = await db
+        .select({ subject: externalIdentities.subject })
+        .from(externalIdentities)
+        .where(and(eq(externalIdentities.userId, userId), eq(externalIdentities.provider, provider)))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /** The companies the user asserted for external ids of the provider: external id -> company id and name. */
+    async companiesOf(
+      userId: string,
+      provider: string,
+      externalIds: string[],
+    ): Promise<Map<string, { companyId: string; name: string }>> {
+      if (externalIds.length === 0) return new Map();
+      const rows = await db
+        .select({ externalId: externalCompanies.externalId, companyId: companies.id, name: companies.name })
+        .from(externalCompanies)
+        .innerJoin(companies, eq(companies.id, externalCompanies.companyId))
+        .where(
+          and(
+            eq(externalCompanies.userId, userId),
+            eq(externalCompanies.provider, provider),
+            inArray(externalCompanies.externalId, externalIds),
+          ),
+        );
+      return new Map(rows.map((r) => [r.externalId, { companyId: r.companyId, name: r.name }]));
+    },
+
+    /** Records the company of an external id (run in the transaction that made it); false when one was there. */
+    async addCompany(
+      userId: string,
+      provider: string,
+      externalId: string,
+      companyId: string,
+    ): Promise<boolean> {
+      const rows = await db
+        .insert(externalCompanies)
+        .values({ userId, provider, externalId, companyId })
+        .onConflictDoNothing()
+        .returning({ companyId: externalCompanies.companyId });
+      return rows.length > 0;
     },
   };
 }
