@@ -20,6 +20,7 @@ import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
 import type { Store } from '../store/db.ts';
 import type { AccountContext } from './account/context.ts';
 import { createExternalIdp, type ExternalIdpOptions, externalIdpFromEnv } from './account/external-idp.ts';
+import { createTokenCipher, tokenKeyFromEnv } from './account/token-cipher.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
@@ -64,6 +65,7 @@ import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
+import { vendorConnectionRoutes } from './routes/vendor-connections.ts';
 import { type WebOptions, webOptionsFromEnv, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
@@ -116,6 +118,8 @@ export interface AppOptions {
   mail?: MailOptions;
   /** External OpenID Connect provider for sign-in (default: TRAMLINE_OIDC_*; none when unset; null: none). */
   externalIdp?: ExternalIdpOptions | null;
+  /** 32-byte key encrypting vendor tokens at rest (default: TRAMLINE_VENDOR_TOKEN_KEY; none: vendor links are refused). */
+  vendorTokenKey?: Buffer;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -338,6 +342,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     openRegistration: opts.openRegistration ?? true,
   });
   await app.register(accountPageRoutes);
+  const vendorKey = opts.vendorTokenKey ?? tokenKeyFromEnv();
+  await app.register(vendorConnectionRoutes, {
+    store: opts.store,
+    cipher: vendorKey ? createTokenCipher(vendorKey) : undefined,
+  });
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
   await app.register(growerFarmRoutes, { store: opts.store });

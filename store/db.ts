@@ -39,6 +39,7 @@ import {
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
 import { createUserAccountsRepository } from './repositories/user-accounts.ts';
+import { createVendorConnectionsRepository } from './repositories/vendor-connections.ts';
 import { schema } from './schema.ts';
 
 export { MIGRATIONS_DIR } from './migrations-dir.ts';
@@ -88,6 +89,8 @@ export interface Repositories {
   oauth: ReturnType<typeof createOAuthRepository>;
   /** Users' identities at external OpenID Connect providers. */
   externalIdentities: ReturnType<typeof createExternalIdentitiesRepository>;
+  /** Links to accounts at machine vendors (tokens encrypted). */
+  vendorConnections: ReturnType<typeof createVendorConnectionsRepository>;
 }
 
 export interface Store extends Repositories {
@@ -129,6 +132,7 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     mailOutbox: createMailOutboxRepository(db),
     oauth: createOAuthRepository(db),
     externalIdentities: createExternalIdentitiesRepository(db),
+    vendorConnections: createVendorConnectionsRepository(db),
   };
 }
 
