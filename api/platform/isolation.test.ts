@@ -270,12 +270,19 @@ const WALK: Walk[] = [
   { method: 'DELETE', route: '/api/settings/:settingId' },
   { method: 'DELETE', route: '/api/settings/users/:userId' },
   { method: 'GET', route: '/api/users/:userId/settings' },
+  // Account.
+  { method: 'GET', route: '/api/account/is-confirmed/:userId' },
+  { method: 'POST', route: '/api/account/resend-invite/:id', idOf: { id: 'userId' } },
+  { method: 'GET', route: '/api/oauth/users/:userId/companies' },
 ];
 
 /** Routes with a path parameter that this walk leaves out, and why. */
 const NOT_WALKED: Record<string, string> = {
   'GET /api/shares/:code/path-plans-normalized/:pathPlanId':
     'public: the share code is the credential (the shares tests check a code opens only its plan)',
+  'POST /api/tokens/:tokenId':
+    'the token id is a random value the signing-in device makes, not an id of a resource (account-profile tests)',
+  'GET /api/tokens/:tokenId/exchange': 'public: the one-time token is the credential (account-profile tests)',
 };
 
 let srv: TestServer;

@@ -171,7 +171,7 @@ export async function demoCompanyRoutes(app: FastifyInstance, ctx: AccountContex
         tags: ['Account'],
         summary: 'Your demo company',
         description: '404 NOT_FOUND when you have none (make it with POST /api/create-demo-company).',
-        body: Type.Object({}, { additionalProperties: false }),
+        body: named('DemoCompanyRequest', Type.Object({}, { additionalProperties: false })),
         response: answers({ 200: { schema: DemoCompany, description: 'Your demo company.' } }, 400, 404),
       },
     },
