@@ -26,6 +26,11 @@
  *   TRAMLINE_ARCHIVE_MAX_TOTAL_MB  128 (what an uploaded zip may unpack to in all)
  *   TRAMLINE_ARCHIVE_MAX_RATIO   200 (unpacked per packed bytes of an entry over 1 MB)
  *   LOG_LEVEL                    info (pino)
+ * Read where they are used (checked when the app is built):
+ *   TRAMLINE_SMTP_URL, TRAMLINE_MAIL_FROM          outgoing mail (api/mail/mailer.ts); unset: the outbox table
+ *   TRAMLINE_OIDC_DISCOVERY_URL, _CLIENT_ID, _CLIENT_SECRET, _PROVIDER_NAME
+ *                                external sign-in (api/account/external-idp.ts); unset: none
+ *   TRAMLINE_VENDOR_TOKEN_KEY    32 bytes encrypting vendor tokens (api/account/token-cipher.ts); unset: no vendor links
  */
 import { join } from 'node:path';
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from '../formats/file-limits.ts';
