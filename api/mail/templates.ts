@@ -6,7 +6,7 @@
  */
 import type { MailMessage } from './mailer.ts';
 
-const escapeHtml = (s: string): string =>
+export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const hours = (seconds: number): string => {

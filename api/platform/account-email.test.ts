@@ -65,6 +65,14 @@ describe('invitations', () => {
     expect(mail.text).toContain('Owner Farms');
     const link = linkIn(mail, `${PUBLIC}/account/accept-invite?token=`);
     expect(mail.html).toContain(link.href.replace(/&/g, '&amp;'));
+    // The link opens a page of this server that sets the password through the API.
+    const page = await call(srv.url, link.pathname + link.search);
+    expectOk(page);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'nonce-/);
+    expect(page.text).toContain('/api/account/accept-invite');
+    expect(page.text).toContain(tokenOf(link));
+    expect((await call(srv.url, '/account/accept-invite?token=<script>')).status).toBe(400);
 
     // Not confirmed, invitation pending: as the owner sees it.
     const before = await o.get(`/api/account/is-confirmed/${inv.json.userId}`);

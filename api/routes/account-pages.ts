@@ -10,9 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../mail/templates.ts';
 
 /** JSON inside a script element: nothing in it can end the element. */
 const scriptJson = (v: unknown): string =>
@@ -101,37 +99,43 @@ export async function accountPageRoutes(app: FastifyInstance): Promise<void> {
       400,
     );
 
-  app.get('/account/accept-invite', { schema: { hide: true } }, async (req, reply) => {
-    const token = tokenOf(req.query);
-    if (!token) return badLink(reply);
-    return sendPage(reply, {
-      title: 'Accept your invitation',
-      intro: 'Choose the password you will sign in with (at least 10 characters).',
-      passwords: [
-        { name: 'password', label: 'Password' },
-        { name: 'again', label: 'The same password again' },
-      ],
-      submit: 'Accept the invitation',
-      endpoint: '/api/account/accept-invite',
-      fixed: { token },
-      done: 'Welcome to Tramline: your account is ready. Sign in with your e-mail address and this password.',
+  /** A page choosing a password with the link's token: POST `endpoint` with { token, password }. */
+  const passwordPage = (
+    path: string,
+    page: { title: string; intro: string; label: string; submit: string; endpoint: string; done: string },
+  ) =>
+    app.get(path, { schema: { hide: true } }, async (req, reply) => {
+      const token = tokenOf(req.query);
+      if (!token) return badLink(reply);
+      return sendPage(reply, {
+        title: page.title,
+        intro: page.intro,
+        passwords: [
+          { name: 'password', label: page.label },
+          { name: 'again', label: 'The same password again' },
+        ],
+        submit: page.submit,
+        endpoint: page.endpoint,
+        fixed: { token },
+        done: page.done,
+      });
     });
+
+  passwordPage('/account/accept-invite', {
+    title: 'Accept your invitation',
+    intro: 'Choose the password you will sign in with (at least 10 characters).',
+    label: 'Password',
+    submit: 'Accept the invitation',
+    endpoint: '/api/account/accept-invite',
+    done: 'Welcome to Tramline: your account is ready. Sign in with your e-mail address and this password.',
   });
 
-  app.get('/account/reset-password', { schema: { hide: true } }, async (req, reply) => {
-    const token = tokenOf(req.query);
-    if (!token) return badLink(reply);
-    return sendPage(reply, {
-      title: 'Choose a new password',
-      intro: 'At least 10 characters. Setting it signs your account out everywhere.',
-      passwords: [
-        { name: 'password', label: 'New password' },
-        { name: 'again', label: 'The same password again' },
-      ],
-      submit: 'Set the new password',
-      endpoint: '/api/account/reset-password',
-      fixed: { token },
-      done: 'Your new password is set. Sign in with it.',
-    });
+  passwordPage('/account/reset-password', {
+    title: 'Choose a new password',
+    intro: 'At least 10 characters. Setting it signs your account out everywhere.',
+    label: 'New password',
+    submit: 'Set the new password',
+    endpoint: '/api/account/reset-password',
+    done: 'Your new password is set. Sign in with it.',
   });
 }

@@ -193,6 +193,24 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AccountContext): Pr
     (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
+  /** The RFC 6749 answer: an access token of the session (and its refresh token, when there is one). */
+  const tokenAnswer = async (
+    sessionId: string,
+    userId: string,
+    refreshToken: string | undefined,
+    scope: string,
+  ) => {
+    const t = await tokens.issue(sessionId, userId);
+    return {
+      access_token: t.accessToken,
+      token_type: 'Bearer' as const,
+      expires_in: t.expiresIn,
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      scope,
+      user_id: userId,
+    };
+  };
+
   /** The client, authenticated when it has a secret (or when `needSecret`). */
   const authenticateClient = async (
     req: FastifyRequest,
@@ -258,15 +276,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AccountContext): Pr
           tokens.newRefreshToken(sid),
         );
         await store.oauth.bindSession(s.sessionId, client.clientId);
-        const t = await tokens.issue(s.sessionId, used.userId);
-        return {
-          access_token: t.accessToken,
-          token_type: 'Bearer' as const,
-          expires_in: t.expiresIn,
-          refresh_token: s.refreshToken,
-          scope: d.scope ?? '',
-          user_id: used.userId,
-        };
+        return tokenAnswer(s.sessionId, used.userId, s.refreshToken, d.scope ?? '');
       }
       if (b.grant_type === 'refresh_token') {
         if (!b.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is needed.');
@@ -280,29 +290,14 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AccountContext): Pr
           throw oauthError(400, 'invalid_grant', 'The refresh token was used already; the session is ended.');
         }
         if (!s) throw oauthError(400, 'invalid_grant', 'The refresh token is unknown, expired or revoked.');
-        const t = await tokens.issue(s.sessionId, s.userId);
-        return {
-          access_token: t.accessToken,
-          token_type: 'Bearer' as const,
-          expires_in: t.expiresIn,
-          refresh_token: s.refreshToken,
-          scope: '',
-          user_id: s.userId,
-        };
+        return tokenAnswer(s.sessionId, s.userId, s.refreshToken, '');
       }
       const client = await authenticateClient(req, b, true);
       if (!client.serviceUserId)
         throw oauthError(400, 'unauthorized_client', 'This client has no service user to act as.');
       const s = await store.sessions.create(client.serviceUserId, 'client', CLIENT_TOKEN_TTL_SECONDS);
       await store.oauth.bindSession(s.sessionId, client.clientId);
-      const t = await tokens.issue(s.sessionId, client.serviceUserId);
-      return {
-        access_token: t.accessToken,
-        token_type: 'Bearer' as const,
-        expires_in: t.expiresIn,
-        scope: '',
-        user_id: client.serviceUserId,
-      };
+      return tokenAnswer(s.sessionId, client.serviceUserId, undefined, '');
     },
   );
 
