@@ -399,6 +399,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         .purge(2 * windowSeconds)
         .catch((err) => app.log.warn({ err }, 'rate limit purge failed'));
       opts.store.partner.purgeLaunchCodes().catch((err) => app.log.warn({ err }, 'launch code purge failed'));
+      opts.store.userAccounts
+        .purgeTokens()
+        .catch((err) => app.log.warn({ err }, 'account token purge failed'));
     }, purgeMs);
     timer.unref();
   }

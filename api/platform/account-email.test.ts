@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../../test/helpers/smtp-inbox.ts';
-import { startTestServer, type TestServer } from '../testing.ts';
+import { startTestServer, type TestServer, testStore } from '../testing.ts';
 import { call, client, expectError, expectOk } from './client.ts';
 
 const PUBLIC = 'https://plan.example.test';
@@ -279,5 +279,38 @@ describe('sessions', () => {
       401,
       'INVALID_REFRESH_TOKEN',
     );
+  });
+});
+
+describe('without an SMTP server', () => {
+  it('keeps the mail in the outbox of the database; the answer says so', async () => {
+    const plain = await startTestServer({ rateLimitPerMin: 100_000, mail: {}, web: { publicUrl: PUBLIC } });
+    try {
+      const ownerEmail = email();
+      const owner = await call(plain.url, '/api/account/register', {
+        body: { email: ownerEmail, password: PASSWORD },
+      });
+      expectOk(owner, 201);
+      const invitee = email();
+      const inv = await call(plain.url, '/api/account/register-invite', {
+        bearer: owner.json.accessToken,
+        body: { email: invitee, companyId: owner.json.companyId },
+      });
+      expectOk(inv, 201);
+      expect(inv.json.mailDelivery).toBe('kept');
+      const store = await testStore();
+      const [kept] = await store.mailOutbox.list({ recipient: invitee });
+      expect(kept).toMatchObject({
+        kind: 'invite',
+        status: 'kept',
+        subject: `${ownerEmail} invited you to Tramline`,
+      });
+      expect(kept.textBody).toContain(`${PUBLIC}/account/accept-invite?token=tlt_`);
+      // The kept link works like a mailed one.
+      const token = /token=(tlt_[A-Za-z0-9_-]+)/.exec(kept.textBody)![1];
+      expectOk(await call(plain.url, '/api/account/accept-invite', { body: { token, password: PASSWORD } }));
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -101,6 +101,14 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
     // The ID token carries the scopes' claims too (e-mail, names), as many providers do.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
+    ttl: {
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
     async findAccount(_ctx, sub) {
       const person = people.get(sub);
       if (!person) return undefined;
