@@ -24,6 +24,7 @@ import {
 } from '../account/context.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { ApiError } from '../errors.ts';
+import { sqlStateOf } from '../log-safety.ts';
 import { inviteMail, recoverMail } from '../mail/templates.ts';
 import { named } from '../openapi/components.ts';
 import { Email, issueSession, Password, SessionTokens } from './account.ts';
@@ -171,23 +172,29 @@ export async function accountEmailRoutes(app: FastifyInstance, ctx: AccountConte
       const b = req.body;
       await requireCompany(store, req, b.companyId, 'admin');
       const role = b.role ?? 'member';
-      const invitee = await store.transaction(async (tx) => {
-        const existing = await tx.accounts.findUserByEmail(b.email);
-        if (existing) {
-          const state = await tx.userAccounts.get(existing.id);
-          if (!state || !invitePending(state)) return null;
-        }
-        const user =
-          existing ??
-          (await tx.accounts.createUser({
-            email: b.email,
-            firstName: b.firstName ?? null,
-            lastName: b.lastName ?? null,
-          }));
-        await tx.userAccounts.update(user.id, 'invite', { invitedBy: p.userId, invitedAt: new Date() });
-        await tx.accounts.grantAccess(user.id, b.companyId, role);
-        return { userId: user.id, email: user.email ?? b.email.toLowerCase() };
-      });
+      const invitee = await store
+        .transaction(async (tx) => {
+          const existing = await tx.accounts.findUserByEmail(b.email);
+          if (existing) {
+            const state = await tx.userAccounts.get(existing.id);
+            if (!state || !invitePending(state)) return null;
+          }
+          const user =
+            existing ??
+            (await tx.accounts.createUser({
+              email: b.email,
+              firstName: b.firstName ?? null,
+              lastName: b.lastName ?? null,
+            }));
+          await tx.userAccounts.update(user.id, 'invite', { invitedBy: p.userId, invitedAt: new Date() });
+          await tx.accounts.grantAccess(user.id, b.companyId, role);
+          return { userId: user.id, email: user.email ?? b.email.toLowerCase() };
+        })
+        .catch((e) => {
+          // Two invitations of one new address at once: the unique index refuses the second.
+          if (sqlStateOf(e) === '23505') return null;
+          throw e;
+        });
       if (!invitee)
         throw new ApiError(
           409,

@@ -18,6 +18,7 @@ import { type Static, Type } from 'typebox';
 import type { AccountContext } from '../account/context.ts';
 import type { ExternalClaims, ExternalIdp } from '../account/external-idp.ts';
 import { ApiError } from '../errors.ts';
+import { sqlStateOf } from '../log-safety.ts';
 import { named } from '../openapi/components.ts';
 import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
 import { issueSession, SessionTokens } from './account.ts';
@@ -181,20 +182,31 @@ export async function externalLoginRoutes(
 
   /** A new account for the person, with their first company and the identity linked. */
   const createAccount = async (provider: string, c: ExternalClaims, companyName?: string) =>
-    store.transaction(async (tx) => {
-      const user = await tx.accounts.createUser({
-        email: c.email,
-        firstName: c.firstName,
-        lastName: c.lastName,
+    store
+      .transaction(async (tx) => {
+        const user = await tx.accounts.createUser({
+          email: c.email,
+          firstName: c.firstName,
+          lastName: c.lastName,
+        });
+        const company = await tx.companies.create(user.id, companyName ?? c.email ?? `${provider} user`);
+        await tx.credits.set(company.companyId, 0, false);
+        await tx.userAccounts.update(user.id, 'external', {
+          emailConfirmedAt: c.emailVerified ? new Date() : null,
+        });
+        await tx.externalIdentities.link({ provider, subject: c.subject, userId: user.id, email: c.email });
+        return { userId: user.id, companyId: company.companyId };
+      })
+      .catch((e) => {
+        // Two first sign-ins of one person at once: the unique indexes refuse the second.
+        if (sqlStateOf(e) === '23505')
+          throw new ApiError(
+            409,
+            'CONFLICT',
+            'This account was made by a sign-in at the same moment; sign in again.',
+          );
+        throw e;
       });
-      const company = await tx.companies.create(user.id, companyName ?? c.email ?? `${provider} user`);
-      await tx.credits.set(company.companyId, 0, false);
-      await tx.userAccounts.update(user.id, 'external', {
-        emailConfirmedAt: c.emailVerified ? new Date() : null,
-      });
-      await tx.externalIdentities.link({ provider, subject: c.subject, userId: user.id, email: c.email });
-      return { userId: user.id, companyId: company.companyId };
-    });
 
   r.post(
     '/api/externallogin',
