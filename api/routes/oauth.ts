@@ -23,7 +23,7 @@ import { verifyPassword } from '../auth/passwords.ts';
 import { SESSION_TTL_SECONDS } from '../auth/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
-import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
+import { withHeaders } from '../openapi/responses.ts';
 import { refreshSession } from './account.ts';
 import { sendPage } from './account-pages.ts';
 import { answers, idParams, notFound, principalOf, Uuid } from './common.ts';
