@@ -23,12 +23,15 @@ import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
 import { builtInTasks, type TaskOptions } from '../jobs/tasks.ts';
 import type { Store } from '../store/db.ts';
+import type { AccountContext } from './account/context.ts';
+import { createExternalIdp, type ExternalIdpOptions, externalIdpFromEnv } from './account/external-idp.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
 import { checkRequestInput } from './input-rules.ts';
 import { errorSerializer, REDACT_PATHS, redactUrl, requestSerializer, sqlStateOf } from './log-safety.ts';
+import { createMailer, type MailOptions, mailOptionsFromEnv } from './mail/mailer.ts';
 import { openApiRefResolver, shareNamedSchemas, shareResponseHeaders } from './openapi/components.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
@@ -47,6 +50,15 @@ import { equipmentScenarioShareRoutes } from './routes/equipment-scenario-shares
 import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
 import { externalBoundaryRoutes } from './routes/external-boundaries.ts';
 import { fieldOperationRoutes } from './routes/field-operations.ts';
+import { accountEmailRoutes } from './routes/account-email.ts';
+import { accountPageRoutes } from './routes/account-pages.ts';
+import { accountProfileRoutes } from './routes/account-profile.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { boundaryImportRoutes } from './routes/boundary-import.ts';
+import { companyRoutes } from './routes/companies.ts';
+import { demoCompanyRoutes } from './routes/demo-company.ts';
+import { equipmentRoutes } from './routes/equipment.ts';
+import { externalLoginRoutes } from './routes/external-login.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
 import { geometryOperationRoutes } from './routes/geometry-operations.ts';
@@ -59,12 +71,14 @@ import { locationSearchRoutes } from './routes/location-search.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { mapTileRoutes } from './routes/map-tiles.ts';
 import { notificationRoutes } from './routes/notifications.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { partnerRoutes } from './routes/partner.ts';
 import { pathPlanRoutes } from './routes/path-plans.ts';
 import { planSummaryRoutes } from './routes/plan-summaries.ts';
 import { referenceLineRoutes } from './routes/reference-lines.ts';
 import { routeReadRoutes } from './routes/route-reads.ts';
 import { routingRoutes } from './routes/routing.ts';
+import { sessionTokenRoutes } from './routes/session-tokens.ts';
 import { settingRoutes } from './routes/settings.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
@@ -75,6 +89,7 @@ import { userLabelRoutes } from './routes/user-labels.ts';
 import { vendorConnectionRoutes } from './routes/vendor-connections.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
 import { wheelTrafficRoutes } from './routes/wheel-traffic.ts';
+import { type WebOptions, webOptionsFromEnv, webRoutes } from './routes/web.ts';
 
 export const API_VERSION = '2.0.0';
 
@@ -133,6 +148,10 @@ export interface AppOptions {
   vendors?: TaskOptions;
   /** Location search (default: the embedded provider, and the geocoder of TRAMLINE_GEOCODER_URL when set). */
   locationSearch?: LocationSearch;
+  /** Outgoing mail (default: TRAMLINE_SMTP_URL and TRAMLINE_MAIL_FROM; without an SMTP URL mail is kept in the outbox). */
+  mail?: MailOptions;
+  /** External OpenID Connect provider for sign-in (default: TRAMLINE_OIDC_*; none when unset; null: none). */
+  externalIdp?: ExternalIdpOptions | null;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -377,11 +396,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     databaseCheckMs: opts.healthDatabaseCheckMs,
   });
   await app.register(userRoutes, { store: opts.store });
-  await app.register(accountRoutes, {
+  const web = opts.web ?? webOptionsFromEnv();
+  const account: AccountContext = {
     store: opts.store,
     tokens,
+    mailer: createMailer(opts.store, app.log, opts.mail ?? mailOptionsFromEnv()),
+    publicUrl: web.publicUrl,
+    trustProxy: Boolean(opts.trustProxy),
+  };
+  await app.register(accountRoutes, { ...account, openRegistration: opts.openRegistration ?? true });
+  await app.register(accountEmailRoutes, account);
+  await app.register(accountProfileRoutes, account);
+  await app.register(demoCompanyRoutes, account);
+  await app.register(sessionTokenRoutes, account);
+  await app.register(oauthRoutes, account);
+  const idpOptions = opts.externalIdp === undefined ? externalIdpFromEnv() : opts.externalIdp;
+  await app.register(externalLoginRoutes, {
+    ...account,
+    idp: idpOptions ? createExternalIdp(idpOptions) : undefined,
     openRegistration: opts.openRegistration ?? true,
   });
+  await app.register(accountPageRoutes);
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
   await app.register(growerFarmRoutes, { store: opts.store });
@@ -450,7 +485,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(webRoutes, {
     store: opts.store,
     tokens,
-    web: opts.web,
+    web,
     trustProxy: Boolean(opts.trustProxy),
   });
 
@@ -471,6 +506,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         .purge(2 * windowSeconds)
         .catch((err) => app.log.warn({ err }, 'rate limit purge failed'));
       opts.store.partner.purgeLaunchCodes().catch((err) => app.log.warn({ err }, 'launch code purge failed'));
+      opts.store.userAccounts
+        .purgeTokens()
+        .catch((err) => app.log.warn({ err }, 'account token purge failed'));
     }, purgeMs);
     timer.unref();
   }

@@ -30,6 +30,10 @@
  *   TRAMLINE_GEOCODER_URL        unset; an external geocoder answering GeoJSON for the location search
  *                                (`{q}` and `{limit}` in it are filled in; without `{q}`, q= is added)
  *   LOG_LEVEL                    info (pino)
+ * Read where they are used (checked when the app is built):
+ *   TRAMLINE_SMTP_URL, TRAMLINE_MAIL_FROM          outgoing mail (api/mail/mailer.ts); unset: the outbox table
+ *   TRAMLINE_OIDC_DISCOVERY_URL, _CLIENT_ID, _CLIENT_SECRET, _PROVIDER_NAME
+ *                                external sign-in (api/account/external-idp.ts); unset: none
  */
 import { join } from 'node:path';
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from '../formats/file-limits.ts';

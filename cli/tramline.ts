@@ -31,6 +31,10 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'create, list and revoke API keys; credit balances',
     load: () => import('./commands/keys.ts'),
   },
+  'oauth-clients': {
+    summary: 'register and revoke OAuth 2.0 clients (apps that sign users in, machine clients)',
+    load: () => import('./commands/oauth-clients.ts'),
+  },
   credits: {
     summary: 'show or change the credit balance of a key',
     load: async () => ({ run: (await import('./commands/keys.ts')).runCredits }),

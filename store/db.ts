@@ -27,7 +27,10 @@ import {
 import { createBoundaryOriginsRepository } from './repositories/boundary-origins.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
+import { createExternalIdentitiesRepository } from './repositories/external-identities.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
+import { createMailOutboxRepository } from './repositories/mail-outbox.ts';
+import { createOAuthRepository } from './repositories/oauth.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
 import { createPlatformAdminsRepository } from './repositories/platform-admins.ts';
 import {
@@ -37,6 +40,7 @@ import {
 } from './repositories/rate-limits.ts';
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
+import { createUserAccountsRepository } from './repositories/user-accounts.ts';
 import { schema } from './schema.ts';
 
 export { MIGRATIONS_DIR } from './migrations-dir.ts';
@@ -82,6 +86,14 @@ export interface Repositories {
   boundaryOrigins: ReturnType<typeof createBoundaryOriginsRepository>;
   /** Who administers the platform (the admin endpoints). */
   platformAdmins: ReturnType<typeof createPlatformAdminsRepository>;
+  /** Account state (confirmation, invitation, profile) and one-time account tokens. */
+  userAccounts: ReturnType<typeof createUserAccountsRepository>;
+  /** Mail no SMTP server took. */
+  mailOutbox: ReturnType<typeof createMailOutboxRepository>;
+  /** OAuth clients, grants and the client of a session. */
+  oauth: ReturnType<typeof createOAuthRepository>;
+  /** Users' identities at external OpenID Connect providers. */
+  externalIdentities: ReturnType<typeof createExternalIdentitiesRepository>;
 }
 
 export interface Store extends Repositories {
@@ -121,6 +133,10 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     boundaries: { forUser: hierarchy.forUser, forCompany: hierarchy.forCompany },
     boundaryOrigins: createBoundaryOriginsRepository(db),
     platformAdmins: createPlatformAdminsRepository(db),
+    userAccounts: createUserAccountsRepository(db),
+    mailOutbox: createMailOutboxRepository(db),
+    oauth: createOAuthRepository(db),
+    externalIdentities: createExternalIdentitiesRepository(db),
   };
 }
 

@@ -1047,3 +1047,171 @@ export const descriptors = pgTable(
     index('descriptors_company_idx').on(t.companyId, t.objectType),
   ],
 );
+
+// ---- Account: e-mail confirmation, invitations, one-time tokens, mail outbox, OAuth clients ----
+
+/**
+ * Account state of a user beside `users`: whether (and when) the e-mail
+ * address was confirmed, how the account came to be, who invited it, an
+ * e-mail address waiting for confirmation, profile details and the user's
+ * demo company. A user without a row has an unconfirmed address.
+ */
+export const userAccounts = pgTable('user_accounts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** 'password' | 'invite' | 'external' | 'partner' | 'key': how the account was made. */
+  source: text('source').notNull(),
+  emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+  invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+  invitedAt: timestamp('invited_at', { withTimezone: true }),
+  /** The invitation was taken up (a password set through its link). */
+  inviteAcceptedAt: timestamp('invite_accepted_at', { withTimezone: true }),
+  /** A new e-mail address, lower-cased, until its confirmation link is followed. */
+  pendingEmail: text('pending_email'),
+  phone: text('phone'),
+  /** BCP 47 language tag of mail and pages (e.g. `de`, `en-GB`). */
+  language: text('language'),
+  demoCompanyId: uuid('demo_company_id').references(() => companies.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One-time tokens of a user: invitation, e-mail confirmation, password
+ * recovery, session hand-over (`POST /api/tokens/{tokenId}`) and OAuth
+ * authorization codes. Only the SHA-256 of a token is kept; using one is
+ * one UPDATE ... WHERE used_at IS NULL AND expires_at > now(), so a token
+ * works once even under concurrency.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    /** 'invite' | 'confirm-account' | 'confirm-email' | 'recover' | 'session' | 'oauth-code'. */
+    kind: text('kind').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** What the token carries besides its user (the new e-mail, the OAuth client and PKCE challenge, ...). */
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_token_hash_key').on(t.tokenHash),
+    index('account_tokens_user_kind_idx').on(t.userId, t.kind),
+    index('account_tokens_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * Mail the service could not hand to an SMTP server (none configured, or it
+ * refused): kept here for the operator, who reads or relays it.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey(),
+    /** 'invite' | 'confirm-account' | 'confirm-email' | 'recover'. */
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    /** 'kept' (no SMTP server configured) | 'failed' (the SMTP server refused or was unreachable). */
+    status: text('status').notNull(),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt)],
+);
+
+/**
+ * OAuth 2.0 clients registered with the service. Public clients (no
+ * secret) use authorization_code with PKCE; confidential ones also
+ * client_credentials, acting as their service user.
+ */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** scrypt hash of the client secret; null for a public client. */
+  secretHash: text('secret_hash'),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull().default([]),
+  /** The user a client_credentials token acts for (null: the client cannot use client_credentials). */
+  serviceUserId: uuid('service_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+/** Users who let an OAuth client act for them (through the consent page). */
+export const oauthGrants = pgTable(
+  'oauth_grants',
+  {
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.userId] })],
+);
+
+/** The OAuth client a session was issued to (sessions of the client's tokens). */
+export const sessionClients = pgTable('session_clients', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => sessions.id, { onDelete: 'cascade' }),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: 'cascade' }),
+});
+
+/** Identities of users at external OpenID Connect providers: who signed in through which provider. */
+export const externalIdentities = pgTable(
+  'external_identities',
+  {
+    /** The provider's name as configured (e.g. `company-sso`). */
+    provider: text('provider').notNull(),
+    /** The provider's `sub` claim: stable per provider. */
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The e-mail address the provider last told (lower-cased). */
+    email: text('email'),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.subject] }),
+    index('external_identities_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Companies a user asserted for their organizations at an external identity
+ * provider: per user, so nobody reaches another user's company by naming
+ * the same external id.
+ */
+export const externalCompanies = pgTable(
+  'external_companies',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    externalId: text('external_id').notNull(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider, t.externalId] })],
+);

@@ -18,6 +18,22 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/account/register',
   'POST /api/account/login',
   'POST /api/account/refresh',
+  // One-time links of mail: the token is the credential.
+  'POST /api/account/accept-invite',
+  'GET /api/account/confirm-account',
+  'GET /api/account/confirm-email',
+  'POST /api/account/reset-password',
+  // Answers the same whether or not the address has an account.
+  'POST /api/account/recover',
+  'POST /api/account/check-user-source',
+  // The one-time token is the credential.
+  'GET /api/tokens/:tokenId/exchange',
+  // OAuth 2.0 token endpoint: the client authenticates itself (or proves PKCE).
+  'POST /api/account/token',
+  // Sign-in through the external identity provider: its tokens are the credentials.
+  'POST /api/externallogin',
+  'GET /api/externallogin/callback',
+  'POST /api/account/register-external',
   'POST /api/partner/launch/exchange',
   // The share code is the credential; a share id (UUID) still needs a key (the route answers 401).
   'GET /api/shares/:shareIdOrCode',

@@ -12,8 +12,8 @@
  * before (replayed, or stolen and raced): the account routes then end the
  * whole session, so neither the thief nor the victim keeps it.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EncryptJWT, errors, jwtDecrypt, jwtVerify, SignJWT } from 'jose';
 import type { Store } from '../../store/db.ts';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -34,6 +34,10 @@ export interface TokenService {
   newRefreshToken(sessionId: string): string;
   /** The session a refresh token was issued for, when its MAC verifies; null otherwise. */
   refreshTokenSession(token: string): string | null;
+  /** `payload` sealed (encrypted and authenticated, A256GCM) for `ttlSeconds`: state that passes through a browser. */
+  seal(purpose: string, payload: Record<string, unknown>, ttlSeconds: number): Promise<string>;
+  /** The payload of a sealed value of this purpose, unexpired; null otherwise. */
+  unseal(purpose: string, sealed: string): Promise<Record<string, unknown> | null>;
 }
 
 const REFRESH_RE = /^tlr_([0-9a-f-]{36})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
@@ -44,7 +48,25 @@ export async function createTokenService(store: Store, secret?: string): Promise
   const key = new TextEncoder().encode(keyText);
   const refreshMac = (sessionId: string, nonce: string) =>
     createHmac('sha256', key).update(`tramline-refresh-token|${sessionId}|${nonce}`).digest('base64url');
+  const sealKey = createHash('sha256').update(`tramline-sealed-state|${keyText}`).digest();
   return {
+    async seal(purpose, payload, ttlSeconds) {
+      return new EncryptJWT({ ...payload, pur: purpose })
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .encrypt(sealKey);
+    },
+    async unseal(purpose, sealed) {
+      try {
+        const { payload } = await jwtDecrypt(sealed, sealKey, { issuer: ISSUER });
+        return payload.pur === purpose ? (payload as Record<string, unknown>) : null;
+      } catch (e) {
+        if (e instanceof errors.JOSEError) return null;
+        throw e;
+      }
+    },
     newRefreshToken(sessionId) {
       const nonce = randomBytes(16).toString('base64url');
       return `tlr_${sessionId}.${nonce}.${refreshMac(sessionId, nonce)}`;

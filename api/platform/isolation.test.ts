@@ -354,6 +354,10 @@ const WALK: Walk[] = [
     route: '/api/path-plans/:pathPlanId/update-equipment-snapshot',
     body: () => ({ trackWidths: [1.8], tireWidths: [0.5] }),
   },
+  // Account.
+  { method: 'GET', route: '/api/account/is-confirmed/:userId' },
+  { method: 'POST', route: '/api/account/resend-invite/:id', idOf: { id: 'userId' } },
+  { method: 'GET', route: '/api/oauth/users/:userId/companies' },
 ];
 
 /** Routes with a path parameter that this walk leaves out, and why. */
@@ -364,6 +368,9 @@ const NOT_WALKED: Record<string, string> = {
     'public: the share code is the credential (the scenario tests check a revoked code opens nothing)',
   'POST /api/shares/:code/plans':
     'public: the share code is the credential (geometry-extras tests: a code answers only its plan, unknown codes 404)',
+  'POST /api/tokens/:tokenId':
+    'the token id is a random value the signing-in device makes, not an id of a resource (account-profile tests)',
+  'GET /api/tokens/:tokenId/exchange': 'public: the one-time token is the credential (account-profile tests)',
 };
 
 let srv: TestServer;

@@ -4,24 +4,29 @@
  *   POST /api/account/login     e-mail + password -> a session
  *   POST /api/account/refresh   refresh token     -> a new session token pair (the old refresh token dies)
  *   POST /api/account/logout    (signed in)       -> ends the session of the bearer token
+ *   POST /api/account/logout-everywhere (signed in) -> ends every session of the user
+ * Registration also mails a link confirming the e-mail address (api/routes/account-email.ts).
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
+import type { SessionOrigin } from '../../store/repositories/sessions.ts';
+import { type AccountContext, afterAnswer, sendAccountConfirmation } from '../account/context.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SESSION_TTL_SECONDS, type TokenService } from '../auth/tokens.ts';
 import { ApiError } from '../errors.ts';
+import { named } from '../openapi/components.ts';
 import { ErrorResponse, withHeaders } from '../openapi/responses.ts';
 import { answers, principalOf } from './common.ts';
 
-const Email = Type.String({
+export const Email = Type.String({
   format: 'email',
   minLength: 3,
   maxLength: 254,
   description: 'E-mail address; compared case-insensitively.',
 });
-const Password = Type.String({
+export const Password = Type.String({
   minLength: 10,
   maxLength: 256,
   description: 'At least 10 and at most 256 characters.',
@@ -80,7 +85,7 @@ export async function issueSession(
   store: Store,
   tokens: TokenService,
   userId: string,
-  origin: 'login' | 'register' | 'launch',
+  origin: SessionOrigin,
 ): Promise<Static<typeof SessionTokens>> {
   const s = await store.sessions.create(userId, origin, SESSION_TTL_SECONDS, (sid) =>
     tokens.newRefreshToken(sid),
@@ -89,11 +94,35 @@ export async function issueSession(
   return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer', userId };
 }
 
+/**
+ * Rotates a refresh token: the session's new refresh token, or null for an
+ * unknown, expired or revoked one, or 'reused' for one of ours that was
+ * used before (replayed, or stolen and raced): then the whole session, the
+ * family of every token it issued, ends.
+ */
+export async function refreshSession(
+  store: Store,
+  tokens: TokenService,
+  refreshToken: string,
+): Promise<{ sessionId: string; userId: string; refreshToken: string } | 'reused' | null> {
+  const s = await store.sessions.rotate(refreshToken, (sid) => tokens.newRefreshToken(sid));
+  if (s) return s;
+  // Ours (the MAC verifies) but not the live one: it was used before. End the session.
+  const reused = tokens.refreshTokenSession(refreshToken);
+  if (reused && (await store.sessions.end(reused))) return 'reused';
+  return null;
+}
+
+const LogoutEverywhere = named(
+  'LogoutEverywhere',
+  Type.Object({ endedSessions: Type.Integer({ description: 'Sessions that were live and are ended now.' }) }),
+);
+
 const unauthorized = (code: string, message: string) => withHeaders(ErrorResponse, `${code}: ${message}`);
 
 export async function accountRoutes(
   app: FastifyInstance,
-  opts: { store: Store; tokens: TokenService; openRegistration?: boolean },
+  opts: AccountContext & { openRegistration?: boolean },
 ): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, tokens } = opts;
@@ -106,7 +135,7 @@ export async function accountRoutes(
         tags: ['Account'],
         summary: 'Register with e-mail and password',
         description:
-          'Creates a user and their first company (the user is its admin, with no credits), and signs them in. No API key needed. 409 EMAIL_TAKEN when the e-mail is registered already. Passwords are stored as scrypt hashes. 403 REGISTRATION_CLOSED when the operator has closed registration (TRAMLINE_OPEN_REGISTRATION=false): accounts are then made by an operator (`tramline keys create`) or a partner.',
+          'Creates a user and their first company (the user is its admin, with no credits), and signs them in; a mail with a link confirming the e-mail address follows (GET /api/account/confirm-account). No API key needed. 409 EMAIL_TAKEN when the e-mail is registered already. Passwords are stored as scrypt hashes. 403 REGISTRATION_CLOSED when the operator has closed registration (TRAMLINE_OPEN_REGISTRATION=false): accounts are then made by an operator (`tramline keys create`) or a partner.',
         security: [],
         body: RegisterRequest,
         response: {
@@ -139,7 +168,8 @@ export async function accountRoutes(
           });
           const company = await tx.companies.create(user.id, b.companyName ?? b.email.toLowerCase());
           await tx.credits.set(company.companyId, 0, false);
-          return { userId: user.id, companyId: company.companyId };
+          await tx.userAccounts.update(user.id, 'password', {});
+          return { userId: user.id, companyId: company.companyId, email: user.email ?? b.email };
         })
         .catch((e) => {
           // Two registrations of one e-mail at once: the unique index refuses the second.
@@ -157,6 +187,9 @@ export async function accountRoutes(
           `The e-mail ${b.email} is registered already; log in instead.`,
         );
       const session = await issueSession(store, tokens, out.userId, 'register');
+      afterAnswer(req, 'account confirmation mail', () =>
+        sendAccountConfirmation(opts, req, out.userId, out.email),
+      );
       return reply.code(201).send({ ...session, companyId: out.companyId });
     },
   );
@@ -208,24 +241,21 @@ export async function accountRoutes(
       },
     },
     async (req) => {
-      const s = await store.sessions.rotate(req.body.refreshToken, (sid) => tokens.newRefreshToken(sid));
-      if (!s) {
-        // Ours (the MAC verifies) but not the live one: it was used before. End the session.
-        const reused = tokens.refreshTokenSession(req.body.refreshToken);
-        if (reused && (await store.sessions.end(reused))) {
-          req.log.warn({ sessionId: reused }, 'a used refresh token came back; the session is ended');
-          throw new ApiError(
-            401,
-            'INVALID_REFRESH_TOKEN',
-            'The refresh token was used already; the session is ended for safety. Log in again.',
-          );
-        }
+      const s = await refreshSession(store, tokens, req.body.refreshToken);
+      if (s === 'reused') {
+        req.log.warn('a used refresh token came back; the session is ended');
+        throw new ApiError(
+          401,
+          'INVALID_REFRESH_TOKEN',
+          'The refresh token was used already; the session is ended for safety. Log in again.',
+        );
+      }
+      if (!s)
         throw new ApiError(
           401,
           'INVALID_REFRESH_TOKEN',
           'The refresh token is unknown, already used, expired or revoked; log in again.',
         );
-      }
       const t = await tokens.issue(s.sessionId, s.userId);
       return { ...t, refreshToken: s.refreshToken, tokenType: 'Bearer' as const, userId: s.userId };
     },
@@ -246,6 +276,23 @@ export async function accountRoutes(
       const p = principalOf(req);
       if (p.kind === 'session') await store.sessions.revoke(p.keyId, p.userId);
       return reply.code(204).send();
+    },
+  );
+
+  r.post(
+    '/api/account/logout-everywhere',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'End every session of the user',
+        description:
+          'Signs the user out everywhere: every session (this one too, with a bearer token) ends, with its access and refresh tokens. API keys stay valid; revoke them with DELETE /api/api-keys/{id}.',
+        response: answers({ 200: { schema: LogoutEverywhere, description: 'Signed out everywhere.' } }),
+      },
+    },
+    async (req) => {
+      const ended = await store.sessions.revokeAll(principalOf(req).userId);
+      return { endedSessions: ended };
     },
   );
 }

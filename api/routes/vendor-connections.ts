@@ -108,6 +108,24 @@ const Connection = named(
   }),
 );
 
+const VendorToken = (d: string) => Type.String({ minLength: 1, maxLength: 8192, description: d });
+
+const TokenLinkRequest = named(
+  'VendorTokenLinkRequest',
+  Type.Object(
+    {
+      companyId: Uuid('The company the link serves; you need the admin role in it.'),
+      accessToken: VendorToken("The vendor's OAuth access token."),
+      refreshToken: Type.Optional(VendorToken("The vendor's refresh token.")),
+      expiresIn: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 31_536_000, description: 'Seconds the access token is valid.' }),
+      ),
+      scope: Type.Optional(Type.String({ maxLength: 1000, description: 'The scopes the vendor granted.' })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 const ConnectionList = named('VendorConnectionList', Type.Object({ connections: Type.Array(Connection) }));
 
 const UpdateOrgsRequest = named(
@@ -314,6 +332,40 @@ export async function vendorConnectionRoutes(
       ).catch(vendorError);
       const saved = await connections.save(companyId, vendor, userId, tokens);
       return reply.code(201).send(connectionBody(saved));
+    },
+  );
+
+  r.post(
+    '/api/vendor-a-connections',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Link a vendor-a account with tokens the client already holds',
+        description:
+          "For a client that ran the vendor's OAuth flow itself: stores the company's vendor-a link with the given tokens, sealed at rest like the links made through /authorize and never answered back. Posting again replaces the link's tokens (200). Needs the admin role in the company; 404 for a company you cannot access.",
+        body: TokenLinkRequest,
+        response: answers(
+          {
+            201: { schema: Connection, description: 'Linked.' },
+            200: { schema: Connection, description: 'The link’s tokens replaced.' },
+          },
+          400,
+          403,
+          404,
+        ),
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      await requireCompany(store, req, b.companyId, 'admin');
+      const existed = (await connections.get(b.companyId, 'vendor-a')) !== null;
+      const saved = await connections.save(b.companyId, 'vendor-a', principalOf(req).userId, {
+        accessToken: b.accessToken,
+        refreshToken: b.refreshToken ?? null,
+        expiresAt: b.expiresIn ? new Date(Date.now() + b.expiresIn * 1000) : null,
+        scope: b.scope ?? null,
+      });
+      return reply.code(existed ? 200 : 201).send(connectionBody(saved));
     },
   );
 

@@ -6,14 +6,23 @@
  * used token can still be told to belong to its session.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 import { companyAccesses, sessions, users } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 
 export const REFRESH_TOKEN_PREFIX = 'tlr_';
 
-export type SessionOrigin = 'login' | 'register' | 'launch';
+export type SessionOrigin =
+  | 'login'
+  | 'register'
+  | 'launch'
+  | 'invite'
+  | 'recover'
+  | 'token'
+  | 'oauth'
+  | 'client'
+  | 'external';
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
@@ -91,6 +100,25 @@ export function createSessionsRepository(db: Database) {
         .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
       return rows.length > 0;
+    },
+
+    /**
+     * Ends every live session of the user (sign out everywhere), except
+     * `keep` when given; the number ended.
+     */
+    async revokeAll(userId: string, keep?: string): Promise<number> {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: sql`now()` })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            keep ? ne(sessions.id, keep) : undefined,
+          ),
+        )
+        .returning({ id: sessions.id });
+      return rows.length;
     },
 
     /** The principal of a live session (one query), or null. */
