@@ -60,7 +60,11 @@ describe('vendor-a connections from tokens', () => {
     const a = await testKey();
     const b = await testKey();
     const c = client(srv.url, { key: a.key });
-    expectError(await c.post('/api/vendor-a-connections', { companyId: b.companyId, accessToken: 't' }), 404, 'NOT_FOUND');
+    expectError(
+      await c.post('/api/vendor-a-connections', { companyId: b.companyId, accessToken: 't' }),
+      404,
+      'NOT_FOUND',
+    );
     const bad = await c.post('/api/vendor-a-connections', { accessToken: 't' });
     expectError(bad, 400, 'VALIDATION_ERROR');
     expect(bad.text).toContain('companyId');
