@@ -358,6 +358,32 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/account/is-confirmed/:userId' },
   { method: 'POST', route: '/api/account/resend-invite/:id', idOf: { id: 'userId' } },
   { method: 'GET', route: '/api/oauth/users/:userId/companies' },
+  // Terrain and imagery.
+  { method: 'GET', route: '/api/admin/dem-raster/:boundaryId' },
+  { method: 'GET', route: '/api/admin/dem-execute/boundary/:boundaryId' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/slope-classes' },
+  { method: 'POST', route: '/api/pathplan/:pathPlanId/slopes', body: () => ({}) },
+  { method: 'GET', route: '/api/admin/satellite-imagery-processing/:boundaryId' },
+  { method: 'GET', route: '/api/boundaries/:boundaryId/ndvi-zones' },
+  // Vendor links, transmissions and company sync.
+  { method: 'GET', route: '/api/companies-sync/jobs/:jobId' },
+  { method: 'POST', route: '/api/companies-sync/error-notification/:jobId', body: () => ({ message: 'x' }) },
+  {
+    method: 'POST',
+    route: '/api/companies/:companyId/vendor-connections/:vendor/authorize',
+    body: () => ({ redirectUri: 'https://example.com/cb' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/companies/:companyId/vendor-connections/:vendor/callback',
+    body: () => ({ code: 'x', state: 'y' }),
+  },
+  { method: 'GET', route: '/api/companies/:companyId/vendor-connections' },
+  { method: 'DELETE', route: '/api/companies/:companyId/vendor-connections/:vendor' },
+  { method: 'GET', route: '/api/vendor-c/companies/:companyId/users' },
+  { method: 'GET', route: '/api/vendor-b/:userId/company' },
+  { method: 'POST', route: '/api/path-plans-export/:batchId/transmit', body: () => ({ vendor: 'vendor-a' }) },
+  { method: 'GET', route: '/api/path-plans-export/transmissions/:jobId' },
 ];
 
 /** Routes with a path parameter that this walk leaves out, and why. */
@@ -371,6 +397,9 @@ const NOT_WALKED: Record<string, string> = {
   'POST /api/tokens/:tokenId':
     'the token id is a random value the signing-in device makes, not an id of a resource (account-profile tests)',
   'GET /api/tokens/:tokenId/exchange': 'public: the one-time token is the credential (account-profile tests)',
+  'PUT /api/admin/dem-raster/:boundaryId':
+    "its body is a GeoTIFF, not JSON (the terrain tests check another company's upload is 404)",
+  'GET /api/admin/copy-company/jobs/:jobId': 'platform admins only: 403 for everyone else (admin tests)',
 };
 
 let srv: TestServer;
@@ -442,6 +471,7 @@ beforeAll(async () => {
   ids.companyId = ka.companyId;
   ids.id = ka.keyId;
   ids.userId = ka.userId;
+  ids.vendor = 'vendor-a';
   ids.growerId = (
     await ok(a.post(`/api/companies/${ids.companyId}/growers`, { name: 'A grower' }), 201)
   ).json.growerId;
