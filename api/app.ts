@@ -19,6 +19,7 @@ import type { BoundaryLoader } from '../jobs/plan-item.ts';
 import { createJobSystem, type JobSystem } from '../jobs/runtime.ts';
 import type { Store } from '../store/db.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
+import { registerCompanyRoles } from './auth/company-roles.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
@@ -34,6 +35,10 @@ import { accountRoutes } from './routes/account.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { boundaryImportRoutes } from './routes/boundary-import.ts';
 import { companyRoutes } from './routes/companies.ts';
+import { companyAccessRoutes } from './routes/company-accesses.ts';
+import { companyDashboardRoutes } from './routes/company-dashboards.ts';
+import { companyEventRoutes } from './routes/company-events.ts';
+import { companyListRoutes } from './routes/company-lists.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { geometryDecompositionRoutes } from './routes/geometry-decomposition.ts';
@@ -172,6 +177,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (/^multipart\//i.test(String(req.headers['content-type'] ?? ''))) return;
     checkRequestInput({ body: req.body, query: req.query, params: req.params });
   });
+  // THE company role check of every route (api/auth/company-roles.ts), then the audit log of writes.
+  registerCompanyRoles(app, opts.store);
 
   app.setErrorHandler(sendError);
 
@@ -222,6 +229,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'Account', description: 'Registration, sign-in and sessions.' },
         { name: 'API keys', description: 'Keys of the current user.' },
         { name: 'Companies', description: 'Companies and what they hold.' },
+        {
+          name: 'Company access',
+          description:
+            'Who may act in a company and as what. admin: everything, including access management and deleting the company; editor: reads and writes its data; viewer: reads only. Enforced on every route: a write by a viewer, or access management by an editor, is 403 NotAuthorized; without access, the company and everything in it is 404.',
+        },
         {
           name: 'Growers and farms',
           description:
@@ -310,6 +322,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
+  await app.register(companyAccessRoutes, { store: opts.store });
+  await app.register(companyEventRoutes, { store: opts.store });
+  await app.register(companyListRoutes, { store: opts.store });
+  await app.register(companyDashboardRoutes, { store: opts.store });
   await app.register(growerFarmRoutes, { store: opts.store });
   await app.register(fieldRoutes, { store: opts.store });
   await app.register(partnerRoutes, {

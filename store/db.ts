@@ -25,6 +25,9 @@ import {
   type KeyCache,
 } from './repositories/api-keys.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
+import { createCompanyAccessRepository } from './repositories/company-access.ts';
+import { createCompanyEventsRepository } from './repositories/company-events.ts';
+import { createCompanyStatsRepository } from './repositories/company-stats.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
@@ -66,6 +69,12 @@ export interface Repositories {
   credits: ReturnType<typeof createCreditsRepository>;
   rateLimits: RateLimitsRepository;
   companies: ReturnType<typeof createCompaniesRepository>;
+  /** Company accesses with roles, and the companies of named ids. */
+  companyAccess: ReturnType<typeof createCompanyAccessRepository>;
+  /** The audit log of companies. */
+  companyEvents: ReturnType<typeof createCompanyEventsRepository>;
+  /** Company tables, summaries and dashboards. */
+  companyStats: ReturnType<typeof createCompanyStatsRepository>;
   sessions: ReturnType<typeof createSessionsRepository>;
   secrets: ReturnType<typeof createSecretsRepository>;
   partner: ReturnType<typeof createPartnerRepository>;
@@ -108,6 +117,9 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     credits: createCreditsRepository(db, keyCache),
     rateLimits: createRateLimitsRepository(db),
     companies: createCompaniesRepository(db),
+    companyAccess: createCompanyAccessRepository(db),
+    companyEvents: createCompanyEventsRepository(db),
+    companyStats: createCompanyStatsRepository(db),
     sessions: createSessionsRepository(db),
     secrets: createSecretsRepository(db),
     partner: createPartnerRepository(db),
