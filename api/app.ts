@@ -57,6 +57,8 @@ import { settingRoutes } from './routes/settings.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
+import { userActivityRoutes } from './routes/user-activity.ts';
+import { userDirectoryRoutes } from './routes/user-directory.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
 import { type WebOptions, webRoutes } from './routes/web.ts';
@@ -225,7 +227,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           name: 'Direct planning',
           description: 'Stateless planning: one request, one plan, nothing stored.',
         },
-        { name: 'Users', description: 'The user and company access of an API key or session.' },
+        {
+          name: 'Users',
+          description:
+            'The user and company access of an API key or session; terms, process logs and contact; the users a company admin administers (their companies’ users), and deleting a user (anonymised; company data stays).',
+        },
         { name: 'Account', description: 'Registration, sign-in and sessions.' },
         { name: 'API keys', description: 'Keys of the current user.' },
         { name: 'Companies', description: 'Companies and what they hold.' },
@@ -315,6 +321,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     databaseCheckMs: opts.healthDatabaseCheckMs,
   });
   await app.register(userRoutes, { store: opts.store });
+  await app.register(userActivityRoutes, { store: opts.store });
+  await app.register(userDirectoryRoutes, { store: opts.store });
   await app.register(accountRoutes, {
     store: opts.store,
     tokens,

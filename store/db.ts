@@ -28,6 +28,7 @@ import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCompanyAccessRepository } from './repositories/company-access.ts';
 import { createCompanyEventsRepository } from './repositories/company-events.ts';
 import { createCompanyStatsRepository } from './repositories/company-stats.ts';
+import { createUserRecordsRepository } from './repositories/user-records.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
@@ -75,6 +76,8 @@ export interface Repositories {
   companyEvents: ReturnType<typeof createCompanyEventsRepository>;
   /** Company tables, summaries and dashboards. */
   companyStats: ReturnType<typeof createCompanyStatsRepository>;
+  /** Terms, last company, the user directory, process logs, contact messages, deletion. */
+  userRecords: ReturnType<typeof createUserRecordsRepository>;
   sessions: ReturnType<typeof createSessionsRepository>;
   secrets: ReturnType<typeof createSecretsRepository>;
   partner: ReturnType<typeof createPartnerRepository>;
@@ -120,6 +123,7 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     companyAccess: createCompanyAccessRepository(db),
     companyEvents: createCompanyEventsRepository(db),
     companyStats: createCompanyStatsRepository(db),
+    userRecords: createUserRecordsRepository(db),
     sessions: createSessionsRepository(db),
     secrets: createSecretsRepository(db),
     partner: createPartnerRepository(db),

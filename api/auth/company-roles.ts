@@ -271,9 +271,10 @@ export function registerCompanyRoles(app: FastifyInstance, store: Store): void {
     const status = reply.statusCode;
     const objectId = objectIdOf(req, status, payload);
     const route = (req.routeOptions.url ?? '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const companies = [...scope.companies.keys()];
     try {
       await store.companyEvents.record(
-        [...scope.companies.keys()].map((companyId) => ({
+        companies.map((companyId) => ({
           companyId,
           userId: req.principal!.userId,
           batchId: req.id,
@@ -284,6 +285,7 @@ export function registerCompanyRoles(app: FastifyInstance, store: Store): void {
           status,
         })),
       );
+      if (companies.length) await store.userRecords.engaged(req.principal.userId, companies[0]);
     } catch (err) {
       req.log.error({ err }, 'company event not recorded');
     }
