@@ -183,7 +183,8 @@ const notAuthorized = (message: string) => new ApiError(403, 'NotAuthorized', me
 async function checkRoles(store: Store, req: FastifyRequest): Promise<void> {
   const principal = req.principal;
   const url = req.routeOptions.url;
-  if (!principal || url === undefined) return;
+  // Pages (sign-in and out, the planning view) act on no company themselves; their API calls are checked.
+  if (!principal || url === undefined || !url.startsWith('/api/')) return;
   const access = routeAccess(req.method, url);
   if (access === 'user') return;
 

@@ -213,6 +213,15 @@ describe('the role matrix over every write route', () => {
     expect(refused.length).toBe(company.length);
     expect(namingIds).toBeGreaterThan(40);
 
+    // What is the viewer's own, and reading, stays open to them.
+    const cv = client(srv.url, { key: viewerKeyHere });
+    expectOk(await cv.post('/api/user/accept-terms', { termsVersion: '1' }));
+    expectOk(await cv.post('/api/user-settings', { name: 'language', value: 'de' }), 201);
+    expectOk(await cv.post('/api/companies', { name: 'Their own' }), 201);
+    expectOk(await cv.post('/api/companies/table', {}));
+    expectOk(await cv.post('/api/companies/list-summary', {}));
+    expectOk(await cv.get(`/api/growers/${ids.growerId}`));
+
     // Nothing of the company changed.
     const g = await ca.get(`/api/growers/${ids.growerId}`);
     expectOk(g);
