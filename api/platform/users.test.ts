@@ -181,6 +181,47 @@ describe('the user directory of a company admin', () => {
   });
 });
 
+describe('admin countries', () => {
+  it('tells the countries of the fields of the companies a user administers', async () => {
+    const admin = await testKey();
+    const ca = client(srv.url, { key: admin.key });
+    const g = await ca.post(`/api/companies/${admin.companyId}/growers`, { name: 'G' });
+    const f = await ca.post(`/api/growers/${g.json.growerId}/farms`, { name: 'F' });
+    const square = (lon: number, lat: number) => [
+      [
+        [lon, lat],
+        [lon + 0.01, lat],
+        [lon + 0.01, lat + 0.01],
+        [lon, lat + 0.01],
+        [lon, lat],
+      ],
+    ];
+    // Two fields in Jutland, one near Paris.
+    for (const [name, lon, lat] of [
+      ['Vejle', 9.5, 55.7],
+      ['Horsens', 9.8, 55.85],
+      ['Brie', 2.9, 48.7],
+    ] as const) {
+      expectOk(
+        await ca.post('/api/fields/save', { farmId: f.json.farmId, name, boundary: square(lon, lat) }),
+        201,
+      );
+    }
+    const c = await ca.get(`/api/users/${admin.userId}/admin-countries`);
+    expectOk(c);
+    expect(c.json).toEqual({
+      userId: admin.userId,
+      items: [
+        { code: 'DK', name: 'Denmark', companies: 1, fields: 2 },
+        { code: 'FR', name: 'France', companies: 1, fields: 1 },
+      ],
+      unlocated: 0,
+    });
+    const stranger = client(srv.url, { key: (await testKey()).key });
+    expectError(await stranger.get(`/api/users/${admin.userId}/admin-countries`), 404, 'NOT_FOUND');
+  });
+});
+
 describe('deleting a user', () => {
   it('anonymises the user, ends their credentials and keeps the company data and its log', async () => {
     const admin = await testKey();

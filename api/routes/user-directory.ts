@@ -6,11 +6,14 @@
  *   POST   /api/users/list-summary                  totals over the users that match
  *   GET    /api/users/{userId}/summary              one user: accesses by role, keys, changes made
  *   GET    /api/users/{userId}/last-engaged-company the company they changed something in last
+ *   GET    /api/users/{userId}/admin-countries      the countries of the fields of the companies they administer
  *   DELETE /api/users/{userId}                      delete (anonymise) a user; their companies' data stays
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { iso1A2Code } from '@rapideditor/country-coder';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { countryList } from '../../formats/lookups.ts';
 import type { Store } from '../../store/db.ts';
 import { USER_SORTS, type UserFilter, type UserRow } from '../../store/repositories/user-records.ts';
 import { ApiError } from '../errors.ts';
@@ -148,6 +151,23 @@ const LastEngaged = Type.Object(
     engagedAt: Type.Union([Timestamp, Type.Null()]),
   },
   { $id: 'LastEngagedCompany', title: 'LastEngagedCompany' },
+);
+
+const AdminCountries = Type.Object(
+  {
+    userId: Uuid('The user.'),
+    items: Type.Array(
+      Type.Object({
+        code: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code.' }),
+        name: Type.String({ description: 'English short name.' }),
+        companies: Type.Integer({ description: 'Companies they administer with fields there.' }),
+        fields: Type.Integer({ description: 'Fields (active boundaries) there.' }),
+      }),
+      { description: 'Most fields first.' },
+    ),
+    unlocated: Type.Integer({ description: 'Fields in no country (at sea, or on disputed ground).' }),
+  },
+  { $id: 'AdminCountries', title: 'AdminCountries' },
 );
 
 const filterOf = (b: {
@@ -310,6 +330,42 @@ export async function userDirectoryRoutes(app: FastifyInstance, opts: { store: S
         companyName: last?.name ?? null,
         engagedAt: last ? iso(last.engagedAt) : null,
       };
+    },
+  );
+
+  r.get(
+    '/api/users/:userId/admin-countries',
+    {
+      schema: {
+        tags,
+        summary: 'The countries a user administers fields in',
+        description:
+          'The countries (ISO 3166-1, found offline from the location of each active boundary) of the fields of the companies where the user is an admin. Yourself, or a user of a company you administer; 404 otherwise.',
+        params: idParams('userId'),
+        response: answers({ 200: { schema: AdminCountries, description: 'The countries.' } }, 400, 404),
+      },
+    },
+    async (req) => {
+      const { userId } = req.params;
+      await visible(principalOf(req).userId, userId);
+      const names = new Map(countryList().map((c) => [c.code, c.name]));
+      const by = new Map<string, { companies: Set<string>; fields: number }>();
+      let unlocated = 0;
+      for (const p of await store.userRecords.adminFieldPoints(userId)) {
+        const code = iso1A2Code([p.lon, p.lat]);
+        if (!code || !names.has(code)) {
+          unlocated++;
+          continue;
+        }
+        const c = by.get(code) ?? { companies: new Set<string>(), fields: 0 };
+        c.companies.add(p.companyId);
+        c.fields++;
+        by.set(code, c);
+      }
+      const items = [...by]
+        .map(([code, c]) => ({ code, name: names.get(code)!, companies: c.companies.size, fields: c.fields }))
+        .sort((a, b) => b.fields - a.fields || a.code.localeCompare(b.code));
+      return { userId, items, unlocated };
     },
   );
 

@@ -327,6 +327,16 @@ export function createUserRecordsRepository(db: Database) {
       return row;
     },
 
+    /** A point (the first vertex) of each active boundary in the companies the user administers. */
+    async adminFieldPoints(userId: string): Promise<{ companyId: string; lon: number; lat: number }[]> {
+      const rows = resultRows<{ company_id: string; lon: number | string; lat: number | string }>(
+        await db.execute(sql`select b.company_id, (b.rings->0->0->>0)::float8 as lon, (b.rings->0->0->>1)::float8 as lat
+          from boundaries b join company_accesses a on a.company_id = b.company_id
+          where a.user_id = ${userId} and a.role = 'admin' and b.active`),
+      );
+      return rows.map((r) => ({ companyId: r.company_id, lon: Number(r.lon), lat: Number(r.lat) }));
+    },
+
     /** Companies where the user is the only admin while others have access: they must hand over first. */
     async soleAdminOf(userId: string): Promise<string[]> {
       const rows = resultRows<{ company_id: string }>(
