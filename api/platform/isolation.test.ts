@@ -73,6 +73,17 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/company-accesses/:userId/user' },
   { method: 'GET', route: '/api/company-events/:companyId' },
   { method: 'GET', route: '/api/company-events/:batchId/company', idOf: { batchId: 'eventBatchId' } },
+  { method: 'POST', route: '/api/companies/:companyId/uom', body: () => ({ uom: 'imperial' }) },
+  { method: 'GET', route: '/api/companies/:companyId/dashboards' },
+  { method: 'GET', route: '/api/companies/:companyId/dashboards/summary' },
+  { method: 'GET', route: '/api/companies/:companyId/dashboards/fieldwatch' },
+  // Users: another company's user is unknown.
+  { method: 'GET', route: '/api/user/app/:userId' },
+  { method: 'GET', route: '/api/account/:userId/logged-user-process' },
+  { method: 'GET', route: '/api/users/:userId/summary' },
+  { method: 'GET', route: '/api/users/:userId/last-engaged-company' },
+  { method: 'GET', route: '/api/users/:userId/admin-countries' },
+  { method: 'DELETE', route: '/api/users/:userId' },
   // Growers and farms.
   { method: 'POST', route: '/api/companies/:companyId/growers', body: () => ({ name: 'intruder' }) },
   { method: 'GET', route: '/api/companies/:companyId/growers' },
