@@ -28,7 +28,6 @@ import { createCompaniesRepository } from './repositories/companies.ts';
 import { createCompanyAccessRepository } from './repositories/company-access.ts';
 import { createCompanyEventsRepository } from './repositories/company-events.ts';
 import { createCompanyStatsRepository } from './repositories/company-stats.ts';
-import { createUserRecordsRepository } from './repositories/user-records.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
 import { createPartnerRepository } from './repositories/partner.ts';
@@ -39,6 +38,7 @@ import {
 } from './repositories/rate-limits.ts';
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
+import { createUserRecordsRepository } from './repositories/user-records.ts';
 import { schema } from './schema.ts';
 
 export { MIGRATIONS_DIR } from './migrations-dir.ts';

@@ -373,6 +373,23 @@ describe('from viewer to editor to no access', () => {
       'LAST_ADMIN',
     );
     expectError(await ca.del(`/api/company-accesses/${own.id}`), 409, 'LAST_ADMIN');
+
+    // Two admins demoting each other at once: one of them stays admin.
+    const second = await testKey();
+    const made = await ca.post('/api/company-accesses', {
+      companyId: admin.companyId,
+      userId: second.userId,
+      role: 'admin',
+    });
+    expectOk(made, 201);
+    const c2 = client(srv.url, { key: second.key });
+    const [x, y] = await Promise.all([
+      ca.post('/api/company-accesses', { companyId: admin.companyId, userId: second.userId, role: 'viewer' }),
+      c2.post('/api/company-accesses', { companyId: admin.companyId, userId: admin.userId, role: 'viewer' }),
+    ]);
+    expect([x.status, y.status].sort()).toContain(200);
+    const roles = (await (await testStore()).companyAccess.ofCompany(admin.companyId)).map((a) => a.role);
+    expect(roles).toContain('admin');
     expectError(
       await ca.post('/api/company-accesses', {
         companyId: admin.companyId,

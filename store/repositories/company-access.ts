@@ -3,7 +3,7 @@
  * which companies do the ids it names belong to, and what may this user do
  * there (api/auth/company-roles.ts).
  */
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 import { companies, companyAccesses, users } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
@@ -73,6 +73,16 @@ export function createCompanyAccessRepository(db: Database) {
     role: companyRole(r.role),
   });
 
+  /** Locks the company's admin accesses (run in a transaction) and answers how many there are. */
+  const lockAdmins = async (companyId: string): Promise<number> => {
+    const rows = await db
+      .select({ id: companyAccesses.id })
+      .from(companyAccesses)
+      .where(and(eq(companyAccesses.companyId, companyId), eq(companyAccesses.role, 'admin')))
+      .for('update');
+    return rows.length;
+  };
+
   return {
     /**
      * The company of each named id that exists (unknown ids are left out), in
@@ -117,7 +127,8 @@ export function createCompanyAccessRepository(db: Database) {
 
     /**
      * Gives a user a role in a company, or changes it; answers the access and
-     * whether it is new. Refuses ('last-admin') to demote the last admin.
+     * whether it is new. Refuses ('last-admin') to demote the last admin; run
+     * in a transaction, so concurrent demotions cannot leave none.
      */
     async grant(
       companyId: string,
@@ -126,13 +137,14 @@ export function createCompanyAccessRepository(db: Database) {
     ): Promise<
       { ok: true; access: CompanyAccessRecord; created: boolean } | { ok: false; reason: 'last-admin' }
     > {
+      const admins = await lockAdmins(companyId);
       const [before] = await db
         .select({ role: companyAccesses.role })
         .from(companyAccesses)
         .where(and(eq(companyAccesses.userId, userId), eq(companyAccesses.companyId, companyId)))
         .for('update');
-      if (before && companyRole(before.role) === 'admin' && role !== 'admin') {
-        if ((await this.adminCount(companyId)) <= 1) return { ok: false, reason: 'last-admin' };
+      if (before && companyRole(before.role) === 'admin' && role !== 'admin' && admins <= 1) {
+        return { ok: false, reason: 'last-admin' };
       }
       await db
         .insert(companyAccesses)
@@ -183,19 +195,11 @@ export function createCompanyAccessRepository(db: Database) {
         .where(eq(companyAccesses.id, id))
         .for('update');
       if (!row) return { ok: false, reason: 'not-found' };
-      if (companyRole(row.role) === 'admin' && (await this.adminCount(row.companyId)) <= 1) {
+      if (companyRole(row.role) === 'admin' && (await lockAdmins(row.companyId)) <= 1) {
         return { ok: false, reason: 'last-admin' };
       }
       await db.delete(companyAccesses).where(eq(companyAccesses.id, id));
       return { ok: true };
-    },
-
-    async adminCount(companyId: string): Promise<number> {
-      const [{ n }] = await db
-        .select({ n: count() })
-        .from(companyAccesses)
-        .where(and(eq(companyAccesses.companyId, companyId), eq(companyAccesses.role, 'admin')));
-      return Number(n);
     },
   };
 }
