@@ -57,7 +57,7 @@ import { settingRoutes } from './routes/settings.ts';
 import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { userRoutes } from './routes/user.ts';
-import { userActivityRoutes } from './routes/user-activity.ts';
+import { type ContactMailer, userActivityRoutes } from './routes/user-activity.ts';
 import { userDirectoryRoutes } from './routes/user-directory.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
@@ -109,6 +109,8 @@ export interface AppOptions {
   openRegistration?: boolean;
   /** Quotas and archive limits of user files (default: api/routes/user-files.ts). */
   uploads?: UploadOptions;
+  /** Outgoing mail of POST /api/contact (default: none; messages stay queued in the database and are logged). */
+  contactMail?: ContactMailer;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -321,7 +323,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     databaseCheckMs: opts.healthDatabaseCheckMs,
   });
   await app.register(userRoutes, { store: opts.store });
-  await app.register(userActivityRoutes, { store: opts.store });
+  await app.register(userActivityRoutes, { store: opts.store, contactMail: opts.contactMail });
   await app.register(userDirectoryRoutes, { store: opts.store });
   await app.register(accountRoutes, {
     store: opts.store,

@@ -181,6 +181,50 @@ describe('the user directory of a company admin', () => {
   });
 });
 
+describe('contact mail', () => {
+  it('hands the message to outgoing mail when the app has it, and keeps it queued when mail fails', async () => {
+    const mails: unknown[] = [];
+    let fail = false;
+    const mailing = await startTestServer({
+      rateLimitPerMin: 100_000,
+      contactMail: async (m) => {
+        if (fail) throw new Error('smtp down');
+        mails.push(m);
+      },
+    });
+    try {
+      const me = await testKey();
+      const c = client(mailing.url, { key: me.key });
+      const sent = await c.post('/api/contact', { subject: 'Help', message: 'Where are my plans?' });
+      expectOk(sent, 202);
+      expect(sent.json.status).toBe('sent');
+      expect(mails).toEqual([
+        {
+          contactId: sent.json.contactId,
+          userId: me.userId,
+          replyTo: await emailOf(me.userId),
+          subject: 'Help',
+          text: 'Where are my plans?',
+        },
+      ]);
+      fail = true;
+      const queued = await c.post('/api/contact', { subject: 'Again', message: 'Still nothing' });
+      expect(queued.json.status).toBe('queued');
+      const { db } = await testStore();
+      const { eq } = await import('drizzle-orm');
+      const rows = await db.select().from(contactMessages).where(eq(contactMessages.userId, me.userId));
+      expect(rows.map((r) => [r.subject, r.mailedAt === null])).toEqual(
+        expect.arrayContaining([
+          ['Help', false],
+          ['Again', true],
+        ]),
+      );
+    } finally {
+      await mailing.close();
+    }
+  });
+});
+
 describe('admin countries', () => {
   it('tells the countries of the fields of the companies a user administers', async () => {
     const admin = await testKey();

@@ -2,7 +2,7 @@
  * What a user does for themself:
  *   POST /api/user/accept-terms                    accept a version of the terms (stored)
  *   GET  /api/user/app/{userId}                    what the apps start with: the user, terms, companies, last company, settings
- *   POST /api/contact                              a message to the operator (kept in the database, logged, mailed when mail is set up)
+ *   POST /api/contact                              a message to the operator (kept in the database, logged, mailed by `contactMail` when the app has one)
  *   POST /api/account/log-user-process             log a step of a process (onboarding, an import, ...)
  *   POST /api/account/log-user-feedback            log feedback (rating and/or message)
  *   GET  /api/account/{userId}/logged-user-process what was logged
@@ -76,8 +76,9 @@ const ContactAnswer = Type.Object(
   {
     contactId: Uuid('The message.'),
     receivedAt: Timestamp,
-    status: Type.Literal('queued', {
-      description: 'Kept for the operator; mailed when outgoing mail is set up.',
+    status: Type.Union([Type.Literal('queued'), Type.Literal('sent')], {
+      description:
+        "'sent': handed to outgoing mail; 'queued': kept for the operator (no outgoing mail set up, or it failed).",
     }),
   },
   { $id: 'ContactAnswer', title: 'ContactAnswer' },
@@ -179,7 +180,23 @@ const checkDetails = (d: unknown) => {
   }
 };
 
-export async function userActivityRoutes(app: FastifyInstance, opts: { store: Store }): Promise<void> {
+/** A message for the operator, as the mail system receives it. */
+export interface ContactMail {
+  contactId: string;
+  userId: string;
+  /** The writer's e-mail: the reply address (null for users without one). */
+  replyTo: string | null;
+  subject: string;
+  text: string;
+}
+
+/** Hands a contact message to outgoing mail; a message it throws for stays queued in the database. */
+export type ContactMailer = (mail: ContactMail) => Promise<void>;
+
+export async function userActivityRoutes(
+  app: FastifyInstance,
+  opts: { store: Store; contactMail?: ContactMailer },
+): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = opts;
   const settings = createSettingsRepository(store.db);
@@ -273,7 +290,23 @@ export async function userActivityRoutes(app: FastifyInstance, opts: { store: St
         { contactId: made.id, userId, subject: req.body.subject },
         'contact message for the operator',
       );
-      return reply.code(202).send({ contactId: made.id, receivedAt: iso(made.createdAt), status: 'queued' });
+      let status: 'queued' | 'sent' = 'queued';
+      if (opts.contactMail) {
+        try {
+          await opts.contactMail({
+            contactId: made.id,
+            userId,
+            replyTo: user?.email ?? null,
+            subject: req.body.subject,
+            text: req.body.message,
+          });
+          await store.userRecords.contactMailed(made.id);
+          status = 'sent';
+        } catch (err) {
+          req.log.warn({ err, contactId: made.id }, 'contact message not mailed; it stays queued');
+        }
+      }
+      return reply.code(202).send({ contactId: made.id, receivedAt: iso(made.createdAt), status });
     },
   );
 

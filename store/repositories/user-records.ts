@@ -337,6 +337,11 @@ export function createUserRecordsRepository(db: Database) {
       return rows.map((r) => ({ companyId: r.company_id, lon: Number(r.lon), lat: Number(r.lat) }));
     },
 
+    /** Marks a contact message as handed to the mail system. */
+    async contactMailed(id: string): Promise<void> {
+      await db.update(contactMessages).set({ mailedAt: sql`now()` }).where(eq(contactMessages.id, id));
+    },
+
     /** Companies where the user is the only admin while others have access: they must hand over first. */
     async soleAdminOf(userId: string): Promise<string[]> {
       const rows = resultRows<{ company_id: string }>(
