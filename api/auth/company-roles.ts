@@ -190,15 +190,15 @@ async function checkRoles(store: Store, req: FastifyRequest): Promise<void> {
 
   const body = /^multipart\//i.test(String(req.headers['content-type'] ?? '')) ? undefined : req.body;
   const refs = namedIds(url, req.params, body);
-  const { companies: named, userOwned } = await store.companyAccess.companiesOf(refs);
-  const companies = new Map<string, IdRef | null>(named);
+  const { companies: named, userOwned } = await store.companyAccess.companiesOf(principal.userId, refs);
+  const companies = new Map<string, { ref: IdRef | null; role: CompanyRole | null }>(named);
   // A write that names no company's id acts in the company of its credentials.
   if (companies.size === 0 && access !== 'read' && !userOwned && principal.companyId !== NO_COMPANY) {
-    companies.set(principal.companyId, null);
+    const roles = await store.companyAccess.rolesIn(principal.userId, [principal.companyId]);
+    companies.set(principal.companyId, { ref: null, role: roles.get(principal.companyId) ?? null });
   }
-  const roles = await store.companyAccess.rolesIn(principal.userId, [...companies.keys()]);
-  for (const [companyId, ref] of companies) {
-    const role = roles.get(companyId);
+  const roles = new Map<string, CompanyRole>();
+  for (const [companyId, { ref, role }] of companies) {
     if (!role) {
       if (ref) throw new ApiError(404, 'NOT_FOUND', `No ${ref.kind} ${ref.id} in a company you can access.`);
       throw notAuthorized(
@@ -213,6 +213,7 @@ async function checkRoles(store: Store, req: FastifyRequest): Promise<void> {
         `You are a viewer of company ${companyId}: you may read its data but not change it; ask one of its admins for the editor role.`,
       );
     }
+    roles.set(companyId, role);
   }
   req.companyScope = { access, companies: roles };
 }
@@ -274,7 +275,7 @@ export function registerCompanyRoles(app: FastifyInstance, store: Store): void {
     const route = (req.routeOptions.url ?? '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const companies = [...scope.companies.keys()];
     try {
-      await store.companyEvents.record(
+      await store.companyEvents.recordWrite(
         companies.map((companyId) => ({
           companyId,
           userId: req.principal!.userId,
@@ -285,8 +286,8 @@ export function registerCompanyRoles(app: FastifyInstance, store: Store): void {
           objectId,
           status,
         })),
+        req.principal.userId,
       );
-      if (companies.length) await store.userRecords.engaged(req.principal.userId, companies[0]);
     } catch (err) {
       req.log.error({ err }, 'company event not recorded');
     }

@@ -85,13 +85,14 @@ export function createCompanyAccessRepository(db: Database) {
 
   return {
     /**
-     * The company of each named id that exists (unknown ids are left out), in
-     * one statement; `userOwned` when an id names a record of a user, not of
-     * a company (a user setting).
+     * The company of each named id that exists (unknown ids are left out) with
+     * the user's role there (null: no access), in one statement; `userOwned`
+     * when an id names a record of a user, not of a company (a user setting).
      */
     async companiesOf(
+      userId: string,
       refs: readonly IdRef[],
-    ): Promise<{ companies: Map<string, IdRef>; userOwned: boolean }> {
+    ): Promise<{ companies: Map<string, { ref: IdRef; role: CompanyRole | null }>; userOwned: boolean }> {
       const byKind = new Map<IdKind, string[]>();
       for (const r of refs) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r.id]);
       const parts = [...byKind].map(([kind, ids]) => {
@@ -100,17 +101,24 @@ export function createCompanyAccessRepository(db: Database) {
           ids.map((id) => sql`${id}::uuid`),
           sql`, `,
         );
-        return sql`select ${kind}::text as kind, id::text as id, ${col}::text as company_id from ${sql.identifier(ID_TABLES[kind])} where id in (${list})`;
+        return sql`select ${kind}::text as kind, id::text as id, ${col} as company_id from ${sql.identifier(ID_TABLES[kind])} where id in (${list})`;
       });
-      const out = new Map<string, IdRef>();
+      const out = new Map<string, { ref: IdRef; role: CompanyRole | null }>();
       if (parts.length === 0) return { companies: out, userOwned: false };
-      const rows = resultRows<{ kind: IdKind; id: string; company_id: string | null }>(
-        await db.execute(sql.join(parts, sql` union all `)),
+      const rows = resultRows<{ kind: IdKind; id: string; company_id: string | null; role: string | null }>(
+        await db.execute(sql`select n.kind, n.id, n.company_id::text as company_id,
+            (select a.role from company_accesses a where a.user_id = ${userId} and a.company_id = n.company_id) as role
+          from (${sql.join(parts, sql` union all `)}) n`),
       );
       let userOwned = false;
       for (const r of rows) {
         if (!r.company_id) userOwned = true;
-        else if (!out.has(r.company_id)) out.set(r.company_id, { kind: r.kind, id: r.id });
+        else if (!out.has(r.company_id)) {
+          out.set(r.company_id, {
+            ref: { kind: r.kind, id: r.id },
+            role: r.role === null ? null : companyRole(r.role),
+          });
+        }
       }
       return { companies: out, userOwned };
     },

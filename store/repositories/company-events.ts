@@ -97,6 +97,29 @@ export function createCompanyEventsRepository(db: Database) {
       return ids;
     },
 
+    /**
+     * The events of one successful write request, and the user's last company
+     * (user_profiles) as the first of them, in one statement.
+     */
+    async recordWrite(events: readonly NewCompanyEvent[], userId: string): Promise<void> {
+      if (events.length === 0) return;
+      const values = sql.join(
+        events.map(
+          (e) =>
+            sql`(${uuidv7()}::uuid, ${e.companyId}::uuid, ${e.userId}::uuid, ${e.batchId}, ${e.action}, ${e.method}, ${e.route}, ${e.objectId}, ${e.status}::int)`,
+        ),
+        sql`, `,
+      );
+      await db.execute(sql`
+        with logged as (
+          insert into company_events (id, company_id, user_id, batch_id, action, method, route, object_id, status)
+          values ${values} returning 1)
+        insert into user_profiles (user_id, last_company_id, last_engaged_at, updated_at)
+        values (${userId}::uuid, ${events[0].companyId}::uuid, now(), now())
+        on conflict (user_id) do update
+          set last_company_id = excluded.last_company_id, last_engaged_at = excluded.last_engaged_at, updated_at = now()`);
+    },
+
     /** Events of a company the user can access, newest first. */
     async ofCompany(userId: string, companyId: string, page: EventPage): Promise<CompanyEventRecord[]> {
       return (await select()

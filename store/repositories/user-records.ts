@@ -173,11 +173,6 @@ export function createUserRecordsRepository(db: Database) {
       return this.profile(userId);
     },
 
-    /** The company the user last changed something in (called after each successful write). */
-    async engaged(userId: string, companyId: string): Promise<void> {
-      await upsertProfile(userId, { lastCompanyId: companyId, lastEngagedAt: sql`now()` as unknown as Date });
-    },
-
     /** The Partner Admin who created the user, if one did. */
     async partnerOwner(userId: string): Promise<string | null> {
       const [row] = await db.select({ owner: users.partnerOwnerId }).from(users).where(eq(users.id, userId));
