@@ -26,12 +26,13 @@ import type { Store } from '../store/db.ts';
 import type { AccountContext } from './account/context.ts';
 import { createExternalIdp, type ExternalIdpOptions, externalIdpFromEnv } from './account/external-idp.ts';
 import { correlationIdOf, registerAccessControl } from './auth/access-control.ts';
+import { registerCompanyRoles } from './auth/company-roles.ts';
 import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
 import { checkRequestInput } from './input-rules.ts';
 import { errorSerializer, REDACT_PATHS, redactUrl, requestSerializer, sqlStateOf } from './log-safety.ts';
-import { createMailer, type MailOptions, mailOptionsFromEnv } from './mail/mailer.ts';
+import { contactMailer, createMailer, type MailOptions, mailOptionsFromEnv } from './mail/mailer.ts';
 import { openApiRefResolver, shareNamedSchemas, shareResponseHeaders } from './openapi/components.ts';
 import type { ComplexityLimits } from './planning/complexity.ts';
 import { createPlanService } from './planning/plan-service.ts';
@@ -49,6 +50,10 @@ import { companyRoutes } from './routes/companies.ts';
 import { companySyncRoutes } from './routes/company-sync.ts';
 import { demoCompanyRoutes } from './routes/demo-company.ts';
 import { descriptorRoutes } from './routes/descriptors.ts';
+import { companyAccessRoutes } from './routes/company-accesses.ts';
+import { companyDashboardRoutes } from './routes/company-dashboards.ts';
+import { companyEventRoutes } from './routes/company-events.ts';
+import { companyListRoutes } from './routes/company-lists.ts';
 import { equipmentRoutes } from './routes/equipment.ts';
 import { equipmentScenarioShareRoutes } from './routes/equipment-scenario-shares.ts';
 import { equipmentScenarioRoutes } from './routes/equipment-scenarios.ts';
@@ -80,6 +85,8 @@ import { shareRoutes } from './routes/shares.ts';
 import { storedPlanRoutes } from './routes/stored-plans.ts';
 import { terrainRoutes } from './routes/terrain.ts';
 import { userRoutes } from './routes/user.ts';
+import { type ContactMailer, userActivityRoutes } from './routes/user-activity.ts';
+import { userDirectoryRoutes } from './routes/user-directory.ts';
 import { type UploadOptions, uploadSettings, userFileRoutes } from './routes/user-files.ts';
 import { userLabelRoutes } from './routes/user-labels.ts';
 import { vendorConnectionRoutes } from './routes/vendor-connections.ts';
@@ -147,6 +154,8 @@ export interface AppOptions {
   mail?: MailOptions;
   /** External OpenID Connect provider for sign-in (default: TRAMLINE_OIDC_*; none when unset; null: none). */
   externalIdp?: ExternalIdpOptions | null;
+  /** Outgoing mail of POST /api/contact (default: mail to TRAMLINE_CONTACT_EMAIL through the mailer; unset: messages stay queued in the database and are logged). */
+  contactMail?: ContactMailer;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -220,6 +229,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (/^multipart\//i.test(String(req.headers['content-type'] ?? ''))) return;
     checkRequestInput({ body: req.body, query: req.query, params: req.params });
   });
+  // THE company role check of every route (api/auth/company-roles.ts), then the audit log of writes.
+  registerCompanyRoles(app, opts.store);
 
   app.setErrorHandler(sendError);
 
@@ -266,10 +277,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           name: 'Direct planning',
           description: 'Stateless planning: one request, one plan, nothing stored.',
         },
-        { name: 'Users', description: 'The user and company access of an API key or session.' },
+        {
+          name: 'Users',
+          description:
+            'The user and company access of an API key or session; terms, process logs and contact; the users a company admin administers (their companies’ users), and deleting a user (anonymised; company data stays).',
+        },
         { name: 'Account', description: 'Registration, sign-in and sessions.' },
         { name: 'API keys', description: 'Keys of the current user.' },
         { name: 'Companies', description: 'Companies and what they hold.' },
+        {
+          name: 'Company access',
+          description:
+            'Who may act in a company and as what. admin: everything, including access management and deleting the company; editor: reads and writes its data; viewer: reads only. Enforced on every route: a write by a viewer, or access management by an editor, is 403 NotAuthorized; without access, the company and everything in it is 404.',
+        },
         {
           name: 'Growers and farms',
           description:
@@ -391,11 +411,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     databaseCheckMs: opts.healthDatabaseCheckMs,
   });
   await app.register(userRoutes, { store: opts.store });
+  const mailer = createMailer(opts.store, app.log, opts.mail ?? mailOptionsFromEnv());
+  await app.register(userActivityRoutes, {
+    store: opts.store,
+    contactMail: opts.contactMail ?? contactMailer(mailer, process.env.TRAMLINE_CONTACT_EMAIL),
+  });
+  await app.register(userDirectoryRoutes, { store: opts.store });
   const web = opts.web ?? webOptionsFromEnv();
   const account: AccountContext = {
     store: opts.store,
     tokens,
-    mailer: createMailer(opts.store, app.log, opts.mail ?? mailOptionsFromEnv()),
+    mailer,
     publicUrl: web.publicUrl,
     trustProxy: Boolean(opts.trustProxy),
   };
@@ -414,6 +440,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountPageRoutes);
   await app.register(apiKeyRoutes, { store: opts.store });
   await app.register(companyRoutes, { store: opts.store });
+  await app.register(companyAccessRoutes, { store: opts.store });
+  await app.register(companyEventRoutes, { store: opts.store });
+  await app.register(companyListRoutes, { store: opts.store });
+  await app.register(companyDashboardRoutes, { store: opts.store });
   await app.register(growerFarmRoutes, { store: opts.store });
   await app.register(fieldRoutes, { store: opts.store });
   await app.register(partnerRoutes, {
@@ -642,7 +672,7 @@ const OPENAPI_DESCRIPTION = `Coverage route planning for agricultural machines: 
 
 **Errors.** Every error body carries \`correlationId\` (also the \`X-Correlation-Id\` header) and \`errorCode\`. 400 VALIDATION_ERROR lists \`errors: [{ path, message }]\` with JSON pointers; types are never coerced and unknown properties are refused.
 
-**Input rule.** Before any schema, every body, query and path parameter is checked once: text must be well-formed Unicode without control characters (tab, CR and line feed only in notes, comments, descriptions and WKT) — 400 INVALID_TEXT; names (\`name\`, \`...Name\`, \`operationType\`, \`source\`, \`search\`) are at most 200 characters, notes and comments 2,000, other texts 16,384 — 400 TEXT_TOO_LONG; JSON nests at most 32 deep — 400 NESTING_TOO_DEEP; numbers must be finite and at most 1e15 in magnitude, areas (\`area\`, \`...Area\`) at most 1e10 m², distances and widths at most 1e8 m, counts (\`numberOf...\`, \`...Count\`) at most 2147483647 — 400 NUMBER_OUT_OF_RANGE. These answers list \`errors: [{ path, message }]\` like VALIDATION_ERROR. Ids named in a body are checked like ids in the path: another company's or an unknown id is 404 NOT_FOUND; credentials whose company the user can no longer access get 403 NotAuthorized where a record would be stored for it.
+**Input rule.** Before any schema, every body, query and path parameter is checked once: text must be well-formed Unicode without control characters (tab, CR and line feed only in notes, comments, descriptions and WKT) — 400 INVALID_TEXT; names (\`name\`, \`...Name\`, \`operationType\`, \`source\`, \`search\`) are at most 200 characters, notes and comments 2,000, other texts 16,384 — 400 TEXT_TOO_LONG; JSON nests at most 32 deep — 400 NESTING_TOO_DEEP; numbers must be finite and at most 1e15 in magnitude, areas (\`area\`, \`...Area\`) at most 1e10 m², distances and widths at most 1e8 m, counts and indexes (\`numberOf...\`, \`...Count\`, \`sequence\`, \`...Index\`) at most 2147483647 — 400 NUMBER_OUT_OF_RANGE. These answers list \`errors: [{ path, message }]\` like VALIDATION_ERROR. Ids named in a body are checked like ids in the path: another company's or an unknown id is 404 NOT_FOUND; credentials whose company the user can no longer access get 403 NotAuthorized where a record would be stored for it.
 
 Planner refusals of the field itself (FIELD_*) and out-of-range options (INVALID_OPTION) are 400; plans the planner will not make are 422 (OPTION_NOT_SUPPORTED, PLAN_TOO_COMPLEX, HEADLAND_EXHAUSTS_FIELD, SWATH_WIDER_THAN_FIELD). 413 over 5 MB or 100,000 vertices; 415 for bodies that are not JSON; 503 SERVICE_BUSY when every planning worker is busy; 500 never carries details.
 

@@ -18,8 +18,8 @@
  * - numbers are finite and at most 1e15 in magnitude; areas (`area`,
  *   `...Area`) at most 1e10 m², distances and lengths (`...distance`,
  *   `...length`, `...width`, `...radius`, `...offset`, `...spacing`) at
- *   most 1e8 m, counts (`numberOf...`, `...Count`, `count`) at most
- *   2^31-1, bearings and headings (`...bearing`, `...heading`, also with
+ *   most 1e8 m, counts and indexes (`numberOf...`, `...Count`, `count`,
+ *   `sequence`, `...Index`) at most 2^31-1, bearings and headings (`...bearing`, `...heading`, also with
  *   `Deg`) at most 360 degrees. 400 NUMBER_OUT_OF_RANGE.
  *
  * Each refusal names the member by JSON pointer (`/plan/area`,
@@ -78,7 +78,8 @@ const LIMIT: Record<TextKind, number> = {
 function numberLimit(key: string | undefined): { max: number; what: string } {
   if (key !== undefined) {
     if (/(^a|A)reas?$/.test(key)) return { max: MAX_AREA, what: 'an area [m²]' };
-    if (/^(numberOf|count$)|Count$/.test(key)) return { max: MAX_COUNT, what: 'a count' };
+    if (/^(numberOf|count$|sequence$)|Count$|Index$/.test(key))
+      return { max: MAX_COUNT, what: 'a count or index' };
     if (/(^b|B)earing(Deg)?$|(^h|H)eading(Deg)?$/.test(key))
       return { max: MAX_BEARING, what: 'a bearing [deg]' };
     if (/(^d|D)istance|(^l|L)engths?$|(^w|W)idths?$|(^r|R)adi(us|i)$|(^o|O)ffsets?$|(^s|S)pacing$/.test(key))

@@ -26,6 +26,9 @@ import {
 } from './repositories/api-keys.ts';
 import { createBoundaryOriginsRepository } from './repositories/boundary-origins.ts';
 import { createCompaniesRepository } from './repositories/companies.ts';
+import { createCompanyAccessRepository } from './repositories/company-access.ts';
+import { createCompanyEventsRepository } from './repositories/company-events.ts';
+import { createCompanyStatsRepository } from './repositories/company-stats.ts';
 import { createCreditsRepository } from './repositories/credits.ts';
 import { createExternalIdentitiesRepository } from './repositories/external-identities.ts';
 import { createHierarchyRepository } from './repositories/hierarchy.ts';
@@ -41,6 +44,7 @@ import {
 import { createSecretsRepository } from './repositories/secrets.ts';
 import { createSessionsRepository } from './repositories/sessions.ts';
 import { createUserAccountsRepository } from './repositories/user-accounts.ts';
+import { createUserRecordsRepository } from './repositories/user-records.ts';
 import { schema } from './schema.ts';
 
 export { MIGRATIONS_DIR } from './migrations-dir.ts';
@@ -72,6 +76,14 @@ export interface Repositories {
   credits: ReturnType<typeof createCreditsRepository>;
   rateLimits: RateLimitsRepository;
   companies: ReturnType<typeof createCompaniesRepository>;
+  /** Company accesses with roles, and the companies of named ids. */
+  companyAccess: ReturnType<typeof createCompanyAccessRepository>;
+  /** The audit log of companies. */
+  companyEvents: ReturnType<typeof createCompanyEventsRepository>;
+  /** Company tables, summaries and dashboards. */
+  companyStats: ReturnType<typeof createCompanyStatsRepository>;
+  /** Terms, last company, the user directory, process logs, contact messages, deletion. */
+  userRecords: ReturnType<typeof createUserRecordsRepository>;
   sessions: ReturnType<typeof createSessionsRepository>;
   secrets: ReturnType<typeof createSecretsRepository>;
   partner: ReturnType<typeof createPartnerRepository>;
@@ -126,6 +138,10 @@ export function repositories(db: Database, keyCache?: KeyCache): Repositories {
     credits: createCreditsRepository(db, keyCache),
     rateLimits: createRateLimitsRepository(db),
     companies: createCompaniesRepository(db),
+    companyAccess: createCompanyAccessRepository(db),
+    companyEvents: createCompanyEventsRepository(db),
+    companyStats: createCompanyStatsRepository(db),
+    userRecords: createUserRecordsRepository(db),
     sessions: createSessionsRepository(db),
     secrets: createSecretsRepository(db),
     partner: createPartnerRepository(db),

@@ -70,7 +70,11 @@ export const companies = pgTable(
   (t) => [uniqueIndex('companies_partner_owner_company_key').on(t.partnerOwnerId, t.partnerCompanyId)],
 );
 
-/** Which user may act in which company, and as what ('admin' | 'member'). */
+/**
+ * Which user may act in which company, and as what: 'admin' (also manages
+ * access and deletes the company), 'editor' (reads and writes its data) or
+ * 'viewer' (reads only). 'member', written before roles, reads as 'editor'.
+ */
 export const companyAccesses = pgTable(
   'company_accesses',
   {
@@ -686,6 +690,88 @@ export const equipmentCostInputs = pgTable('equipment_cost_inputs', {
   cost: jsonb('cost').$type<Record<string, unknown>>(),
 });
 
+// ---------------------------------------------------------------------------
+// Company access, company events and users (roles, audit log, user records)
+// ---------------------------------------------------------------------------
+
+/**
+ * The audit log of a company: one row per successful write request that
+ * touched it, written by the central hook (api/auth/company-roles.ts).
+ * `batchId` is the request's correlation id, so a client that sends one
+ * `X-Correlation-Id` over several calls reads them back as one batch.
+ */
+export const companyEvents = pgTable(
+  'company_events',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    batchId: text('batch_id').notNull(),
+    /** 'create' | 'update' | 'delete' | 'action' | a client's own kind (POST /api/company-events). */
+    action: text('action').notNull(),
+    method: text('method').notNull(),
+    /** The route pattern, e.g. `/api/growers/{growerId}`. */
+    route: text('route').notNull(),
+    objectId: text('object_id'),
+    status: integer('status').notNull(),
+    /** Client-written events: what the client told. */
+    details: jsonb('details'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('company_events_company_idx').on(t.companyId, t.createdAt),
+    index('company_events_batch_idx').on(t.batchId),
+  ],
+);
+
+/** What the service keeps about a user beyond sign-in: accepted terms, the last company worked in, deletion. */
+export const userProfiles = pgTable('user_profiles', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  termsVersion: text('terms_version'),
+  termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+  lastCompanyId: uuid('last_company_id').references(() => companies.id, { onDelete: 'set null' }),
+  lastEngagedAt: timestamp('last_engaged_at', { withTimezone: true }),
+  /** Set when the user was deleted: their personal data is gone, the row keeps the id for the audit log. */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+/** Steps of a user's processes (onboarding, imports, ...) and their feedback, as the apps log them. */
+export const userProcessLogs = pgTable(
+  'user_process_logs',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'process' | 'feedback'. */
+    kind: text('kind').notNull(),
+    process: text('process').notNull(),
+    step: text('step'),
+    status: text('status'),
+    rating: integer('rating'),
+    message: text('message'),
+    details: jsonb('details'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_process_logs_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Messages users send to the operator (POST /api/contact), kept until mailed. */
+export const contactMessages = pgTable('contact_messages', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  email: text('email'),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  createdAt: createdAt(),
+  mailedAt: timestamp('mailed_at', { withTimezone: true }),
+});
+
 export const schema = {
   equipment,
   operators,
@@ -715,6 +801,10 @@ export const schema = {
   equipmentScenarioDetails,
   equipmentScenarioShares,
   equipmentCostInputs,
+  companyEvents,
+  userProfiles,
+  userProcessLogs,
+  contactMessages,
 };
 
 // ---- Terrain and imagery of boundaries ----------------------------------------

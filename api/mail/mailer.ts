@@ -129,3 +129,24 @@ export function createMailer(store: Store, log: Log, opts: MailOptions = {}): Ma
     },
   };
 }
+
+/**
+ * Contact messages of users (POST /api/contact) as mail to the operator's
+ * address (TRAMLINE_CONTACT_EMAIL); none without an address, and the
+ * messages stay queued in the database.
+ */
+export function contactMailer(
+  mailer: Mailer,
+  operatorAddress: string | undefined,
+): ((m: { userId: string; replyTo: string | null; subject: string; text: string }) => Promise<void>) | undefined {
+  const to = operatorAddress?.trim();
+  if (!to) return undefined;
+  return async (m) => {
+    await mailer.send({
+      kind: 'contact',
+      to,
+      subject: `[Tramline contact] ${m.subject}`,
+      text: `From user ${m.userId}${m.replyTo ? ` <${m.replyTo}>` : ''}:\n\n${m.text}\n`,
+    });
+  };
+}

@@ -249,20 +249,20 @@ describe('companies', () => {
     expectError(await c.get(`/api/companies/${id}`), 404, 'NOT_FOUND');
   });
 
-  it('lets members read but not delete; other companies answer 404 and change nothing', async () => {
+  it('lets editors read but not delete; other companies answer 404 and change nothing', async () => {
     const owner = await testKey();
     const member = await testKey();
     const stranger = await testKey();
     const store = await testStore();
-    await store.accounts.grantAccess(member.userId, owner.companyId, 'member');
+    await store.accounts.grantAccess(member.userId, owner.companyId, 'editor');
     const co = client(srv.url, { key: owner.key });
     const cm = client(srv.url, { key: member.key });
     const cs = client(srv.url, { key: stranger.key });
     const made = await co.post('/api/companies', { name: 'Shared' });
-    await store.accounts.grantAccess(member.userId, made.json.companyId, 'member');
+    await store.accounts.grantAccess(member.userId, made.json.companyId, 'editor');
     const id = made.json.companyId;
 
-    expect((await cm.get(`/api/companies/${id}`)).json.role).toBe('member');
+    expect((await cm.get(`/api/companies/${id}`)).json.role).toBe('editor');
     expectError(await cm.del(`/api/companies/${id}`), 403, 'NotAuthorized');
     expectError(await cm.del(`/api/companies/${id}/purge`), 403, 'NotAuthorized');
 

@@ -66,6 +66,24 @@ const WALK: Walk[] = [
   { method: 'GET', route: '/api/companies/:companyId/summary' },
   { method: 'GET', route: '/api/companies/:companyId/empty' },
   { method: 'DELETE', route: '/api/api-keys/:id' },
+  // Company access and events.
+  { method: 'GET', route: '/api/company-accesses/:id', idOf: { id: 'companyAccessId' } },
+  { method: 'DELETE', route: '/api/company-accesses/:id', idOf: { id: 'companyAccessId' } },
+  { method: 'GET', route: '/api/users/:userId/company-accesses' },
+  { method: 'GET', route: '/api/company-accesses/:userId/user' },
+  { method: 'GET', route: '/api/company-events/:companyId' },
+  { method: 'GET', route: '/api/company-events/:batchId/company', idOf: { batchId: 'eventBatchId' } },
+  { method: 'POST', route: '/api/companies/:companyId/uom', body: () => ({ uom: 'imperial' }) },
+  { method: 'GET', route: '/api/companies/:companyId/dashboards' },
+  { method: 'GET', route: '/api/companies/:companyId/dashboards/summary' },
+  { method: 'GET', route: '/api/companies/:companyId/dashboards/fieldwatch' },
+  // Users: another company's user is unknown.
+  { method: 'GET', route: '/api/user/app/:userId' },
+  { method: 'GET', route: '/api/account/:userId/logged-user-process' },
+  { method: 'GET', route: '/api/users/:userId/summary' },
+  { method: 'GET', route: '/api/users/:userId/last-engaged-company' },
+  { method: 'GET', route: '/api/users/:userId/admin-countries' },
+  { method: 'DELETE', route: '/api/users/:userId' },
   // Growers and farms.
   { method: 'POST', route: '/api/companies/:companyId/growers', body: () => ({ name: 'intruder' }) },
   { method: 'GET', route: '/api/companies/:companyId/growers' },
@@ -522,7 +540,10 @@ beforeAll(async () => {
   ).json;
   const expDone = await waitForJob(a, `/api/path-plans-export/jobs/${exp.jobId}`);
   ids.batchId = expDone.json.batchId;
-  const share = (await ok(a.post('/api/shares/path-plan', { pathPlanId: ids.pathPlanId }), 201)).json;
+  const shared = await ok(a.post('/api/shares/path-plan', { pathPlanId: ids.pathPlanId }), 201);
+  const share = shared.json;
+  ids.eventBatchId = shared.headers.get('x-correlation-id')!;
+  ids.companyAccessId = (await ok(a.get(`/api/users/${ids.userId}/company-accesses`))).json.items[0].id;
   ids.shareId = share.shareId;
   ids.shareIdOrCode = share.shareId;
   ids.code = share.code;

@@ -95,9 +95,9 @@ describe('company settings', () => {
         message: "must be one of 'Straight', 'Curved', 'Spiral' (setting 'defaultTrackType')",
       },
     ]);
-    const units = await a.post('/api/user-settings', { name: 'units', value: 'imperial' });
+    const units = await a.post('/api/user-settings', { name: 'units', value: 'furlongs' });
     expectError(units, 400, 'VALIDATION_ERROR');
-    expect(units.json.message).toMatch(/imperial units are not supported yet/);
+    expect(units.json.message).toMatch(/must be one of 'metric', 'imperial'/);
     expectError(
       await a.post('/api/user-settings', { name: '1 bad name', value: 1 }),
       400,

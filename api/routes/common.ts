@@ -21,6 +21,17 @@ export const Uuid = (description: string) => Type.String({ format: 'uuid', descr
 
 export const Timestamp = Type.String({ format: 'date-time' });
 
+/** A user's role in a company (api/auth/company-roles.ts enforces it on every route). */
+export const CompanyRoleSchema = Type.Union(
+  [Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')],
+  {
+    $id: 'CompanyRole',
+    title: 'CompanyRole',
+    description:
+      'admin: reads and writes the data, manages access, deletes and purges the company; editor: reads and writes its data; viewer: reads only (writes answer 403 NotAuthorized).',
+  },
+);
+
 export const Etag = Type.String({
   description: 'The ETag of this version; send it as If-Match to update or delete only this version.',
 });

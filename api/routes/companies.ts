@@ -17,6 +17,7 @@ import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import {
   answers,
+  CompanyRoleSchema,
   Etag,
   etagOf,
   idParams,
@@ -38,7 +39,7 @@ export const Company = Type.Object(
     partnerCompanyId: Type.Union([Type.String(), Type.Null()], {
       description: "The partner's own id for the company, when a partner created it.",
     }),
-    role: Type.Union([Type.Literal('admin'), Type.Literal('member')], { description: "The caller's role." }),
+    role: CompanyRoleSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
     etag: Etag,

@@ -16,6 +16,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
+import { companyRole } from '../../store/repositories/accounts.ts';
 import { createNotificationsRepository } from '../../store/repositories/notifications.ts';
 import { requirePartnerAdmin } from '../auth/guards.ts';
 import type { TokenService } from '../auth/tokens.ts';
@@ -82,7 +83,12 @@ const PartnerCompany = Type.Object(
   { $id: 'PartnerCompany', title: 'PartnerCompany' },
 );
 
-const Role = Type.Union([Type.Literal('admin'), Type.Literal('member')]);
+const Role = Type.Union([
+  Type.Literal('admin'),
+  Type.Literal('editor'),
+  Type.Literal('viewer'),
+  Type.Literal('member'),
+]);
 
 const PartnerAccessRequest = Type.Object(
   {
@@ -90,7 +96,8 @@ const PartnerAccessRequest = Type.Object(
     partnerCompanyId: PartnerId('company'),
     role: Type.Optional({
       ...Role,
-      description: "Default 'member'. Granting again with another role changes it.",
+      description:
+        "Default 'member' (the same as 'editor'). Granting again with another role changes it; 'viewer' reads only.",
     }),
   },
   { additionalProperties: false, $id: 'PartnerCompanyAccessRequest', title: 'PartnerCompanyAccessRequest' },
@@ -263,7 +270,7 @@ export async function partnerRoutes(
         );
       }
       const role = b.role ?? 'member';
-      const { created } = await store.partner.grant(user.userId, company.companyId, role);
+      const { created } = await store.partner.grant(user.userId, company.companyId, companyRole(role));
       if (created)
         await createNotificationsRepository(store.db).accessGranted(user.userId, company.companyId, role);
       return reply.code(created ? 201 : 200).send({

@@ -63,8 +63,9 @@ const oneOf =
 /** Settings the service knows, with what their value must be. */
 export const SETTING_DEFINITIONS: Record<string, { description: string; check: Check }> = {
   units: {
-    description: "Units of measure: 'metric' (imperial units are not supported yet).",
-    check: (v) => (v === 'metric' ? null : "must be 'metric' (imperial units are not supported yet)"),
+    description:
+      "Units the apps display: 'metric' or 'imperial' (feet, acres, mph, US gallons). The API itself always speaks metres, square metres, seconds and m/s; POST /api/companies/{companyId}/uom answers the display factors.",
+    check: oneOf('metric', 'imperial'),
   },
   language: {
     description: 'Language of the user interface (BCP 47, e.g. en, da, de-AT).',

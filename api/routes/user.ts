@@ -9,12 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { CompanyView } from '../../store/repositories/companies.ts';
-import { answers, etagOf, iso, optionalBody, principalOf, Timestamp } from './common.ts';
+import { answers, CompanyRoleSchema, etagOf, iso, optionalBody, principalOf, Timestamp } from './common.ts';
 
-const Role = Type.Union([Type.Literal('admin'), Type.Literal('member')], {
-  description:
-    'admin: may also delete and purge the company and grant access; member: may read and write its data.',
-});
+const Role = CompanyRoleSchema;
 
 const CurrentUser = Type.Object(
   {
@@ -33,7 +30,7 @@ const CurrentUser = Type.Object(
       Type.Object({
         companyId: Type.String(),
         companyName: Type.String(),
-        role: Type.String({ description: "'admin' or 'member'." }),
+        role: Role,
       }),
     ),
     apiKey: Type.Union(

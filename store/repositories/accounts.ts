@@ -4,7 +4,15 @@ import type { Database } from '../database.ts';
 import { companies, companyAccesses, users } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 
-export type CompanyRole = 'admin' | 'member';
+/** admin: also manages access and deletes the company; editor: reads and writes its data; viewer: reads. */
+export type CompanyRole = 'admin' | 'editor' | 'viewer';
+
+export const COMPANY_ROLES: readonly CompanyRole[] = ['admin', 'editor', 'viewer'];
+
+/** A stored role as the API tells it: 'member', written before roles, is an editor. */
+export function companyRole(stored: string): CompanyRole {
+  return stored === 'admin' || stored === 'viewer' ? stored : 'editor';
+}
 
 export interface User {
   id: string;
@@ -103,7 +111,7 @@ export function createAccountsRepository(db: Database) {
     },
 
     /** Grants (or changes) a user's access to a company. Idempotent. */
-    async grantAccess(userId: string, companyId: string, role: CompanyRole = 'member'): Promise<void> {
+    async grantAccess(userId: string, companyId: string, role: CompanyRole = 'editor'): Promise<void> {
       await db
         .insert(companyAccesses)
         .values({ id: uuidv7(), userId, companyId, role })
@@ -118,7 +126,7 @@ export function createAccountsRepository(db: Database) {
         .innerJoin(companies, eq(companies.id, companyAccesses.companyId))
         .where(eq(companyAccesses.userId, userId))
         .orderBy(asc(companyAccesses.createdAt), asc(companyAccesses.id));
-      return rows.map((r) => ({ ...r, role: r.role as CompanyRole }));
+      return rows.map((r) => ({ ...r, role: companyRole(r.role) }));
     },
 
     /** The first company where the user is an admin, if any. */

@@ -6,7 +6,7 @@ import { and, asc, count, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../database.ts';
 import { apiKeys, companies, companyAccesses } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
-import type { CompanyRole } from './accounts.ts';
+import { type CompanyRole, companyRole } from './accounts.ts';
 import { companyCounts, purgeCompanyData } from './company-data.ts';
 import type { WriteOutcome } from './scope.ts';
 import { atVersion, type ExpectedVersion, versionMatches } from './versions.ts';
@@ -53,7 +53,7 @@ export function createCompaniesRepository(db: Database) {
         .from(companies)
         .innerJoin(companyAccesses, accessJoin(userId))
         .where(eq(companies.id, companyId));
-      return row ? { ...row, role: row.role as CompanyRole } : null;
+      return row ? { ...row, role: companyRole(row.role) } : null;
     },
 
     /** The user's role in a company, or null without access. */
@@ -62,7 +62,7 @@ export function createCompaniesRepository(db: Database) {
         .select({ role: companyAccesses.role })
         .from(companyAccesses)
         .where(and(eq(companyAccesses.userId, userId), eq(companyAccesses.companyId, companyId)));
-      return (row?.role as CompanyRole) ?? null;
+      return row ? companyRole(row.role) : null;
     },
 
     /** The user's companies, oldest access first, optionally filtered by a name fragment. */
@@ -86,7 +86,7 @@ export function createCompaniesRepository(db: Database) {
         .orderBy(asc(companyAccesses.createdAt), asc(companies.id))
         .offset(opts.offset ?? 0)
         .limit(opts.limit ?? 1000);
-      return { items: rows.map((r) => ({ ...r, role: r.role as CompanyRole })), total: Number(total) };
+      return { items: rows.map((r) => ({ ...r, role: companyRole(r.role) })), total: Number(total) };
     },
 
     /**
