@@ -138,7 +138,9 @@ export function createMailer(store: Store, log: Log, opts: MailOptions = {}): Ma
 export function contactMailer(
   mailer: Mailer,
   operatorAddress: string | undefined,
-): ((m: { userId: string; replyTo: string | null; subject: string; text: string }) => Promise<void>) | undefined {
+):
+  | ((m: { userId: string; replyTo: string | null; subject: string; text: string }) => Promise<void>)
+  | undefined {
   const to = operatorAddress?.trim();
   if (!to) return undefined;
   return async (m) => {

@@ -112,7 +112,7 @@ describe('invitations', () => {
       email: invitee,
       firstName: 'Anna',
       lastName: 'Agronomist',
-      companyAccess: [{ companyId: owner.companyId, companyName: 'Owner Farms', role: 'member' }],
+      companyAccess: [{ companyId: owner.companyId, companyName: 'Owner Farms', role: 'editor' }],
     });
   });
 

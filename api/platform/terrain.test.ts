@@ -248,7 +248,7 @@ describe('admin terrain of a boundary', () => {
   it("another company's boundary is 404, a member of its company 403; a body that is no file is refused", async () => {
     const id = await makeBoundary(a, ka.companyId, PLANE_RINGS);
     const member = await testKey();
-    await (await testStore()).accounts.grantAccess(member.userId, ka.companyId, 'member');
+    await (await testStore()).accounts.grantAccess(member.userId, ka.companyId, 'editor');
     const m = client(srv.url, { key: member.key });
     expectError(await m.get(`/api/admin/dem-execute/boundary/${id}`), 403, 'NotAuthorized');
     expectError(await m.get(`/api/admin/dem-raster/${id}`), 403, 'NotAuthorized');

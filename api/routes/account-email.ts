@@ -12,6 +12,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { type CompanyRole, companyRole } from '../../store/repositories/accounts.ts';
 import type { AccountState } from '../../store/repositories/user-accounts.ts';
 import {
   type AccountContext,
@@ -32,9 +33,13 @@ import { answers, idParams, iso, notFound, principalOf, requireCompany, Timestam
 
 const Name = (d: string) => Type.String({ minLength: 1, maxLength: 200, description: d });
 
-const InviteRole = Type.Union([Type.Literal('admin'), Type.Literal('member')], {
-  description: 'The access the invitee gets to the company (default member).',
-});
+const InviteRole = Type.Union(
+  [Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer'), Type.Literal('member')],
+  {
+    description:
+      "The access the invitee gets to the company: admin, editor or viewer (default editor; 'member' is read as editor).",
+  },
+);
 
 const RegisterInviteRequest = named(
   'RegisterInviteRequest',
@@ -171,7 +176,7 @@ export async function accountEmailRoutes(app: FastifyInstance, ctx: AccountConte
       const p = principalOf(req);
       const b = req.body;
       await requireCompany(store, req, b.companyId, 'admin');
-      const role = b.role ?? 'member';
+      const role = companyRole(b.role ?? 'editor');
       const invitee = await store
         .transaction(async (tx) => {
           const existing = await tx.accounts.findUserByEmail(b.email);
@@ -234,7 +239,7 @@ export async function accountEmailRoutes(app: FastifyInstance, ctx: AccountConte
       const accesses = await store.accounts.listAccesses(state.userId);
       let allowed = state.invitedBy === p.userId;
       let companyId: string | null = null;
-      let role: 'admin' | 'member' | null = null;
+      let role: CompanyRole | null = null;
       for (const a of accesses) {
         const mine = await store.companies.role(p.userId, a.companyId);
         if (mine) {
