@@ -55,6 +55,9 @@ export const ID_NAMES: Readonly<Record<string, IdKind>> = {
   userFileId: 'userFile',
   userLabelId: 'userLabel',
   jobId: 'job',
+  fieldOpId: 'fieldOperation',
+  equipmentScenarioId: 'equipmentScenario',
+  equipmentScenarioDetailsId: 'equipmentScenarioDetails',
 };
 
 /** Parameters whose name alone does not tell their kind, per route. */
@@ -62,6 +65,8 @@ const ROUTE_PARAM_KINDS: Readonly<Record<string, Readonly<Record<string, IdKind>
   '/api/company-accesses/:id': { id: 'companyAccess' },
   '/api/shares/:shareIdOrCode': { shareIdOrCode: 'share' },
   '/api/path-plans-export/:batchId/file': { batchId: 'exportBatch' },
+  '/api/path-plans-export/:batchId/transmit': { batchId: 'exportBatch' },
+  '/api/descriptors/:id': { id: 'descriptor' },
 };
 
 /** Routes (METHOD and pattern, or a pattern prefix ending in `*`) that act on the caller's own user, not a company. */
@@ -72,7 +77,6 @@ export const USER_ROUTES: readonly string[] = [
   '* /api/tokens/*',
   '* /api/user/*',
   'POST /api/externallogin',
-  'POST /api/vendor-a-connections',
   'POST /api/create-demo-company',
   'POST /api/create-api-key',
   'DELETE /api/api-keys/:id',

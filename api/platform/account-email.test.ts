@@ -55,7 +55,7 @@ describe('invitations', () => {
     expect(inv.json).toMatchObject({
       email: invitee,
       companyId: owner.companyId,
-      role: 'member',
+      role: 'editor',
       mailDelivery: 'sent',
     });
 

@@ -8,9 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   boundaries,
+  descriptors,
   equipment,
+  equipmentScenarioDetails,
+  equipmentScenarios,
   exportBatches,
   farms,
+  fieldOperations,
   fields,
   growers,
   jobs,
@@ -62,6 +66,10 @@ async function objectsOf(companyId: string, userId: string) {
     jobId: id(),
     shareIdOrCode: id(),
     batchId: id(),
+    descriptorId: id(),
+    fieldOpId: id(),
+    equipmentScenarioId: id(),
+    equipmentScenarioDetailsId: id(),
   };
   await db.insert(growers).values({ id: o.growerId, companyId, name: 'G' });
   await db.insert(farms).values({ id: o.farmId, companyId, growerId: o.growerId, name: 'F' });
@@ -98,6 +106,35 @@ async function objectsOf(companyId: string, userId: string) {
   await db
     .insert(exportBatches)
     .values({ id: o.batchId, companyId, format: 'zip', fileName: 'a.zip', content: '' });
+  await db.insert(descriptors).values({
+    id: o.descriptorId,
+    companyId,
+    objectType: 'field',
+    objectId: o.fieldId,
+    name: 'crop',
+    valueType: 'text',
+    value: 'wheat',
+  });
+  await db.insert(fieldOperations).values({
+    id: o.fieldOpId,
+    companyId,
+    fieldId: o.fieldId,
+    boundaryId: o.boundaryId,
+    operationType: 'spraying',
+    swathWidth: 24,
+    startedAt: new Date(),
+  });
+  await db
+    .insert(equipmentScenarios)
+    .values({ id: o.equipmentScenarioId, companyId, name: 'S', jobId: o.jobId, boundaryIds: [o.boundaryId] });
+  await db.insert(equipmentScenarioDetails).values({
+    id: o.equipmentScenarioDetailsId,
+    scenarioId: o.equipmentScenarioId,
+    companyId,
+    position: 0,
+    name: 'Machine',
+    request: {},
+  });
   return o;
 }
 
@@ -145,7 +182,11 @@ function writeRoutes(): WriteRoute[] {
 
 /** The request for a route, its ids filled from `ids` (random UUIDs for ids of no known object). */
 function requestOf(r: WriteRoute, ids: Record<string, string>) {
-  const path = r.path.replace(/\{([^}]+)\}/g, (_m, name: string) => ids[name] ?? randomUUID());
+  // `{id}` of a descriptor route is a descriptor's id (elsewhere the company access's).
+  const byName = r.path.startsWith('/api/descriptors/')
+    ? { ...ids, id: ids.descriptorId ?? randomUUID() }
+    : ids;
+  const path = r.path.replace(/\{([^}]+)\}/g, (_m, name: string) => byName[name] ?? randomUUID());
   if (!r.jsonBody) return { path, body: undefined };
   const body: Record<string, unknown> = {};
   for (const p of r.bodyProps) {

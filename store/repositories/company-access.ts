@@ -28,6 +28,10 @@ export const ID_TABLES = {
   share: 'shares',
   exportBatch: 'export_batches',
   companyAccess: 'company_accesses',
+  descriptor: 'descriptors',
+  fieldOperation: 'field_operations',
+  equipmentScenario: 'equipment_scenarios',
+  equipmentScenarioDetails: 'equipment_scenario_details',
 } as const;
 
 export type IdKind = keyof typeof ID_TABLES;
