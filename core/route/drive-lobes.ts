@@ -13,6 +13,7 @@
  */
 import { Clipper } from 'clipper2-ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -26,6 +27,8 @@ export interface Lobe {
   closed: boolean;
 }
 
+/** Samples nearer half a swath than this [m] are measured along the driven rings. */
+const NEAR_TOL = 1e-6;
 /** Reference passes are sampled this often [m] to find where no driven ring runs. */
 const SAMPLE_STEP = 1;
 /** Vertices of a simplified stretch closer than this many turning radii bend together. */
@@ -52,10 +55,28 @@ export function undrivenLobes(
 ): Lobe[] {
   const out: Lobe[] = [];
   const paths = driven.filter((r) => r.ring.passNumber === passNumber).map((r) => r.path);
+  const r = swath / 2;
+  // The driven rings' segments in a grid: the nearest one within reach of a
+  // sample decides, and a sample within a hair of half a swath is measured
+  // along the ring as a driven stretch's ends are.
+  const grid = new SegmentGrid(
+    paths.map((p) => [...p.pts, p.pts[0]]),
+    r,
+  );
+  // Samples follow each other a metre apart: the segment nearest the last
+  // one mostly holds the next within reach too.
+  let hint = -1;
+  const near = (q: Point) => {
+    if (hint >= 0 && grid.distanceTo(hint, q.x, q.y) < r - NEAR_TOL) return true;
+    hint = grid.nearestSegment(q.x, q.y, r + NEAR_TOL);
+    if (hint < 0) return false;
+    if (grid.distanceTo(hint, q.x, q.y) < r - NEAR_TOL) return true;
+    return paths.some((p) => dist(p.pointAt(p.project(q)), q) <= r);
+  };
   for (const ref of reference) {
     if (ref.passNumber !== passNumber) continue;
     const pts = densify(ref.ring);
-    const off = pts.map((q) => !paths.some((p) => dist(p.pointAt(p.project(q)), q) <= swath / 2));
+    const off = pts.map((q) => !near(q));
     const n = pts.length;
     if (off.every(Boolean)) {
       if (polylineLength([...ref.ring, ref.ring[0]]) >= minLength)
