@@ -174,8 +174,18 @@ export function auditZone(input: AuditInput): ZoneAudit {
     }
   }
   const undrivenTracks: UndrivenStretch[] = [];
+  // A track driven as planned (its very line, either way) has no undriven stretch.
+  const drivenLines = new Map<number, PathPart[]>();
+  for (const p of working) {
+    const k = lineKey(p.points);
+    const same = drivenLines.get(k);
+    if (same) same.push(p);
+    else drivenLines.set(k, [p]);
+  }
+  const drivenAsPlanned = (pts: readonly Point[]) =>
+    drivenLines.get(lineKey(pts))?.some((p) => sameLine(p.points, pts)) ?? false;
   for (const t of input.tracks) {
-    if (t.points.length < 2) continue;
+    if (t.points.length < 2 || drivenAsPlanned(t.points)) continue;
     for (const s of undrivenStretches(t.points, false, workGrid, tol))
       undrivenTracks.push({ kind: 'track', trackIndex: t.trackIndex, ...s });
   }
@@ -202,6 +212,26 @@ export function auditZone(input: AuditInput): ZoneAudit {
 }
 
 type Stretch = Omit<UndrivenStretch, 'kind'>;
+
+/** The same number for a polyline and its reverse (from its ends and vertex count; equal lines have equal keys). */
+function lineKey(pts: readonly Point[]): number {
+  const a = pts[0];
+  const b = pts[pts.length - 1];
+  return pts.length + (a.x + b.x) * 1.000001 + (a.y + b.y) * 0.999997;
+}
+
+/** True when a and b have the same vertices, in the same or the reverse order. */
+function sameLine(a: readonly Point[], b: readonly Point[]): boolean {
+  const n = a.length;
+  if (b.length !== n) return false;
+  let fwd = true;
+  let rev = true;
+  for (let i = 0; i < n && (fwd || rev); i++) {
+    fwd &&= a[i].x === b[i].x && a[i].y === b[i].y;
+    rev &&= a[i].x === b[n - 1 - i].x && a[i].y === b[n - 1 - i].y;
+  }
+  return fwd || rev;
+}
 
 /**
  * The stretches of a polyline farther than tol from every segment of the
