@@ -66,25 +66,31 @@ export function undrivenLobes(
   // Samples follow each other a metre apart: the segment nearest the last
   // one mostly holds the next within reach too.
   let hint = -1;
-  const near = (q: Point) => {
-    if (hint >= 0 && grid.distanceTo(hint, q.x, q.y) < r - NEAR_TOL) return true;
-    hint = grid.nearestSegment(q.x, q.y, r + NEAR_TOL);
+  const near = (x: number, y: number) => {
+    if (hint >= 0 && grid.distanceTo(hint, x, y) < r - NEAR_TOL) return true;
+    hint = grid.nearestSegment(x, y, r + NEAR_TOL);
     if (hint < 0) return false;
-    if (grid.distanceTo(hint, q.x, q.y) < r - NEAR_TOL) return true;
+    if (grid.distanceTo(hint, x, y) < r - NEAR_TOL) return true;
+    const q = { x, y };
     return paths.some((p) => dist(p.pointAt(p.project(q)), q) <= r);
   };
   for (const ref of reference) {
     if (ref.passNumber !== passNumber) continue;
-    const pts = densify(ref.ring);
-    const off = pts.map((q) => !near(q));
-    const n = pts.length;
-    if (off.every(Boolean)) {
+    const { xs, ys } = densify(ref.ring);
+    const n = xs.length;
+    const off = new Uint8Array(n);
+    let first = -1;
+    for (let i = 0; i < n; i++) {
+      off[i] = near(xs[i], ys[i]) ? 0 : 1;
+      if (first < 0 && !off[i]) first = i;
+    }
+    if (first < 0) {
       if (polylineLength([...ref.ring, ref.ring[0]]) >= minLength)
         out.push({ passNumber, points: ref.ring.slice(), closed: true });
       continue;
     }
     // Runs of undriven samples, round the ring from a driven one.
-    const first = off.indexOf(false);
+    const pt = (i: number): Point => ({ x: xs[i], y: ys[i] });
     let run: Point[] = [];
     const flush = () => {
       if (run.length > 1 && polylineLength(run) >= minLength)
@@ -94,10 +100,10 @@ export function undrivenLobes(
     for (let k = 1; k <= n; k++) {
       const i = (first + k) % n;
       if (off[i]) {
-        if (run.length === 0) run.push(pts[(i - 1 + n) % n]);
-        run.push(pts[i]);
+        if (run.length === 0) run.push(pt((i - 1 + n) % n));
+        run.push(pt(i));
       } else if (run.length) {
-        run.push(pts[i]);
+        run.push(pt(i));
         flush();
       }
     }
@@ -106,17 +112,28 @@ export function undrivenLobes(
   return out;
 }
 
-/** The ring's vertices with points added so no two are farther apart than SAMPLE_STEP. */
-function densify(ring: readonly Point[]): Point[] {
-  const out: Point[] = [];
+/** The ring's vertices with points added so no two are farther apart than SAMPLE_STEP, as coordinates. */
+function densify(ring: readonly Point[]): { xs: Float64Array; ys: Float64Array } {
   const n = ring.length;
+  const ks = new Int32Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    ks[i] = Math.max(1, Math.ceil(dist(ring[i], ring[(i + 1) % n]) / SAMPLE_STEP));
+    total += ks[i];
+  }
+  const xs = new Float64Array(total);
+  const ys = new Float64Array(total);
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const a = ring[i];
     const b = ring[(i + 1) % n];
-    const k = Math.max(1, Math.ceil(dist(a, b) / SAMPLE_STEP));
-    for (let j = 0; j < k; j++) out.push({ x: a.x + ((b.x - a.x) * j) / k, y: a.y + ((b.y - a.y) * j) / k });
+    const k = ks[i];
+    for (let j = 0; j < k; j++, m++) {
+      xs[m] = a.x + ((b.x - a.x) * j) / k;
+      ys[m] = a.y + ((b.y - a.y) * j) / k;
+    }
   }
-  return out;
+  return { xs, ys };
 }
 
 function polylineLength(pts: readonly Point[]): number {
