@@ -430,8 +430,19 @@ function duplicates(
     if (L === 0) continue;
     const self = grid.owner[e0];
     let n = 0;
+    const x0 = Math.min(px, qx) - r;
+    const x1 = Math.max(px, qx) + r;
+    const y0 = Math.min(py, qy) - r;
+    const y1 = Math.max(py, qy) + r;
     grid.forEachNearSegment(px, py, qx, qy, r, (e) => {
       if (grid.owner[e] === self) return;
+      // Boxes apart by more than r: nothing near (as capsuleInterval finds first).
+      const ax = grid.ax[e];
+      const bx = grid.bx[e];
+      const ay = grid.ay[e];
+      const by = grid.by[e];
+      if (x0 > Math.max(ax, bx) || x1 < Math.min(ax, bx) || y0 > Math.max(ay, by) || y1 < Math.min(ay, by))
+        return;
       const ex = grid.bx[e] - grid.ax[e];
       const ey = grid.by[e] - grid.ay[e];
       const el = Math.sqrt(ex * ex + ey * ey);
