@@ -10,6 +10,7 @@ import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
+import type { SampledPiece } from '../turn/path.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
@@ -18,6 +19,11 @@ import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;
+
+/** Straight reversing tried before and after a turn round in a tip [turning radii]. */
+const TIP_BACKS_RADII = [0, 1, 2, 3, 5];
+/** ... at most this far [turning radii] where the lines in and out are not known to run farther. */
+const TIP_REACH_RADII = 5;
 
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
@@ -142,6 +148,11 @@ export class RouteLinks {
   /** Connections found outside the turn area (they may swing the implement over the edge). */
   private readonly overhanging = new WeakSet<Connection>();
 
+  /** True for a connection found outside the turn area (it may swing the implement over the edge). */
+  overhangs(c: Connection): boolean {
+    return this.overhanging.has(c);
+  }
+
   /**
    * The way of `find`, held to the turn area first; where no way fits there,
    * any way inside the field.
@@ -167,10 +178,85 @@ export class RouteLinks {
   turnRound(from: Pose, to: Pose, only?: 'turnArea' | 'field'): Connection | null {
     if (this.sigma !== undefined) return null;
     const R = this.R;
-    const c = multiPointTurn(from, to, R, this.region, (a, b) =>
+    // Held to the turn area, the moves too keep the implement inside.
+    const t = this.turnArea;
+    const held = (only ?? this.mode) === 'turnArea';
+    if (held && (!t || !t.contains(from) || !t.contains(to))) return null;
+    const c = multiPointTurn(from, to, R, held && t ? t : this.region, (a, b) =>
       this.connectPoses(a, b, R, this.region, {}, only),
     );
     return c && staysInside(c, this.region) ? c : null;
+  }
+
+  /**
+   * Turning round at the end of a narrow tip with the whole implement
+   * inside the field: back up straight along the way in (at most `maxIn`)
+   * until the turn area is wide enough, turn there (a turn with little
+   * reversing, else several moves), and back up straight along the way out
+   * onto `to` (coming from at most `maxOut` along it). The straights run on
+   * the lines the machine drives in and out on. Null where no such turn
+   * fits the turn area (or with a curvature-rate limit).
+   */
+  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number): Connection | null {
+    const t = this.turnArea;
+    if (!t || this.sigma !== undefined) return null;
+    const R = this.R;
+    const opts = { maxReverse: MAX_REVERSE_RADII * R };
+    const inside = (a: Point, b: Point) =>
+      t.contains(b) && !t.segmentCrosses(a, b) && !this.region.segmentCrosses(a, b);
+    const pairs: [number, number][] = [];
+    for (const d of TIP_BACKS_RADII) for (const e of TIP_BACKS_RADII) pairs.push([d * R, e * R]);
+    pairs.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || Math.abs(p[0] - p[1]) - Math.abs(q[0] - q[1]));
+    for (const several of [false, true]) {
+      for (const [d, e] of pairs) {
+        if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
+        if (several && d !== e) continue;
+        const b = {
+          x: from.x - d * Math.cos(from.heading),
+          y: from.y - d * Math.sin(from.heading),
+          heading: from.heading,
+        };
+        const c = {
+          x: to.x + e * Math.cos(to.heading),
+          y: to.y + e * Math.sin(to.heading),
+          heading: to.heading,
+        };
+        if (d > 0 ? !inside(from, b) : !t.contains(b)) continue;
+        if (e > 0 ? !inside(to, c) : !t.contains(c)) continue;
+        const middle = several
+          ? multiPointTurn(b, c, R, t, (p, q) => connectWith(p, q, R, t, opts))
+          : connectWith(b, c, R, t, opts);
+        if (!middle || !staysInside(middle, this.region)) continue;
+        // The straights join the middle's reversing pieces they run on into.
+        const pieces: SampledPiece[] = [];
+        const add = (pc: SampledPiece) => {
+          const last = pieces[pieces.length - 1];
+          if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
+          else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
+        };
+        if (d > 0)
+          add({
+            points: [
+              { x: from.x, y: from.y },
+              { x: b.x, y: b.y },
+            ],
+            reverse: true,
+          });
+        for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
+        if (e > 0)
+          add({
+            points: [
+              { x: c.x, y: c.y },
+              { x: to.x, y: to.y },
+            ],
+            reverse: true,
+          });
+        // No run backwards longer than a turn needs.
+        if (pieces.some((pc) => pc.reverse && polyLen(pc.points) > opts.maxReverse + 1e-6)) continue;
+        return { pieces, length: d + middle.length + e, kind: 'K' };
+      }
+    }
+    return null;
   }
 
   /**
@@ -250,7 +336,9 @@ export class RouteLinks {
     // A dead-end tip is seldom wide enough for the turn area: a turn round
     // in the field beats a long way through it.
     const turned =
-      this.turnRound(from, to) ?? (this.mode === 'turnArea' ? this.turnRound(from, to, 'field') : null);
+      (this.mode === 'turnArea' ? this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R) : null) ??
+      this.turnRound(from, to) ??
+      (this.mode === 'turnArea' ? this.turnRound(from, to, 'field') : null);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
     if (!legs) {
