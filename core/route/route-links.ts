@@ -7,10 +7,10 @@
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import type { SampledPiece } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
-import type { SampledPiece } from '../turn/path.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
@@ -181,7 +181,7 @@ export class RouteLinks {
     // Held to the turn area, the moves too keep the implement inside.
     const t = this.turnArea;
     const held = (only ?? this.mode) === 'turnArea';
-    if (held && (!t || !t.contains(from) || !t.contains(to))) return null;
+    if (held && !(t?.contains(from) && t.contains(to))) return null;
     const c = multiPointTurn(from, to, R, held && t ? t : this.region, (a, b) =>
       this.connectPoses(a, b, R, this.region, {}, only),
     );
