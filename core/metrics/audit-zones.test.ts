@@ -150,7 +150,7 @@ describe('auditPart', () => {
   it('warns of a turn over the field edge with its length and area', () => {
     const { zone, headlands } = zoneOf({ pass2: true, edgeTurn: true });
     auditPart({ zones: [zone], headlands, passable: [], machine });
-    expect(zone.stats.overhangLength).toBeCloseTo(1.95 + 10 + 1.95, 6);
+    expect(zone.stats.overhangLength).toBeCloseTo(1.94 + 10 + 1.94, 6);
     expect(zone.stats.overhangArea).toBeGreaterThan(20);
     const w = zone.warnings?.find((x) => x.startsWith('overhang of turns:'));
     expect(w).toMatch(

@@ -39,6 +39,12 @@ export const DRIVEN_TOLERANCE = 0.25;
 /** Turns may come this much closer than half the width to an edge (the route's own clearance) [m]. */
 export const OVERHANG_SLACK = 0.05;
 /**
+ * ... and this much more, for the rounding of the turn area the route holds
+ * them to (an offset polygon: its arcs are chords, its vertices on a 1/SCALE
+ * grid): a turn held to it is not overhang by a few millimetres [m].
+ */
+export const OVERHANG_NUMERIC = 0.01;
+/**
  * Driven tracks closer than this many swaths to a parallel one are worked
  * twice (more than three quarters of the strip): neighbours lie a whole
  * swath apart.
@@ -427,7 +433,7 @@ function duplicates(
 function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
   const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
   const closedRings = rings.map((r) => [...r, r[0]]);
-  const r = Math.max(0, hw - OVERHANG_SLACK);
+  const r = Math.max(0, hw - OVERHANG_SLACK - OVERHANG_NUMERIC);
   const grid = new SegmentGrid(closedRings, Math.max(1, 2 * r));
   const index = new EdgeIndex(rings);
   const out: Overhang[] = [];
@@ -455,6 +461,9 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     let inside = index.contains(pts[0]) || index.distance(pts[0], 1e-3) < 1e-3;
     // How much farther along the line every point is surely more than r from every edge.
     let clear = 0;
+    // Leaving or joining a pass that itself runs nearer the edge, the way is not the overhang's cause.
+    const lead = joinStretch(pts, 0, 1, r, index);
+    const trail = pts.length - 1 - joinStretch(pts, pts.length - 1, -1, r, index);
     for (let k = 1; k < pts.length; k++) {
       const p = pts[k - 1];
       const q = pts[k];
@@ -462,6 +471,12 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
       const dy = q.y - p.y;
       const L = Math.sqrt(dx * dx + dy * dy);
       if (L === 0) continue;
+      if (k <= lead || k > trail) {
+        cur = null;
+        clear = 0;
+        inside = index.contains(q) || index.distance(q, 1e-3) < 1e-3;
+        continue;
+      }
       if (clear <= L) clear = Math.min(index.distance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
       let n = 0;
       if (clear > L) {
@@ -554,6 +569,32 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     });
   }
   return out;
+}
+
+/** A turn coming this much nearer the edge than the pass it leaves or joins [m] comes nearer. */
+const JOIN_SLACK = OVERHANG_NUMERIC;
+
+/**
+ * How many segments from the end pts[i0] (walking by `step`) stay within
+ * the edge band no nearer the edge than that end, where the end lies in the
+ * band (nearer the edge than r, inside the field): a way leaving or joining
+ * a headland pass that itself runs there. They end where the way leaves the
+ * band or first comes nearer.
+ */
+function joinStretch(pts: readonly Point[], i0: number, step: 1 | -1, r: number, index: EdgeIndex): number {
+  const p0 = pts[i0];
+  if (!index.contains(p0)) return 0;
+  const d0 = index.distance(p0, r + 1);
+  if (d0 >= r) return 0;
+  let k = 0;
+  for (let i = i0 + step; i >= 0 && i < pts.length; i += step) {
+    if (!index.contains(pts[i])) return k;
+    const d = index.distance(pts[i], r + 1);
+    if (d < d0 - JOIN_SLACK) return k;
+    k++;
+    if (d >= r) return k;
+  }
+  return k;
 }
 
 /**
