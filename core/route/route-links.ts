@@ -25,6 +25,9 @@ const TIP_BACKS_RADII = [0, 1, 2, 3, 5];
 /** ... at most this far [turning radii] where the lines in and out are not known to run farther. */
 const TIP_REACH_RADII = 5;
 
+/** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
+const DETOUR_RADII = 10;
+
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
 
@@ -335,12 +338,19 @@ export class RouteLinks {
     // legs between waypoints, else a turn that reverses farther than a turn needs.
     // A dead-end tip is seldom wide enough for the turn area: a turn round
     // in the field beats a long way through it.
+    // Held to the turn area, a way through the field that keeps the implement
+    // inside beats such a turn round unless it is a long way round.
+    const held = this.mode === 'turnArea';
     const turned =
-      (this.mode === 'turnArea' ? this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R) : null) ??
-      this.turnRound(from, to) ??
-      (this.mode === 'turnArea' ? this.turnRound(from, to, 'field') : null);
+      (held ? this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R) : null) ??
+      this.turnRound(from, to);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
+    const over = held ? this.turnRound(from, to, 'field') : null;
+    if (over) {
+      const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
+      if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
+    }
     if (!legs) {
       const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
       return far ? { length: far.length, legs: [[far, type]] } : null;
