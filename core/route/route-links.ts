@@ -22,7 +22,7 @@ const MAX_REVERSE_RADII = 5;
 
 /** Straight reversing tried before and after a turn round in a tip [turning radii]. */
 const TIP_BACKS_RADII = [0, 1, 2, 3, 5];
-/** ... at most this far [turning radii] where the lines in and out are not known to run farther. */
+/** ... at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
 const TIP_REACH_RADII = 5;
 
 /** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
@@ -208,12 +208,14 @@ export class RouteLinks {
     const inside = (a: Point, b: Point) =>
       t.contains(b) && !t.segmentCrosses(a, b) && !this.region.segmentCrosses(a, b);
     const pairs: [number, number][] = [];
-    for (const d of TIP_BACKS_RADII) for (const e of TIP_BACKS_RADII) pairs.push([d * R, e * R]);
+    // Backed out about as far as backed in (the tip is about as wide either side).
+    for (const d of TIP_BACKS_RADII)
+      for (const e of TIP_BACKS_RADII) if (Math.abs(d - e) <= 1) pairs.push([d * R, e * R]);
     pairs.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || Math.abs(p[0] - p[1]) - Math.abs(q[0] - q[1]));
     for (const several of [false, true]) {
       for (const [d, e] of pairs) {
         if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
-        if (several && d !== e) continue;
+        if (several && (d !== e || d === 0 || d > 3 * R)) continue;
         const b = {
           x: from.x - d * Math.cos(from.heading),
           y: from.y - d * Math.sin(from.heading),
@@ -342,8 +344,9 @@ export class RouteLinks {
     // inside beats such a turn round unless it is a long way round.
     const held = this.mode === 'turnArea';
     const turned =
-      (held ? this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R) : null) ??
-      this.turnRound(from, to);
+      (held && dist(from, to) <= TIP_REACH_RADII * R
+        ? this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R)
+        : null) ?? this.turnRound(from, to);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
     const over = held ? this.turnRound(from, to, 'field') : null;
