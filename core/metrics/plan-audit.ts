@@ -5,7 +5,8 @@
  * - Undriven passes and tracks: the stretches of the planned headland passes
  *   (the exact offsets of the field edge and obstacles) and tracks that no
  *   driven working part (headland pass or track) runs along within
- *   `tolerance`. A corner of a pass that the drivable pass rounds (turning
+ *   `tolerance`; a pass stretch along which one runs within a quarter swath
+ *   all through (OFF_LINE) is driven, a little off its line. A corner of a pass that the drivable pass rounds (turning
  *   radius) is not counted where a driven line runs within the rounding's
  *   reach; a whole pass, or a stretch longer than its bends explain, is.
  * - Duplicate tracks: driven track length lying closer than a quarter swath
@@ -36,6 +37,14 @@ const CHAIN = 32;
 const PIECE = 5;
 /** Stretches closer than this to a driven working part are driven [m]. */
 export const DRIVEN_TOLERANCE = 0.25;
+/**
+ * A stretch of a planned pass along which a driven line runs within this
+ * many swaths all through is driven, off its line by no more than the
+ * spacing at which two tracks are the same one (DUPLICATE_SPACING): a pass
+ * pulled in or out a little round a corner, not a pass left out. What that
+ * leaves unworked counts in the coverage.
+ */
+export const OFF_LINE = 0.25;
 /** Turns may come this much closer than half the width to an edge (the route's own clearance) [m]. */
 export const OVERHANG_SLACK = 0.05;
 /**
@@ -169,6 +178,8 @@ export function auditZone(input: AuditInput): ZoneAudit {
     const whole = stretches.length === 1 && stretches[0].length >= ringLength(ring) - 1e-6;
     for (const s of stretches) {
       if (!whole && smoothedCorner(s.points, workGrid, cornerRadius(pass), tol)) continue;
+      // Driven along its line all through, a little off it (the same line, as for duplicate tracks).
+      if (alongside(s.points, workGrid, OFF_LINE * w)) continue;
       const off = offLine(s.points, passGrid, w - tol);
       undrivenPasses.push({
         kind: pass.kind,
@@ -354,6 +365,16 @@ function smoothedCorner(pts: readonly Point[], grid: SegmentGrid, radius: number
   if (pathLength(pts) > radius * bending + 2 * Math.sqrt(2 * radius * tol) + 1) return false;
   const reach = radius * (1 / Math.cos(phi / 2) - 1) + tol;
   // Its ends and evenly spaced points between (the rounding bulges smoothly).
+  const L = pathLength(pts);
+  for (let i = 0; i <= CORNER_SAMPLES; i++) {
+    const p = pointAlong(pts, (L * i) / CORNER_SAMPLES);
+    if (grid.nearest(p.x, p.y, reach) > reach) return false;
+  }
+  return true;
+}
+
+/** True when every point along the stretch (its ends and CORNER_SAMPLES between) lies within reach of a driven line. */
+function alongside(pts: readonly Point[], grid: SegmentGrid, reach: number): boolean {
   const L = pathLength(pts);
   for (let i = 0; i <= CORNER_SAMPLES; i++) {
     const p = pointAlong(pts, (L * i) / CORNER_SAMPLES);
