@@ -330,15 +330,45 @@ describe('auditZone', () => {
       working: false,
       sequence: 1,
     };
+    const pass = (sequence: number, x0: number, x1: number): PathPart => ({
+      type: 'InteriorHeadlandPass',
+      points: [
+        { x: x0, y: 2.8 },
+        { x: x1, y: 2.8 },
+      ],
+      working: true,
+      sequence,
+    });
+    // The same way between two connectors (no pass at its start) is overhang all along.
+    const between: PathPart = {
+      ...away,
+      points: away.points.map((q) => ({ x: q.x + 60, y: q.y })),
+      sequence: 6,
+    };
     const a = auditZone({
       boundary: field,
       passes: [],
       tracks: [],
-      parts: [away, nearer],
+      parts: [
+        pass(0, 30, 40),
+        { ...away, sequence: 1 },
+        pass(2, 50, 60),
+        { ...nearer, sequence: 3 },
+        {
+          ...away,
+          type: 'Connector',
+          points: [
+            { x: 95, y: 20 },
+            { x: 100, y: 20 },
+          ],
+          sequence: 5,
+        },
+        between,
+      ],
       swathWidth: W,
       turningRadius: R,
     });
-    expect(a.overhangs.map((o) => o.part)).toEqual([1]);
+    expect(a.overhangs.map((o) => o.part)).toEqual([3, 5]);
     // From the pass down to 2 m (1.28 m), along at 2 m (5 m), out of the band (1.05 m).
     expect(a.overhangs[0].length).toBeCloseTo(Math.hypot(1, 0.8) + 5 + (0.94 / 8) * Math.hypot(4, 8), 6);
   });

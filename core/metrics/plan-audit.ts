@@ -471,6 +471,9 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     buf[2 * n] = a;
     buf[2 * n + 1] = b;
   };
+  // The sequence numbers of the driven working parts (a way leaving or joining one).
+  const working = new Set<number>();
+  for (const part of parts) if (part.working && part.sequence !== undefined) working.add(part.sequence);
   for (const [partIndex, part] of parts.entries()) {
     if (part.working || part.sequence === undefined || part.points.length < 2) continue;
     const pts = part.points;
@@ -483,8 +486,9 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     // How much farther along the line every point is surely more than r from every edge.
     let clear = 0;
     // Leaving or joining a pass that itself runs nearer the edge, the way is not the overhang's cause.
-    const lead = joinStretch(pts, 0, 1, r, index);
-    const trail = pts.length - 1 - joinStretch(pts, pts.length - 1, -1, r, index);
+    const lead = working.has(part.sequence - 1) ? joinStretch(pts, 0, 1, r, index) : 0;
+    const trail =
+      pts.length - 1 - (working.has(part.sequence + 1) ? joinStretch(pts, pts.length - 1, -1, r, index) : 0);
     for (let k = 1; k < pts.length; k++) {
       const p = pts[k - 1];
       const q = pts[k];
@@ -598,8 +602,8 @@ const JOIN_SLACK = OVERHANG_NUMERIC;
 /**
  * How many segments from the end pts[i0] (walking by `step`) stay within
  * the edge band no nearer the edge than that end, where the end lies in the
- * band (nearer the edge than r, inside the field): a way leaving or joining
- * a headland pass that itself runs there. They end where the way leaves the
+ * band (nearer the edge than r, inside the field), for the end of a way
+ * leaving or joining a working part (a headland pass that itself runs there). They end where the way leaves the
  * band or first comes nearer.
  */
 function joinStretch(pts: readonly Point[], i0: number, step: 1 | -1, r: number, index: EdgeIndex): number {
