@@ -55,4 +55,13 @@ describe.skipIf(!hasCorpus())('turns in narrow tips keep the implement inside', 
       expect(checkPlan(p)).toEqual([]);
     },
   );
+
+  // A 2.16 km strip with dead-end tips narrower than the turn area: 190 to 660 m of
+  // overhang before, turned round in the field; now backed out of the tips or through the field.
+  it.each(turned('fiboa-ec_ro:25'))('%s', (_id, f) => {
+    const p = planField({ boundary: f, ...S1 }).plan;
+    expect(p.stats.overhangLength ?? 0).toBeLessThan(120);
+    expect(longestReverse(p)).toBeLessThan(5 * 6 + 1);
+    expect(checkPlan(p)).toEqual([]);
+  });
 });
