@@ -296,13 +296,28 @@ export function lobeParts(
       }
       let c: Connection | null = null;
       let to = apexOut;
-      for (const k of [0, 0.5, 1, 2, 3]) {
-        if (k * R > outLeg.length / 2 && k > 0) break;
-        to = along(apexOut, outLeg.heading, k * R);
-        c = b.links.connectPoses(from, { ...to, heading: outLeg.heading }, R, region, {
-          maxReverse: TIP_REVERSE_RADII * R,
-        });
+      // A turn that keeps the implement inside the field first: near the tip, else backed
+      // out of it along the leg in (and into it along the leg out); then any inside the field.
+      for (const only of ['turnArea', 'field'] as const) {
+        for (const k of [0, 0.5, 1, 2, 3]) {
+          if (k * R > outLeg.length / 2 && k > 0) break;
+          to = along(apexOut, outLeg.heading, k * R);
+          c = b.links.connectPoses(
+            from,
+            { ...to, heading: outLeg.heading },
+            R,
+            region,
+            { maxReverse: TIP_REVERSE_RADII * R },
+            only,
+          );
+          if (c) break;
+        }
         if (c) break;
+        if (only === 'turnArea') {
+          to = apexOut;
+          c = b.links.tipTurn(from, { ...to, heading: outLeg.heading }, loop ? 0 : roomIn, outLeg.length);
+          if (c) break;
+        }
       }
       if (!c) {
         to = apexOut;
