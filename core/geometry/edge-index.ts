@@ -179,6 +179,7 @@ export class EdgeIndex {
     const cx = this.cx(p.x);
     const cy = this.cy(p.y);
     let best = Number.POSITIVE_INFINITY;
+    let cut = Number.POSITIVE_INFINITY;
     const maxRing = Math.max(this.nx, this.ny);
     for (let r = 0; r <= maxRing; r++) {
       // Any edge in ring r is at least (r - 1) * cell away.
@@ -191,8 +192,23 @@ export class EdgeIndex {
           const c = y * this.nx + x;
           for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
             const e = this.cellItems[i];
-            const d = segDist(p.x, p.y, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-            if (d < best) best = d;
+            // Measured exactly (hypot) only where it may beat the best: the
+            // square, a little rounding aside, rules the farther ones out.
+            const ax = this.ax[e];
+            const ay = this.ay[e];
+            const abx = this.bx[e] - ax;
+            const aby = this.by[e] - ay;
+            const l2 = abx * abx + aby * aby;
+            let t = l2 > 0 ? ((p.x - ax) * abx + (p.y - ay) * aby) / l2 : 0;
+            t = t < 0 ? 0 : Math.min(t, 1);
+            const x = p.x - (ax + t * abx);
+            const y = p.y - (ay + t * aby);
+            if (x * x + y * y > cut) continue;
+            const d = Math.hypot(x, y);
+            if (d < best) {
+              best = d;
+              cut = best * best * (1 + 1e-9);
+            }
           }
         }
       }
@@ -225,13 +241,4 @@ export class EdgeIndex {
     }
     return inside;
   }
-}
-
-function segDist(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const abx = bx - ax;
-  const aby = by - ay;
-  const l2 = abx * abx + aby * aby;
-  let t = l2 > 0 ? ((px - ax) * abx + (py - ay) * aby) / l2 : 0;
-  t = t < 0 ? 0 : Math.min(t, 1);
-  return Math.hypot(px - (ax + t * abx), py - (ay + t * aby));
 }

@@ -128,6 +128,14 @@ describe('auditPart', () => {
     expect(low).toContain('headland pass 2 not driven');
   });
 
+  it('counts a pass driven within a quarter swath of its planned line as driven', () => {
+    // Planned 3 m in, driven 4 m in: 1 m off, less than a quarter of the 6 m swath.
+    const { zone, headlands } = zoneOf({ pass2: true, pass1At: 4 });
+    auditPart({ zones: [zone], headlands, passable: [], machine });
+    expect(zone.stats.undrivenPassLength).toBe(0);
+    expect(zone.warnings?.filter((w) => w.includes('pass 1')) ?? []).toEqual([]);
+  });
+
   it('says how far off its planned line a pass was driven, and what that leaves unworked', () => {
     const { zone, headlands } = zoneOf({ pass2: true, pass1At: 5 });
     auditPart({ zones: [zone], headlands, passable: [], machine });
@@ -150,7 +158,7 @@ describe('auditPart', () => {
   it('warns of a turn over the field edge with its length and area', () => {
     const { zone, headlands } = zoneOf({ pass2: true, edgeTurn: true });
     auditPart({ zones: [zone], headlands, passable: [], machine });
-    expect(zone.stats.overhangLength).toBeCloseTo(1.95 + 10 + 1.95, 6);
+    expect(zone.stats.overhangLength).toBeCloseTo(1.94 + 10 + 1.94, 6);
     expect(zone.stats.overhangArea).toBeGreaterThan(20);
     const w = zone.warnings?.find((x) => x.startsWith('overhang of turns:'));
     expect(w).toMatch(

@@ -235,10 +235,11 @@ describe('auditZone', () => {
   it('measures the overhang of a turn touching the edge: length and area', () => {
     const p = plan({ turnAtEdge: true });
     const a = auditZone({ boundary: field, ...p, swathWidth: W, turningRadius: R });
-    // Up the leg at x = 105 from y = 60 - 2.95 (within half the swath less 5 cm of the top edge)
-    // to 59: 1.95 m; along the top at y = 59: 5 m; down the leg at x = 110 to 57.05: 1.95 m.
+    // Up the leg at x = 105 from y = 60 - 2.94 (within half the swath less 5 cm and the 1 cm
+    // the turn area's rounding may come nearer, of the top edge) to 59: 1.94 m; along the
+    // top at y = 59: 5 m; down the leg at x = 110 to 57.06: 1.94 m.
     expect(a.overhangs).toHaveLength(1);
-    expect(a.overhangLength).toBeCloseTo(1.95 + 5 + 1.95, 6);
+    expect(a.overhangLength).toBeCloseTo(1.94 + 5 + 1.94, 6);
     // The strip of half-width 3 m round the turn sticks out 2 m over the top edge:
     // 5 x 2 along the top plus the legs' 6 x 2 (butt ends) minus the shared corners.
     expect(a.overhangArea).toBeGreaterThan(20);
@@ -277,12 +278,99 @@ describe('auditZone', () => {
       turningRadius: R,
     });
     expect(a.overhangs).toHaveLength(2);
-    // Through the obstacle: 10 m inside plus 2.95 m either side.
-    expect(a.overhangs[0].length).toBeCloseTo(10 + 2 * 2.95, 6);
-    // Out of the field: 10 m outside plus 2.95 m before the edge.
-    expect(a.overhangs[1].length).toBeCloseTo(10 + 2.95, 6);
+    // Through the obstacle: 10 m inside plus 2.94 m either side.
+    expect(a.overhangs[0].length).toBeCloseTo(10 + 2 * 2.94, 6);
+    // Out of the field: 10 m outside plus 2.94 m before the edge.
+    expect(a.overhangs[1].length).toBeCloseTo(10 + 2.94, 6);
     // The strips: 10 m x 6 m in the obstacle plus 10 m x 6 m outside (butt ends at the stretches' ends).
     expect(a.overhangArea).toBeCloseTo(120, 1);
+  });
+
+  it('counts no overhang for a turn held to the turn area (half the width less 5 cm) within its rounding', () => {
+    // Along the top edge at 2.945 m: the turn area's chords may come a few millimetres nearer.
+    const parts: PathPart[] = [
+      {
+        type: 'Turn',
+        points: [
+          { x: 20, y: 20 },
+          { x: 20, y: 60 - 2.945 },
+          { x: 80, y: 60 - 2.945 },
+          { x: 80, y: 20 },
+        ],
+        working: false,
+        sequence: 0,
+      },
+    ];
+    const a = auditZone({ boundary: field, passes: [], tracks: [], parts, swathWidth: W, turningRadius: R });
+    expect(a.overhangLength).toBe(0);
+  });
+
+  it('counts a way leaving a pass that runs nearer the edge only where it comes nearer still', () => {
+    // A pass round an obstacle corner runs 2.8 m from the edge; the way leaving it heads away ...
+    const away: PathPart = {
+      type: 'HeadlandConnector',
+      points: [
+        { x: 40, y: 2.8 },
+        { x: 41, y: 2.9 },
+        { x: 42, y: 3.5 },
+        { x: 45, y: 10 },
+      ],
+      working: false,
+      sequence: 0,
+    };
+    // ... this one first runs on nearer the edge, at 2 m, for 5 m.
+    const nearer: PathPart = {
+      type: 'HeadlandConnector',
+      points: [
+        { x: 60, y: 2.8 },
+        { x: 61, y: 2 },
+        { x: 66, y: 2 },
+        { x: 70, y: 10 },
+      ],
+      working: false,
+      sequence: 1,
+    };
+    const pass = (sequence: number, x0: number, x1: number): PathPart => ({
+      type: 'InteriorHeadlandPass',
+      points: [
+        { x: x0, y: 2.8 },
+        { x: x1, y: 2.8 },
+      ],
+      working: true,
+      sequence,
+    });
+    // The same way between two connectors (no pass at its start) is overhang all along.
+    const between: PathPart = {
+      ...away,
+      points: away.points.map((q) => ({ x: q.x + 60, y: q.y })),
+      sequence: 6,
+    };
+    const a = auditZone({
+      boundary: field,
+      passes: [],
+      tracks: [],
+      parts: [
+        pass(0, 30, 40),
+        { ...away, sequence: 1 },
+        pass(2, 50, 60),
+        { ...nearer, sequence: 3 },
+        {
+          ...away,
+          type: 'Connector',
+          points: [
+            { x: 95, y: 20 },
+            { x: 100, y: 20 },
+          ],
+          sequence: 5,
+        },
+        between,
+      ],
+      swathWidth: W,
+      turningRadius: R,
+    });
+    expect(a.overhangs.map((o) => o.part)).toEqual([3, 5]);
+    // From the pass down to 2 m (1.28 m), along at 2 m (5 m), out of the band (1.05 m).
+    expect(a.overhangs[0].length).toBeCloseTo(Math.hypot(1, 0.8) + 5 + (0.94 / 8) * Math.hypot(4, 8), 6);
   });
 
   it('audits a plan of a few thousand segments in a few milliseconds', () => {

@@ -5,7 +5,8 @@
  * - Undriven passes and tracks: the stretches of the planned headland passes
  *   (the exact offsets of the field edge and obstacles) and tracks that no
  *   driven working part (headland pass or track) runs along within
- *   `tolerance`. A corner of a pass that the drivable pass rounds (turning
+ *   `tolerance`; a pass stretch along which one runs within a quarter swath
+ *   all through (OFF_LINE) is driven, a little off its line. A corner of a pass that the drivable pass rounds (turning
  *   radius) is not counted where a driven line runs within the rounding's
  *   reach; a whole pass, or a stretch longer than its bends explain, is.
  * - Duplicate tracks: driven track length lying closer than a quarter swath
@@ -36,8 +37,22 @@ const CHAIN = 32;
 const PIECE = 5;
 /** Stretches closer than this to a driven working part are driven [m]. */
 export const DRIVEN_TOLERANCE = 0.25;
+/**
+ * A stretch of a planned pass along which a driven line runs within this
+ * many swaths all through is driven, off its line by no more than the
+ * spacing at which two tracks are the same one (DUPLICATE_SPACING): a pass
+ * pulled in or out a little round a corner, not a pass left out. What that
+ * leaves unworked counts in the coverage.
+ */
+export const OFF_LINE = 0.25;
 /** Turns may come this much closer than half the width to an edge (the route's own clearance) [m]. */
 export const OVERHANG_SLACK = 0.05;
+/**
+ * ... and this much more, for the rounding of the turn area the route holds
+ * them to (an offset polygon: its arcs are chords, its vertices on a 1/SCALE
+ * grid): a turn held to it is not overhang by a few millimetres [m].
+ */
+export const OVERHANG_NUMERIC = 0.01;
 /**
  * Driven tracks closer than this many swaths to a parallel one are worked
  * twice (more than three quarters of the strip): neighbours lie a whole
@@ -163,6 +178,8 @@ export function auditZone(input: AuditInput): ZoneAudit {
     const whole = stretches.length === 1 && stretches[0].length >= ringLength(ring) - 1e-6;
     for (const s of stretches) {
       if (!whole && smoothedCorner(s.points, workGrid, cornerRadius(pass), tol)) continue;
+      // Driven along its line all through, a little off it (the same line, as for duplicate tracks).
+      if (alongside(s.points, workGrid, OFF_LINE * w)) continue;
       const off = offLine(s.points, passGrid, w - tol);
       undrivenPasses.push({
         kind: pass.kind,
@@ -174,8 +191,18 @@ export function auditZone(input: AuditInput): ZoneAudit {
     }
   }
   const undrivenTracks: UndrivenStretch[] = [];
+  // A track driven as planned (its very line, either way) has no undriven stretch.
+  const drivenLines = new Map<number, PathPart[]>();
+  for (const p of working) {
+    const k = lineKey(p.points);
+    const same = drivenLines.get(k);
+    if (same) same.push(p);
+    else drivenLines.set(k, [p]);
+  }
+  const drivenAsPlanned = (pts: readonly Point[]) =>
+    drivenLines.get(lineKey(pts))?.some((p) => sameLine(p.points, pts)) ?? false;
   for (const t of input.tracks) {
-    if (t.points.length < 2) continue;
+    if (t.points.length < 2 || drivenAsPlanned(t.points)) continue;
     for (const s of undrivenStretches(t.points, false, workGrid, tol))
       undrivenTracks.push({ kind: 'track', trackIndex: t.trackIndex, ...s });
   }
@@ -202,6 +229,26 @@ export function auditZone(input: AuditInput): ZoneAudit {
 }
 
 type Stretch = Omit<UndrivenStretch, 'kind'>;
+
+/** The same number for a polyline and its reverse (from its ends and vertex count; equal lines have equal keys). */
+function lineKey(pts: readonly Point[]): number {
+  const a = pts[0];
+  const b = pts[pts.length - 1];
+  return pts.length + (a.x + b.x) * 1.000001 + (a.y + b.y) * 0.999997;
+}
+
+/** True when a and b have the same vertices, in the same or the reverse order. */
+function sameLine(a: readonly Point[], b: readonly Point[]): boolean {
+  const n = a.length;
+  if (b.length !== n) return false;
+  let fwd = true;
+  let rev = true;
+  for (let i = 0; i < n && (fwd || rev); i++) {
+    fwd &&= a[i].x === b[i].x && a[i].y === b[i].y;
+    rev &&= a[i].x === b[n - 1 - i].x && a[i].y === b[n - 1 - i].y;
+  }
+  return fwd || rev;
+}
 
 /**
  * The stretches of a polyline farther than tol from every segment of the
@@ -356,6 +403,16 @@ function smoothedCorner(pts: readonly Point[], grid: SegmentGrid, radius: number
   return true;
 }
 
+/** True when every point along the stretch (its ends and CORNER_SAMPLES between) lies within reach of a driven line. */
+function alongside(pts: readonly Point[], grid: SegmentGrid, reach: number): boolean {
+  const L = pathLength(pts);
+  for (let i = 0; i <= CORNER_SAMPLES; i++) {
+    const p = pointAlong(pts, (L * i) / CORNER_SAMPLES);
+    if (grid.nearest(p.x, p.y, reach) > reach) return false;
+  }
+  return true;
+}
+
 /** Median distance from points along the stretch to the nearest driven line, if that is within reach. */
 function offLine(pts: readonly Point[], grid: SegmentGrid, reach: number): number | undefined {
   const L = pathLength(pts);
@@ -400,8 +457,19 @@ function duplicates(
     if (L === 0) continue;
     const self = grid.owner[e0];
     let n = 0;
+    const x0 = Math.min(px, qx) - r;
+    const x1 = Math.max(px, qx) + r;
+    const y0 = Math.min(py, qy) - r;
+    const y1 = Math.max(py, qy) + r;
     grid.forEachNearSegment(px, py, qx, qy, r, (e) => {
       if (grid.owner[e] === self) return;
+      // Boxes apart by more than r: nothing near (as capsuleInterval finds first).
+      const ax = grid.ax[e];
+      const bx = grid.bx[e];
+      const ay = grid.ay[e];
+      const by = grid.by[e];
+      if (x0 > Math.max(ax, bx) || x1 < Math.min(ax, bx) || y0 > Math.max(ay, by) || y1 < Math.min(ay, by))
+        return;
       const ex = grid.bx[e] - grid.ax[e];
       const ey = grid.by[e] - grid.ay[e];
       const el = Math.sqrt(ex * ex + ey * ey);
@@ -427,7 +495,7 @@ function duplicates(
 function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
   const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
   const closedRings = rings.map((r) => [...r, r[0]]);
-  const r = Math.max(0, hw - OVERHANG_SLACK);
+  const r = Math.max(0, hw - OVERHANG_SLACK - OVERHANG_NUMERIC);
   const grid = new SegmentGrid(closedRings, Math.max(1, 2 * r));
   const index = new EdgeIndex(rings);
   const out: Overhang[] = [];
@@ -444,6 +512,9 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     buf[2 * n] = a;
     buf[2 * n + 1] = b;
   };
+  // The sequence numbers of the driven working parts (a way leaving or joining one).
+  const working = new Set<number>();
+  for (const part of parts) if (part.working && part.sequence !== undefined) working.add(part.sequence);
   for (const [partIndex, part] of parts.entries()) {
     if (part.working || part.sequence === undefined || part.points.length < 2) continue;
     const pts = part.points;
@@ -455,6 +526,10 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     let inside = index.contains(pts[0]) || index.distance(pts[0], 1e-3) < 1e-3;
     // How much farther along the line every point is surely more than r from every edge.
     let clear = 0;
+    // Leaving or joining a pass that itself runs nearer the edge, the way is not the overhang's cause.
+    const lead = working.has(part.sequence - 1) ? joinStretch(pts, 0, 1, r, index) : 0;
+    const trail =
+      pts.length - 1 - (working.has(part.sequence + 1) ? joinStretch(pts, pts.length - 1, -1, r, index) : 0);
     for (let k = 1; k < pts.length; k++) {
       const p = pts[k - 1];
       const q = pts[k];
@@ -462,6 +537,12 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
       const dy = q.y - p.y;
       const L = Math.sqrt(dx * dx + dy * dy);
       if (L === 0) continue;
+      if (k <= lead || k > trail) {
+        cur = null;
+        clear = 0;
+        inside = index.contains(q) || index.distance(q, 1e-3) < 1e-3;
+        continue;
+      }
       if (clear <= L) clear = Math.min(index.distance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
       let n = 0;
       if (clear > L) {
@@ -554,6 +635,32 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     });
   }
   return out;
+}
+
+/** A turn coming this much nearer the edge than the pass it leaves or joins [m] comes nearer. */
+const JOIN_SLACK = OVERHANG_NUMERIC;
+
+/**
+ * How many segments from the end pts[i0] (walking by `step`) stay within
+ * the edge band no nearer the edge than that end, where the end lies in the
+ * band (nearer the edge than r, inside the field), for the end of a way
+ * leaving or joining a working part (a headland pass that itself runs there). They end where the way leaves the
+ * band or first comes nearer.
+ */
+function joinStretch(pts: readonly Point[], i0: number, step: 1 | -1, r: number, index: EdgeIndex): number {
+  const p0 = pts[i0];
+  if (!index.contains(p0)) return 0;
+  const d0 = index.distance(p0, r + 1);
+  if (d0 >= r) return 0;
+  let k = 0;
+  for (let i = i0 + step; i >= 0 && i < pts.length; i += step) {
+    if (!index.contains(pts[i])) return k;
+    const d = index.distance(pts[i], r + 1);
+    if (d < d0 - JOIN_SLACK) return k;
+    k++;
+    if (d >= r) return k;
+  }
+  return k;
 }
 
 /**

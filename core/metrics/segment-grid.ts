@@ -167,6 +167,25 @@ export class SegmentGrid {
     }
   }
 
+  /** Index of the segment nearest (px, py) within r (the first of equally near ones), or -1 when none is. */
+  nearestSegment(px: number, py: number, r: number): number {
+    let best = Number.POSITIVE_INFINITY;
+    let bestE = -1;
+    this.forEachNear(px, py, px, py, r, (e) => {
+      const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+      if (d < best) {
+        best = d;
+        bestE = e;
+      }
+    });
+    return best <= r ? bestE : -1;
+  }
+
+  /** Distance from (px, py) to segment e. */
+  distanceTo(e: number, px: number, py: number): number {
+    return segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+  }
+
   /** Distance from (px, py) to the nearest segment not owned by `skip` within r (Infinity if none). */
   nearest(px: number, py: number, r: number, skip = -1): number {
     let best = Number.POSITIVE_INFINITY;

@@ -20,6 +20,21 @@ export function driveGreedy(b: RouteBuilder): void {
   const skip = Math.max(1, Math.ceil((2 * b.R) / b.w - 1e-9));
   /** The start pose chooseNext connected to, so link can reuse its connection. */
   let nextPose: Pose | null = null;
+  // The shortest turn [m, Dubins] from the end of track a driven one way to
+  // the start of track r driven back, kept: the poses of tracks never change,
+  // and the same turns are weighed again and again.
+  const pos = new Map(recs.map((r, i) => [r, i]));
+  const turns = new Map<number, number>();
+  const turnAfter = (a: TrackRec, f: boolean, r: TrackRec): number => {
+    const k = ((pos.get(a) as number) * 2 + (f ? 1 : 0)) * recs.length + (pos.get(r) as number);
+    let l = turns.get(k);
+    if (l === undefined) {
+      const p = dubinsShortest(b.endPoseOf(a, f), b.startPoseOf(r, !f), b.R);
+      l = p ? p.length : Number.POSITIVE_INFINITY;
+      turns.set(k, l);
+    }
+    return l;
+  };
 
   function chooseNext(cur: TrackRec, forward: boolean): TrackRec | null {
     const block = blocks[cur.block];
@@ -27,13 +42,10 @@ export function driveGreedy(b: RouteBuilder): void {
     if (open.length === 0) return null;
     const lo = Math.min(...open.map((r) => r.track.line));
     const window = open.filter((r) => r.track.line <= lo + 2 * skip + 1);
+    // The machine is where track cur ended (driven the other way).
     const from = b.pose as Pose;
     const scored = window
-      .map((r) => {
-        const to = b.startPoseOf(r, forward);
-        const p = dubinsShortest(from, to, b.R);
-        return { r, cost: p ? p.length : Number.POSITIVE_INFINITY };
-      })
+      .map((r) => ({ r, cost: turnAfter(cur, !forward, r) }))
       .sort((x, y) => x.cost - y.cost);
     // Where every turn is long (track ends staggered along a slanting edge), the greedy choice
     // can leave a track behind that only a turn across the whole sweep reaches later: the
@@ -41,7 +53,7 @@ export function driveGreedy(b: RouteBuilder): void {
     if (scored.length > 1 && scored[0].cost > LONG_TURN_RADII * b.R) {
       const ahead = scored.map((s) => {
         const rest = open.filter((r) => r !== s.r);
-        return { ...s, total: s.cost + rollout(b.endPoseOf(s.r, forward), !forward, rest, window.length) };
+        return { ...s, total: s.cost + rollout(s.r, forward, rest, window.length) };
       });
       ahead.sort((x, y) => x.total - y.total);
       scored.splice(0, scored.length, ...ahead);
@@ -63,10 +75,11 @@ export function driveGreedy(b: RouteBuilder): void {
   }
 
   /**
-   * The turns [m, Dubins] of the greedy order driven on from pose over the
-   * open tracks of a block, for at most `steps` tracks.
+   * The turns [m, Dubins] of the greedy order driven on from the end of track
+   * `last` (driven `lastForward`) over the open tracks of a block, for at
+   * most `steps` tracks.
    */
-  function rollout(pose: Pose, forward: boolean, open: TrackRec[], steps: number): number {
+  function rollout(last: TrackRec, lastForward: boolean, open: TrackRec[], steps: number): number {
     let total = 0;
     let left = open;
     for (let k = 0; k < steps && left.length; k++) {
@@ -75,16 +88,16 @@ export function driveGreedy(b: RouteBuilder): void {
       let bestCost = Number.POSITIVE_INFINITY;
       for (const r of left) {
         if (r.track.line > lo + 2 * skip + 1) continue;
-        const p = dubinsShortest(pose, b.startPoseOf(r, forward), b.R);
-        if (p && p.length < bestCost) {
-          bestCost = p.length;
+        const l = turnAfter(last, lastForward, r);
+        if (l < bestCost) {
+          bestCost = l;
           best = r;
         }
       }
       if (!best) break;
       total += bestCost;
-      pose = b.endPoseOf(best, forward);
-      forward = !forward;
+      last = best;
+      lastForward = !lastForward;
       const done = best;
       left = left.filter((r) => r !== done);
     }
@@ -113,12 +126,10 @@ export function driveGreedy(b: RouteBuilder): void {
   const firstTurn = (r: TrackRec, f: boolean): number => {
     const blk = blocks[r.block];
     if (blk.length < 2) return 0;
-    const end = b.endPoseOf(r, f);
     let best = Number.POSITIVE_INFINITY;
     for (const q of blk) {
       if (q === r || Math.abs(q.track.line - r.track.line) > 2 * skip + 1) continue;
-      const p = dubinsShortest(end, b.startPoseOf(q, !f), b.R);
-      best = Math.min(best, p ? p.length : Number.POSITIVE_INFINITY);
+      best = Math.min(best, turnAfter(r, f, q));
     }
     return Number.isFinite(best) ? best : 0;
   };

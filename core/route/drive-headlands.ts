@@ -13,6 +13,9 @@ import type { RouteBuilder } from './route-builder.ts';
 import { dist } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
 
+/** A way on that swings the implement over the edge counts this much longer [m]. */
+const OVERHANG_PENALTY = 1e6;
+
 export class HeadlandDriver {
   private readonly b: RouteBuilder;
   private readonly cornerCache = new Map<RingPath, RingCorner[]>();
@@ -92,14 +95,16 @@ export class HeadlandDriver {
       chosen = { s: 0, dir: dirs[0], conn: null };
     } else {
       const s0 = path.project(pose);
+      // The shortest way on that keeps the implement inside the field, else the shortest.
       let bestLen = Number.POSITIVE_INFINITY;
       for (const dir of dirs) {
         for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
           if (la > path.length / 2) continue;
           const s = path.snap(s0 + dir * la);
           const c = b.links.connectPoses(pose, path.poseAt(s, dir), R, input.region);
-          if (c && c.length < bestLen) {
-            bestLen = c.length;
+          const len = c ? c.length + (b.links.overhangs(c) ? OVERHANG_PENALTY : 0) : bestLen;
+          if (c && len < bestLen) {
+            bestLen = len;
             chosen = { s, dir, conn: c };
           }
         }
@@ -217,7 +222,13 @@ export class HeadlandDriver {
   /** A short way between two poses near each other: a turn with little reversing, else turning round in several moves. */
   private join(from: Pose, to: Pose): Connection | null {
     const links = this.b.links;
-    return links.connectPoses(from, to, this.b.R, this.b.input.region) ?? links.turnRound(from, to);
+    const { R, input } = this.b;
+    return (
+      links.connectPoses(from, to, R, input.region, {}, 'turnArea') ??
+      links.tipTurn(from, to, 2 * R, 2 * R) ??
+      links.connectPoses(from, to, R, input.region, {}, 'field') ??
+      links.turnRound(from, to)
+    );
   }
 
   /**

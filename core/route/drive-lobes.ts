@@ -13,6 +13,7 @@
  */
 import { Clipper } from 'clipper2-ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -26,6 +27,8 @@ export interface Lobe {
   closed: boolean;
 }
 
+/** Samples nearer half a swath than this [m] are measured along the driven rings. */
+const NEAR_TOL = 1e-6;
 /** Reference passes are sampled this often [m] to find where no driven ring runs. */
 const SAMPLE_STEP = 1;
 /** Vertices of a simplified stretch closer than this many turning radii bend together. */
@@ -52,18 +55,42 @@ export function undrivenLobes(
 ): Lobe[] {
   const out: Lobe[] = [];
   const paths = driven.filter((r) => r.ring.passNumber === passNumber).map((r) => r.path);
+  const r = swath / 2;
+  // The driven rings' segments in a grid: the nearest one within reach of a
+  // sample decides, and a sample within a hair of half a swath is measured
+  // along the ring as a driven stretch's ends are.
+  const grid = new SegmentGrid(
+    paths.map((p) => [...p.pts, p.pts[0]]),
+    r,
+  );
+  // Samples follow each other a metre apart: the segment nearest the last
+  // one mostly holds the next within reach too.
+  let hint = -1;
+  const near = (x: number, y: number) => {
+    if (hint >= 0 && grid.distanceTo(hint, x, y) < r - NEAR_TOL) return true;
+    hint = grid.nearestSegment(x, y, r + NEAR_TOL);
+    if (hint < 0) return false;
+    if (grid.distanceTo(hint, x, y) < r - NEAR_TOL) return true;
+    const q = { x, y };
+    return paths.some((p) => dist(p.pointAt(p.project(q)), q) <= r);
+  };
   for (const ref of reference) {
     if (ref.passNumber !== passNumber) continue;
-    const pts = densify(ref.ring);
-    const off = pts.map((q) => !paths.some((p) => dist(p.pointAt(p.project(q)), q) <= swath / 2));
-    const n = pts.length;
-    if (off.every(Boolean)) {
+    const { xs, ys } = densify(ref.ring);
+    const n = xs.length;
+    const off = new Uint8Array(n);
+    let first = -1;
+    for (let i = 0; i < n; i++) {
+      off[i] = near(xs[i], ys[i]) ? 0 : 1;
+      if (first < 0 && !off[i]) first = i;
+    }
+    if (first < 0) {
       if (polylineLength([...ref.ring, ref.ring[0]]) >= minLength)
         out.push({ passNumber, points: ref.ring.slice(), closed: true });
       continue;
     }
     // Runs of undriven samples, round the ring from a driven one.
-    const first = off.indexOf(false);
+    const pt = (i: number): Point => ({ x: xs[i], y: ys[i] });
     let run: Point[] = [];
     const flush = () => {
       if (run.length > 1 && polylineLength(run) >= minLength)
@@ -73,10 +100,10 @@ export function undrivenLobes(
     for (let k = 1; k <= n; k++) {
       const i = (first + k) % n;
       if (off[i]) {
-        if (run.length === 0) run.push(pts[(i - 1 + n) % n]);
-        run.push(pts[i]);
+        if (run.length === 0) run.push(pt((i - 1 + n) % n));
+        run.push(pt(i));
       } else if (run.length) {
-        run.push(pts[i]);
+        run.push(pt(i));
         flush();
       }
     }
@@ -85,17 +112,28 @@ export function undrivenLobes(
   return out;
 }
 
-/** The ring's vertices with points added so no two are farther apart than SAMPLE_STEP. */
-function densify(ring: readonly Point[]): Point[] {
-  const out: Point[] = [];
+/** The ring's vertices with points added so no two are farther apart than SAMPLE_STEP, as coordinates. */
+function densify(ring: readonly Point[]): { xs: Float64Array; ys: Float64Array } {
   const n = ring.length;
+  const ks = new Int32Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    ks[i] = Math.max(1, Math.ceil(dist(ring[i], ring[(i + 1) % n]) / SAMPLE_STEP));
+    total += ks[i];
+  }
+  const xs = new Float64Array(total);
+  const ys = new Float64Array(total);
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const a = ring[i];
     const b = ring[(i + 1) % n];
-    const k = Math.max(1, Math.ceil(dist(a, b) / SAMPLE_STEP));
-    for (let j = 0; j < k; j++) out.push({ x: a.x + ((b.x - a.x) * j) / k, y: a.y + ((b.y - a.y) * j) / k });
+    const k = ks[i];
+    for (let j = 0; j < k; j++, m++) {
+      xs[m] = a.x + ((b.x - a.x) * j) / k;
+      ys[m] = a.y + ((b.y - a.y) * j) / k;
+    }
   }
-  return out;
+  return { xs, ys };
 }
 
 function polylineLength(pts: readonly Point[]): number {
@@ -258,13 +296,28 @@ export function lobeParts(
       }
       let c: Connection | null = null;
       let to = apexOut;
-      for (const k of [0, 0.5, 1, 2, 3]) {
-        if (k * R > outLeg.length / 2 && k > 0) break;
-        to = along(apexOut, outLeg.heading, k * R);
-        c = b.links.connectPoses(from, { ...to, heading: outLeg.heading }, R, region, {
-          maxReverse: TIP_REVERSE_RADII * R,
-        });
+      // A turn that keeps the implement inside the field first: near the tip, else backed
+      // out of it along the leg in (and into it along the leg out); then any inside the field.
+      for (const only of ['turnArea', 'field'] as const) {
+        for (const k of [0, 0.5, 1, 2, 3]) {
+          if (k * R > outLeg.length / 2 && k > 0) break;
+          to = along(apexOut, outLeg.heading, k * R);
+          c = b.links.connectPoses(
+            from,
+            { ...to, heading: outLeg.heading },
+            R,
+            region,
+            { maxReverse: TIP_REVERSE_RADII * R },
+            only,
+          );
+          if (c) break;
+        }
         if (c) break;
+        if (only === 'turnArea') {
+          to = apexOut;
+          c = b.links.tipTurn(from, { ...to, heading: outLeg.heading }, loop ? 0 : roomIn, outLeg.length);
+          if (c) break;
+        }
       }
       if (!c) {
         to = apexOut;

@@ -95,9 +95,11 @@ export function squareCorners(
   // The legs run on outside the rounding to the apex; one that crosses the
   // pass itself (a corner of a bend round an obstacle, whose legs meet far
   // off) or another pass would fold the pass into a spike.
-  const own = new EdgeIndex([pts]);
-  const crossesPasses = (a: Point, b: Point) =>
-    own.segmentCrosses(a, b) || (others?.segmentCrosses(a, b) ?? false);
+  let own: EdgeIndex | undefined;
+  const crossesPasses = (a: Point, b: Point) => {
+    own ??= new EdgeIndex([pts]);
+    return own.segmentCrosses(a, b) || (others?.segmentCrosses(a, b) ?? false);
+  };
   const heading = (i: number) => {
     const a = pts[((i % n) + n) % n];
     const b = pts[(((i + 1) % n) + n) % n];

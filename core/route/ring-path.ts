@@ -18,6 +18,16 @@ const FLAT_CURVATURE = 0.01;
 /** Segments per bounding box in project(). */
 const CHUNK = 16;
 
+/** A square above which a distance surely exceeds d (the square's rounding aside). */
+function above(d: number): number {
+  return d * d * (1 + 1e-9);
+}
+
+/** A square below which a distance is surely less than d. */
+function below(d: number): number {
+  return d * d * (1 - 1e-9);
+}
+
 function chunkBoxes(pts: readonly Point[]): Float64Array {
   const n = pts.length;
   const chunks = Math.ceil(n / CHUNK);
@@ -81,18 +91,29 @@ export class RingPath {
     if (!this.boxes) this.boxes = chunkBoxes(this.pts);
     const boxes = this.boxes;
     // An upper bound to start from: the nearest chunk start vertex.
+    // Distances are compared by their squares first; only those that may
+    // come out equal to the best or below it are measured (hypot) and
+    // compared as they are.
     let best = Number.POSITIVE_INFINITY;
+    let cut = Number.POSITIVE_INFINITY;
     for (let c = 0; c * CHUNK < n; c++) {
       const a = this.pts[c * CHUNK];
-      const d = Math.hypot(p.x - a.x, p.y - a.y);
-      if (d < best) best = d;
+      const dx = p.x - a.x;
+      const dy = p.y - a.y;
+      if (dx * dx + dy * dy > cut) continue;
+      const d = Math.hypot(dx, dy);
+      if (d < best) {
+        best = d;
+        cut = above(best);
+      }
     }
     let bestI = -1;
     let bestS = 0;
     for (let c = 0; c * CHUNK < n; c++) {
       const dx = Math.max(boxes[4 * c] - p.x, 0, p.x - boxes[4 * c + 2]);
       const dy = Math.max(boxes[4 * c + 1] - p.y, 0, p.y - boxes[4 * c + 3]);
-      if (Math.hypot(dx, dy) > best) continue;
+      const box2 = dx * dx + dy * dy;
+      if (box2 > cut || (box2 > below(best) && Math.hypot(dx, dy) > best)) continue;
       const to = Math.min(n, (c + 1) * CHUNK);
       for (let i = c * CHUNK; i < to; i++) {
         const a = this.pts[i];
@@ -102,8 +123,12 @@ export class RingPath {
         const l2 = abx * abx + aby * aby;
         let t = l2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby) / l2 : 0;
         t = t < 0 ? 0 : Math.min(t, 1);
-        const d = Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
+        const x = p.x - (a.x + t * abx);
+        const y = p.y - (a.y + t * aby);
+        if (x * x + y * y > cut) continue;
+        const d = Math.hypot(x, y);
         if (d < best || (d === best && bestI < 0)) {
+          cut = above(d);
           best = d;
           bestI = i;
           bestS = this.cum[i] + t * (this.cum[i + 1] - this.cum[i]);

@@ -7,6 +7,7 @@
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import type { SampledPiece } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
@@ -18,6 +19,14 @@ import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;
+
+/** Straight reversing tried before and after a turn round in a tip [turning radii]. */
+const TIP_BACKS_RADII = [0, 1, 2, 3, 5];
+/** ... at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
+const TIP_REACH_RADII = 5;
+
+/** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
+const DETOUR_RADII = 10;
 
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
@@ -142,6 +151,11 @@ export class RouteLinks {
   /** Connections found outside the turn area (they may swing the implement over the edge). */
   private readonly overhanging = new WeakSet<Connection>();
 
+  /** True for a connection found outside the turn area (it may swing the implement over the edge). */
+  overhangs(c: Connection): boolean {
+    return this.overhanging.has(c);
+  }
+
   /**
    * The way of `find`, held to the turn area first; where no way fits there,
    * any way inside the field.
@@ -167,10 +181,87 @@ export class RouteLinks {
   turnRound(from: Pose, to: Pose, only?: 'turnArea' | 'field'): Connection | null {
     if (this.sigma !== undefined) return null;
     const R = this.R;
-    const c = multiPointTurn(from, to, R, this.region, (a, b) =>
+    // Held to the turn area, the moves too keep the implement inside.
+    const t = this.turnArea;
+    const held = (only ?? this.mode) === 'turnArea';
+    if (held && !(t?.contains(from) && t.contains(to))) return null;
+    const c = multiPointTurn(from, to, R, held && t ? t : this.region, (a, b) =>
       this.connectPoses(a, b, R, this.region, {}, only),
     );
     return c && staysInside(c, this.region) ? c : null;
+  }
+
+  /**
+   * Turning round at the end of a narrow tip with the whole implement
+   * inside the field: back up straight along the way in (at most `maxIn`)
+   * until the turn area is wide enough, turn there (a turn with little
+   * reversing, else several moves), and back up straight along the way out
+   * onto `to` (coming from at most `maxOut` along it). The straights run on
+   * the lines the machine drives in and out on. Null where no such turn
+   * fits the turn area (or with a curvature-rate limit).
+   */
+  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number): Connection | null {
+    const t = this.turnArea;
+    if (!t || this.sigma !== undefined) return null;
+    const R = this.R;
+    const opts = { maxReverse: MAX_REVERSE_RADII * R };
+    const inside = (a: Point, b: Point) =>
+      t.contains(b) && !t.segmentCrosses(a, b) && !this.region.segmentCrosses(a, b);
+    const pairs: [number, number][] = [];
+    // Backed out about as far as backed in (the tip is about as wide either side).
+    for (const d of TIP_BACKS_RADII)
+      for (const e of TIP_BACKS_RADII) if (Math.abs(d - e) <= 1) pairs.push([d * R, e * R]);
+    pairs.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || Math.abs(p[0] - p[1]) - Math.abs(q[0] - q[1]));
+    for (const several of [false, true]) {
+      for (const [d, e] of pairs) {
+        if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
+        if (several && (d !== e || d === 0 || d > 3 * R)) continue;
+        const b = {
+          x: from.x - d * Math.cos(from.heading),
+          y: from.y - d * Math.sin(from.heading),
+          heading: from.heading,
+        };
+        const c = {
+          x: to.x + e * Math.cos(to.heading),
+          y: to.y + e * Math.sin(to.heading),
+          heading: to.heading,
+        };
+        if (d > 0 ? !inside(from, b) : !t.contains(b)) continue;
+        if (e > 0 ? !inside(to, c) : !t.contains(c)) continue;
+        const middle = several
+          ? multiPointTurn(b, c, R, t, (p, q) => connectWith(p, q, R, t, opts))
+          : connectWith(b, c, R, t, opts);
+        if (!middle || !staysInside(middle, this.region)) continue;
+        // The straights join the middle's reversing pieces they run on into.
+        const pieces: SampledPiece[] = [];
+        const add = (pc: SampledPiece) => {
+          const last = pieces[pieces.length - 1];
+          if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
+          else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
+        };
+        if (d > 0)
+          add({
+            points: [
+              { x: from.x, y: from.y },
+              { x: b.x, y: b.y },
+            ],
+            reverse: true,
+          });
+        for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
+        if (e > 0)
+          add({
+            points: [
+              { x: c.x, y: c.y },
+              { x: to.x, y: to.y },
+            ],
+            reverse: true,
+          });
+        // No run backwards longer than a turn needs.
+        if (pieces.some((pc) => pc.reverse && polyLen(pc.points) > opts.maxReverse + 1e-6)) continue;
+        return { pieces, length: d + middle.length + e, kind: 'K' };
+      }
+    }
+    return null;
   }
 
   /**
@@ -249,10 +340,20 @@ export class RouteLinks {
     // legs between waypoints, else a turn that reverses farther than a turn needs.
     // A dead-end tip is seldom wide enough for the turn area: a turn round
     // in the field beats a long way through it.
+    // Held to the turn area, a way through the field that keeps the implement
+    // inside beats such a turn round unless it is a long way round.
+    const held = this.mode === 'turnArea';
     const turned =
-      this.turnRound(from, to) ?? (this.mode === 'turnArea' ? this.turnRound(from, to, 'field') : null);
+      (held && dist(from, to) <= TIP_REACH_RADII * R
+        ? this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R)
+        : null) ?? this.turnRound(from, to);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
+    const over = held ? this.turnRound(from, to, 'field') : null;
+    if (over) {
+      const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
+      if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
+    }
     if (!legs) {
       const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
       return far ? { length: far.length, legs: [[far, type]] } : null;

@@ -29,7 +29,7 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
   const out: PathPart[] = [];
   for (let i = 0; i < list.length; i++) {
     const p = list[i];
-    const l = length(p.points);
+    const l = length(p.points, MIN_PART_LENGTH);
     if (l >= MIN_PART_LENGTH || list.length === 1) {
       out.push(p);
       continue;
@@ -99,8 +99,10 @@ function last(pts: readonly Point[]): Point {
   return pts[pts.length - 1];
 }
 
-function length(pts: readonly Point[]): number {
+/** Length of the polyline, or as much of it as reaches `enough` (no need to measure on). */
+function length(pts: readonly Point[], enough: number): number {
   let s = 0;
-  for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+  for (let i = 1; i < pts.length && s < enough; i++)
+    s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
   return s;
 }
