@@ -16,8 +16,8 @@ import type {
 import { createEmbedding } from './embed.ts';
 import { bestEdges, boundsOf, type Edge, obstaclesOf, type Position, pointAlong, routeOf } from './geo.ts';
 import { activeGroup, modelToFeatures } from './model.ts';
-import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
 import { createOperationsPanel } from './operations.ts';
+import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
 import { createScenarioPanel } from './scenarios.ts';
 import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
 import { createStoredPlans } from './stored.ts';
@@ -28,6 +28,7 @@ import {
   PASS_COLOURS,
   showWheelTraffic,
   WHEEL_TRAFFIC_LAYER,
+  WHEEL_TRAFFIC_LINE_LAYER,
 } from './wheel-traffic.ts';
 
 export interface ViewConfig {
@@ -455,7 +456,7 @@ const GROUPS: LayerGroup[] = [
   {
     id: 'wheels',
     label: 'Wheel traffic (1, 2, 3+ passes)',
-    layers: [WHEEL_TRAFFIC_LAYER],
+    layers: [WHEEL_TRAFFIC_LAYER, WHEEL_TRAFFIC_LINE_LAYER],
     color: `linear-gradient(90deg, ${PASS_COLOURS[1]}, ${PASS_COLOURS[2]}, ${PASS_COLOURS[3]})`,
   },
 ];

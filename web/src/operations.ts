@@ -29,7 +29,9 @@ const empty = { type: 'FeatureCollection', features: [] };
 
 /** The picker's text of an operation: type, start day, status and covered share. */
 export function operationLabel(o: FieldOperationItem): string {
-  return `${o.operationType}, ${o.startedAt.slice(0, 10)} (${o.status}): ${o.coveredPercent.toFixed(1)} % covered`;
+  const status =
+    o.status === 'completed' ? '' : ` (${o.status.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()})`;
+  return `${o.coveredPercent.toFixed(1)} % · ${o.operationType} ${o.startedAt.slice(0, 10)}${status}`;
 }
 
 /** The figures line of the operation on screen. */
@@ -66,7 +68,7 @@ export function createOperationsPanel(deps: OperationsPanelDeps): { load(fieldId
         type: 'fill',
         source: SOURCE,
         filter: ['==', ['get', 'kind'], 'covered'],
-        paint: { 'fill-color': OPERATION_COLOUR, 'fill-opacity': 0.35 },
+        paint: { 'fill-color': OPERATION_COLOUR, 'fill-opacity': 0.45 },
       },
       before,
     );
@@ -86,7 +88,7 @@ export function createOperationsPanel(deps: OperationsPanelDeps): { load(fieldId
     if (legendRow) return;
     legendRow = document.createElement('label');
     legendRow.htmlFor = 'layer-operation';
-    legendRow.innerHTML = `<input type="checkbox" id="layer-operation" checked /><span class="swatch" style="background:${OPERATION_COLOUR}"></span>Covered by the operation`;
+    legendRow.innerHTML = `<input type="checkbox" id="layer-operation" checked /><span class="swatch area" style="background:${OPERATION_COLOUR}"></span>Covered by the operation`;
     legendRow.querySelector('input')?.addEventListener('change', (e) => {
       const v = (e.target as HTMLInputElement).checked ? 'visible' : 'none';
       for (const l of [OPERATION_COVERED_LAYER, OPERATION_EDGE_LAYER])

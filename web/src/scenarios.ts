@@ -58,7 +58,7 @@ export function comparisonTableHtml(set: ScenarioSetView): string {
     Math.min(...set.scenarios.map((s) => s.totals[m.key] ?? Infinity)),
   );
   const head = SCENARIO_METRICS.map(
-    (m) => `<th scope="col">${escapeHtml(m.label)} [${escapeHtml(m.unit)}]</th>`,
+    (m) => `<th scope="col">${escapeHtml(m.label)}<small>${escapeHtml(m.unit)}</small></th>`,
   ).join('');
   const rows = set.scenarios
     .map((s) => {
