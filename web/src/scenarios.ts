@@ -45,7 +45,7 @@ export const SCENARIO_METRICS: ScenarioMetric[] = [
   {
     key: 'traffickedAreaPercent',
     label: 'Trafficked',
-    short: 'Wheeled',
+    short: 'Trafficked',
     shortUnit: '%',
     unit: '%',
     digits: 1,
