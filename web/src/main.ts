@@ -16,6 +16,7 @@ import type {
 import { createEmbedding } from './embed.ts';
 import { bestEdges, boundsOf, type Edge, obstaclesOf, type Position, pointAlong, routeOf } from './geo.ts';
 import { activeGroup, modelToFeatures } from './model.ts';
+import { createOperationsPanel } from './operations.ts';
 import type { PlanJob, Tuning, WorkerAnswer } from './protocol.ts';
 import { createScenarioPanel } from './scenarios.ts';
 import { formatStat, STATS, type Stats, ZONE_STATS } from './stats.ts';
@@ -27,6 +28,7 @@ import {
   PASS_COLOURS,
   showWheelTraffic,
   WHEEL_TRAFFIC_LAYER,
+  WHEEL_TRAFFIC_LINE_LAYER,
 } from './wheel-traffic.ts';
 
 export interface ViewConfig {
@@ -426,6 +428,8 @@ const map = new maplibregl.Map({
   fadeDuration: 0,
 });
 map.addControl(new maplibregl.NavigationControl({ showCompass: true }), 'top-right');
+// The map object on its container, for the browser tests to read its style and features.
+Object.defineProperty($('map'), 'maplibre', { value: map });
 map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-right');
 
 const empty: PlanFeatureCollection = {
@@ -452,7 +456,7 @@ const GROUPS: LayerGroup[] = [
   {
     id: 'wheels',
     label: 'Wheel traffic (1, 2, 3+ passes)',
-    layers: [WHEEL_TRAFFIC_LAYER],
+    layers: [WHEEL_TRAFFIC_LAYER, WHEEL_TRAFFIC_LINE_LAYER],
     color: `linear-gradient(90deg, ${PASS_COLOURS[1]}, ${PASS_COLOURS[2]}, ${PASS_COLOURS[3]})`,
   },
 ];
@@ -862,12 +866,26 @@ async function start(): Promise<void> {
     mapReady,
     api,
     boundaryId: config.boundaryId,
-    beforeLayer: 'headland-line',
+    // Over the field's fill, under everything else (the wheel tracks stay visible on it).
+    beforeLayer: 'zone-line',
     legend: $('legend'),
   }).catch(() => {});
   void createScenarioPanel({ api, errorText })
     .load()
     .catch(() => {});
+  // The covered ground of the field's operations over the plan (nothing without operations).
+  const fieldId = (boundary as { properties?: { fieldId?: string } }).properties?.fieldId;
+  if (fieldId)
+    void createOperationsPanel({
+      map,
+      mapReady,
+      api,
+      errorText,
+      legend: $('legend'),
+      beforeLayer: 'obstacle-fill',
+    })
+      .load(fieldId)
+      .catch(() => {});
   embed.post('tramline:ready', { boundaryId: config.boundaryId });
   await stored.load().catch((e) => setStatus(String((e as Error).message), 'error'));
 }

@@ -28,17 +28,28 @@ export interface ScenarioSetView {
 export interface ScenarioMetric {
   key: keyof ScenarioTotals & string;
   label: string;
+  /** The table's column head (the panel is narrow); the label is its tooltip. */
+  short: string;
+  /** The table's unit under the head. */
+  shortUnit: string;
   unit: string;
   digits: number;
 }
 
 /** The figures compared, in the order shown; lower is better for every one. */
 export const SCENARIO_METRICS: ScenarioMetric[] = [
-  { key: 'costPerHa', label: 'Cost per ha', unit: '/ha', digits: 2 },
-  { key: 'totalHours', label: 'Hours', unit: 'h', digits: 1 },
-  { key: 'fuelLitres', label: 'Fuel', unit: 'l', digits: 0 },
-  { key: 'ghgKgCo2e', label: 'Emissions', unit: 'kg CO₂e', digits: 0 },
-  { key: 'traffickedAreaPercent', label: 'Trafficked', unit: '%', digits: 1 },
+  { key: 'costPerHa', label: 'Cost per ha', short: 'Cost', shortUnit: '/ha', unit: '/ha', digits: 2 },
+  { key: 'totalHours', label: 'Hours', short: 'Hours', shortUnit: 'h', unit: 'h', digits: 1 },
+  { key: 'fuelLitres', label: 'Fuel', short: 'Fuel', shortUnit: 'l', unit: 'l', digits: 0 },
+  { key: 'ghgKgCo2e', label: 'Emissions', short: 'CO₂e', shortUnit: 'kg', unit: 'kg CO₂e', digits: 0 },
+  {
+    key: 'traffickedAreaPercent',
+    label: 'Trafficked',
+    short: 'Trafficked',
+    shortUnit: '%',
+    unit: '%',
+    digits: 1,
+  },
 ];
 
 const escapeHtml = (s: string) =>
@@ -58,7 +69,8 @@ export function comparisonTableHtml(set: ScenarioSetView): string {
     Math.min(...set.scenarios.map((s) => s.totals[m.key] ?? Infinity)),
   );
   const head = SCENARIO_METRICS.map(
-    (m) => `<th scope="col">${escapeHtml(m.label)} [${escapeHtml(m.unit)}]</th>`,
+    (m) =>
+      `<th scope="col" title="${escapeHtml(`${m.label} [${m.unit}]`)}">${escapeHtml(m.short)}<small>${escapeHtml(m.shortUnit)}</small></th>`,
   ).join('');
   const rows = set.scenarios
     .map((s) => {

@@ -61,7 +61,7 @@ export async function addSlopeShading(opts: {
   const label = document.createElement('label');
   label.htmlFor = 'layer-slope';
   const swatches = SLOPE_COLORS.map(
-    (c, i) => `<span class="swatch" style="background:${c}" title="${SLOPE_NAMES[i]}"></span>`,
+    (c, i) => `<span class="swatch area" style="background:${c}" title="${SLOPE_NAMES[i]}"></span>`,
   ).join('');
   label.innerHTML = `<input type="checkbox" id="layer-slope" checked />${swatches}Ground slope (0-2, 2-5, 5-10, over 10 %)`;
   label.querySelector('input')?.addEventListener('change', (e) => {

@@ -8,20 +8,37 @@ import type { Map as MapLibre } from 'maplibre-gl';
 
 const SOURCE = 'wheel-traffic';
 export const WHEEL_TRAFFIC_LAYER = 'wheel-traffic-fill';
+/** The tracks' outline: a tyre is under a pixel wide at field zoom, the outline keeps it visible. */
+export const WHEEL_TRAFFIC_LINE_LAYER = 'wheel-traffic-line';
 /** Fill colours by passes. */
 export const PASS_COLOURS: Record<1 | 2 | 3, string> = { 1: '#fdd835', 2: '#fb8c00', 3: '#c62828' };
 
 const empty = { type: 'FeatureCollection', features: [] };
 
+const PASS_COLOUR = ['match', ['get', 'passes'], 1, PASS_COLOURS[1], 2, PASS_COLOURS[2], PASS_COLOURS[3]];
+
 export function addWheelTrafficLayer(map: MapLibre, before?: string): void {
   map.addSource(SOURCE, { type: 'geojson', data: empty as never });
+  map.addLayer(
+    {
+      id: WHEEL_TRAFFIC_LINE_LAYER,
+      type: 'line',
+      source: SOURCE,
+      paint: {
+        'line-color': PASS_COLOUR as never,
+        'line-width': ['interpolate', ['linear'], ['zoom'], 15, 2.5, 19, 1],
+        'line-opacity': 0.9,
+      },
+    },
+    before,
+  );
   map.addLayer(
     {
       id: WHEEL_TRAFFIC_LAYER,
       type: 'fill',
       source: SOURCE,
       paint: {
-        'fill-color': ['match', ['get', 'passes'], 1, PASS_COLOURS[1], 2, PASS_COLOURS[2], PASS_COLOURS[3]],
+        'fill-color': PASS_COLOUR as never,
         'fill-opacity': 0.7,
       },
     },
