@@ -12,8 +12,8 @@ import { PlanningError } from '../core/types/index.ts';
 import type { BoundaryFileTaskInput, BoundaryFileTaskOutput, TaskError } from './boundary-file-task.ts';
 import type { BoundaryImport } from './boundary-import.ts';
 import type { sniffFileKind } from './file-kind.ts';
-import type { LineImport } from './imported-lines.ts';
 import { type ArchiveLimits, FileRefusal, type RefusalCode } from './file-limits.ts';
+import type { LineImport } from './imported-lines.ts';
 
 export const BOUNDARY_FILE_TASK = new URL('./boundary-file-task.ts', import.meta.url).href;
 

@@ -10,8 +10,8 @@ import { verifyZip } from './archive.ts';
 import { readBoundaryFile } from './boundary-file.ts';
 import type { BoundaryImport } from './boundary-import.ts';
 import { type FileKind, sniffFileKind } from './file-kind.ts';
-import { type LineImport, readLineFile } from './imported-lines.ts';
 import { type ArchiveLimits, FileRefusal } from './file-limits.ts';
+import { type LineImport, readLineFile } from './imported-lines.ts';
 
 // Below the request thread: health checks and other requests come first.
 try {

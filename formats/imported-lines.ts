@@ -55,7 +55,7 @@ export const MAX_LINE_POINTS = 100_000;
 const none = (what: string, path: string): PlanningError =>
   importError(`${what} holds no guidance line (LineString).`, path);
 
-function limitLines(lines: ImportedLine[], path: string): void {
+export function limitLines(lines: ImportedLine[], path: string): void {
   if (lines.length > MAX_IMPORTED_LINES)
     throw importError(
       `The file holds ${lines.length} lines; at most ${MAX_IMPORTED_LINES} are imported at once.`,
@@ -139,14 +139,20 @@ function geojsonLines(g: unknown, label: string): ImportedLine[] {
     };
     if (!o || typeof o !== 'object' || depth > 3) return;
     if (o.type === 'FeatureCollection' && Array.isArray(o.features))
-      o.features.forEach((f, i) => walk(f, `${label} feature ${i + 1}`, null, depth + 1));
+      o.features.forEach((f, i) => {
+        walk(f, `${label} feature ${i + 1}`, null, depth + 1);
+      });
     else if (o.type === 'Feature')
       walk(o.geometry, where, typeof o.properties?.name === 'string' ? o.properties.name : null, depth + 1);
     else if (o.type === 'GeometryCollection' && Array.isArray(o.geometries))
-      o.geometries.forEach((g2, i) => walk(g2, `${where} geometry ${i + 1}`, name, depth + 1));
+      o.geometries.forEach((g2, i) => {
+        walk(g2, `${where} geometry ${i + 1}`, name, depth + 1);
+      });
     else if (o.type === 'LineString') line(o.coordinates, where, name);
     else if (o.type === 'MultiLineString' && Array.isArray(o.coordinates))
-      o.coordinates.forEach((c, i) => line(c, `${where} line ${i + 1}`, name));
+      o.coordinates.forEach((c, i) => {
+        line(c, `${where} line ${i + 1}`, name);
+      });
   };
   walk(g, `${label} geometry`, null, 0);
   return out;
