@@ -50,7 +50,7 @@ export default async function boundaryFileTask(
       return { ok: true };
     }
     if (input.op === 'read-lines')
-      return { ok: true, lines: readLineFile(input.kind, input.content, input.limits) };
+      return { ok: true, lines: await readLineFile(input.kind, input.content, input.limits) };
     return { ok: true, found: await readBoundaryFile(input.kind, input.content, input.limits) };
   } catch (e) {
     if (e instanceof FileRefusal)

@@ -9,6 +9,8 @@
  *     out and counted.
  *   - KML and KMZ: Placemarks with a LineString (or several in a MultiGeometry).
  *   - GeoJSON: LineString and MultiLineString geometries, features and collections.
+ *   - Zipped shapefiles of shape type PolyLine (any CRS with a .prj): each
+ *     part of each record is a line, named by its attributes (name, id, ...).
  * Errors are PlanningError FIELD_PARSE_ERROR naming the file, element and point.
  */
 import { PlanningError } from '../core/types/index.ts';
@@ -16,6 +18,7 @@ import { kmzDocument } from './boundary-file.ts';
 import { checkLonLat, importError, pointInRing } from './boundary-import.ts';
 import { attr, isoxmlPartfields, kids, readIsoxmlZipFiles } from './boundary-isoxml.ts';
 import { kmlFeatures } from './boundary-kml.ts';
+import { shapefileRecords, shapefileZipFiles } from './boundary-shapefile.ts';
 import type { ArchiveLimits } from './file-limits.ts';
 
 /** ISO 11783-10 GPN attribute C: the kind of guidance pattern. */
@@ -40,14 +43,14 @@ export interface ImportedLine {
 }
 
 export interface LineImport {
-  format: 'isoxml' | 'kml' | 'geojson';
+  format: 'isoxml' | 'kml' | 'geojson' | 'shapefile';
   lines: ImportedLine[];
   /** Patterns left out because they have fewer than two points. */
   skipped: number;
 }
 
 /** The kinds of stored files (file-kind.ts) that can hold guidance lines. */
-export const LINE_FILE_KINDS = new Set(['isoxml-zip', 'isoxml', 'kml', 'kmz', 'geojson']);
+export const LINE_FILE_KINDS = new Set(['shapefile-zip', 'isoxml-zip', 'isoxml', 'kml', 'kmz', 'geojson']);
 
 export const MAX_IMPORTED_LINES = 10_000;
 export const MAX_LINE_POINTS = 100_000;
@@ -158,6 +161,31 @@ function geojsonLines(g: unknown, label: string): ImportedLine[] {
   return out;
 }
 
+/** The lines of unpacked polyline shapefiles (path → bytes), reprojected to WGS84. */
+export async function readShapefileLines(files: Map<string, Uint8Array>): Promise<LineImport> {
+  const { shps, records } = await shapefileRecords(files);
+  const lines: ImportedLine[] = [];
+  for (const { geometry, where, shpPath, record, name, toLonLat } of records) {
+    if (geometry.type !== 'LineString' && geometry.type !== 'MultiLineString')
+      throw importError(
+        `${where} is a ${geometry.type}; guidance lines need polyline shapefiles (shape type PolyLine).`,
+        `${shpPath}#${record}`,
+        { record },
+      );
+    const parts = (
+      geometry.type === 'LineString' ? [geometry.coordinates] : geometry.coordinates
+    ) as number[][][];
+    parts.forEach((part, pi) => {
+      const label = parts.length > 1 ? `${where} part ${pi + 1}` : where;
+      const coordinates = part.map((p, ci) => toLonLat(p, `${label}, point ${ci + 1}`));
+      if (coordinates.length >= 2)
+        lines.push({ name, source: label, patternType: null, groupName: null, coordinates });
+    });
+  }
+  if (lines.length === 0) throw none(shps.join(', '), shps[0]);
+  return { format: 'shapefile', lines, skipped: 0 };
+}
+
 /** Lines of a KML document. */
 export function readKmlLines(text: string, file = 'KML'): LineImport {
   const lines = geojsonLines({ type: 'FeatureCollection', features: kmlFeatures(text) }, file);
@@ -181,10 +209,17 @@ export function readGeojsonLines(input: string | unknown, file = 'GeoJSON'): Lin
 }
 
 /** The guidance lines of a stored upload by its kind; runs on a file reader thread (boundary-file-pool.ts). */
-export function readLineFile(kind: string, content: Uint8Array, limits: ArchiveLimits): LineImport {
+export async function readLineFile(
+  kind: string,
+  content: Uint8Array,
+  limits: ArchiveLimits,
+): Promise<LineImport> {
   const text = () => new TextDecoder().decode(content).replace(/^\uFEFF/, '');
   let found: LineImport;
   switch (kind) {
+    case 'shapefile-zip':
+      found = await readShapefileLines(shapefileZipFiles(content, limits));
+      break;
     case 'isoxml-zip':
       found = readIsoxmlLines(readIsoxmlZipFiles(content, limits));
       break;

@@ -1317,7 +1317,7 @@ export const importedLineGroups = pgTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    /** The format the lines came in: 'isoxml' | 'kml' | 'geojson'. */
+    /** The format the lines came in: 'isoxml' | 'shapefile' | 'kml' | 'geojson'. */
     source: text('source').notNull(),
     /** The user file they were read from (null when given in the request, or the file was deleted since). */
     userFileId: uuid('user_file_id').references(() => userFiles.id, { onDelete: 'set null' }),

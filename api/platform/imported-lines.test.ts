@@ -8,7 +8,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shpLayerFiles } from '../../formats/export/shp-layer.ts';
 import { repoRoot } from '../../test/helpers/corpus.ts';
 import { startTestServer, type TestServer, testKey } from '../testing.ts';
 import { type Client, client, expectError, expectOk, makeBoundary } from './client.ts';
@@ -110,7 +112,7 @@ describe('imported lines', () => {
     expect(ab.id).toBe(ab.properties.importedLineId);
   });
 
-  it('imports GeoJSON LineStrings from the request and a KML file', async () => {
+  it('imports GeoJSON LineStrings from the request, a KML file and a polyline shapefile', async () => {
     const body = await a.post(`/api/companies/${ka.companyId}/imported-lines`, {
       name: 'From the app',
       lines: {
@@ -142,6 +144,34 @@ describe('imported lines', () => {
     const k = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: kmlId });
     expectOk(k, 201);
     expect(k.json).toMatchObject({ source: 'kml', lineCount: 1 });
+    const shp: Record<string, Uint8Array> = {};
+    for (const f of shpLayerFiles({
+      name: 'lines',
+      shapeType: 'POLYLINE',
+      fields: [{ name: 'NAME', type: 'C', size: 20 }],
+      records: [
+        {
+          parts: [
+            [
+              [10.1021, 56.1001],
+              [10.1021, 56.1019],
+            ],
+          ],
+          attributes: { NAME: 'shp line' },
+        },
+      ],
+    }))
+      shp[f.path] = typeof f.data === 'string' ? new TextEncoder().encode(f.data) : f.data;
+    const shpId = await upload(a, ka.companyId, zipSync(shp), 'lines.zip');
+    const s = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: shpId });
+    expectOk(s, 201);
+    expect(s.json).toMatchObject({ source: 'shapefile', lineCount: 1, name: 'lines.zip' });
+    expect(names((await a.get(`/api/boundaries/${boundaryA}/imported-lines`)).json)).toContain('shp line');
+    // The shapefile group is deleted at once: the later tests count the ISOXML, GeoJSON and KML groups.
+    const gone = await a.del(
+      `/api/companies/${ka.companyId}/imported-lines?importedLineGroupId=${s.json.importedLineGroupId}`,
+    );
+    expect(gone.json).toEqual({ deletedGroups: 1, deletedLines: 1 });
     const got = await a.get(`/api/boundaries/${boundaryA}/imported-lines`);
     expect(names(got.json)).toEqual(['AB east', 'Across', 'Curve along the brook', 'drawn', 'kml line']);
   });

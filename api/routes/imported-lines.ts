@@ -2,7 +2,7 @@
  * Imported guidance lines (spec 4.4, "Reference lines"): lines a company
  * brings from farm software, kept in groups, to plan along.
  *   POST   /api/companies/{companyId}/imported-lines   import a group: from a user file
- *          (ISOXML guidance patterns, KML/KMZ, GeoJSON) or GeoJSON LineStrings in the body
+ *          (ISOXML guidance patterns, polyline shapefile, KML/KMZ, GeoJSON) or GeoJSON LineStrings in the body
  *   GET    /api/boundaries/{boundaryId}/imported-lines the company's imported lines meeting the boundary
  *   DELETE /api/companies/{companyId}/imported-lines   delete all groups, or one (?importedLineGroupId)
  */
@@ -49,7 +49,7 @@ const ImportLinesRequest = named(
     {
       userFileId: Type.Optional(
         Uuid(
-          'A file uploaded to the company (POST /api/companies/{companyId}/user-files/file-upload): ISOXML task data (zip or TASKDATA.XML; its guidance patterns), KML or KMZ (LineString placemarks) or GeoJSON.',
+          'A file uploaded to the company (POST /api/companies/{companyId}/user-files/file-upload): ISOXML task data (zip or TASKDATA.XML; its guidance patterns), a zipped polyline shapefile (any CRS with a .prj), KML or KMZ (LineString placemarks) or GeoJSON.',
         ),
       ),
       lines: Type.Optional(GeoJsonInput),
@@ -76,9 +76,12 @@ const ImportedLineGroup = named(
       importedLineGroupId: Uuid('The group.'),
       companyId: Uuid('Its company.'),
       name: Type.String(),
-      source: Type.Union([Type.Literal('isoxml'), Type.Literal('kml'), Type.Literal('geojson')], {
-        description: 'The format the lines came in.',
-      }),
+      source: Type.Union(
+        [Type.Literal('isoxml'), Type.Literal('kml'), Type.Literal('geojson'), Type.Literal('shapefile')],
+        {
+          description: 'The format the lines came in.',
+        },
+      ),
       userFileId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
         description: 'The file they were read from; null for lines given in the request.',
       }),
@@ -117,7 +120,9 @@ const ImportedLinesFeatureCollection = named(
                 importedLineId: Uuid('The line.'),
                 importedLineGroupId: Uuid('Its group.'),
                 groupName: Type.String(),
-                source: Type.String({ description: "The group's format: isoxml, kml or geojson." }),
+                source: Type.String({
+                  description: "The group's format: isoxml, shapefile, kml or geojson.",
+                }),
                 name: Type.Union([Type.String(), Type.Null()], { description: 'The name in the file.' }),
                 origin: Type.String({ description: 'Where in the file the line came from.' }),
                 patternType: Type.Union([Type.String(), Type.Null()], {
@@ -166,7 +171,7 @@ export async function importedLineRoutes(
       throw new ApiError(
         400,
         'UNSUPPORTED_LINE_FILE',
-        `The file ${f.fileName} is of kind '${f.kind}', which holds no guidance lines this service reads; import ISOXML task data (zip or TASKDATA.XML, guidance patterns), KML, KMZ or GeoJSON with LineStrings.`,
+        `The file ${f.fileName} is of kind '${f.kind}', which holds no guidance lines this service reads; import ISOXML task data (zip or TASKDATA.XML, guidance patterns), a zipped polyline shapefile, KML, KMZ or GeoJSON with LineStrings.`,
         { errors: [{ path: '/userFileId', message: `is a file of kind '${f.kind}'` }] },
       );
     try {
@@ -199,7 +204,7 @@ export async function importedLineRoutes(
         tags,
         summary: 'Import guidance lines',
         description:
-          'Stores the lines of a user file of the company (`userFileId`: ISOXML guidance patterns, GGP/GPN with a line string of type 5, in a TASKDATA zip or TASKDATA.XML; KML/KMZ LineString placemarks; GeoJSON LineStrings) or of GeoJSON in the request (`lines`) as a new imported line group. Coordinates are WGS84. 400 FIELD_PARSE_ERROR says what is wrong and where (file, partfield, pattern, point); 400 UNSUPPORTED_LINE_FILE for a file of another kind. GET /api/boundaries/{boundaryId}/imported-lines then answers the lines meeting a boundary.',
+          'Stores the lines of a user file of the company (`userFileId`: ISOXML guidance patterns, GGP/GPN with a line string of type 5, in a TASKDATA zip or TASKDATA.XML; zipped polyline shapefiles in any CRS with a .prj, each part of a record a line; KML/KMZ LineString placemarks; GeoJSON LineStrings) or of GeoJSON in the request (`lines`) as a new imported line group. Coordinates are WGS84. 400 FIELD_PARSE_ERROR says what is wrong and where (file, partfield, pattern, point); 400 UNSUPPORTED_LINE_FILE for a file of another kind. GET /api/boundaries/{boundaryId}/imported-lines then answers the lines meeting a boundary.',
         params: idParams('companyId'),
         body: ImportLinesRequest,
         response: {
