@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shpLayerFiles } from '../../formats/export/shp-layer.ts';
 import { repoRoot } from '../../test/helpers/corpus.ts';
 import { startTestServer, type TestServer, testKey } from '../testing.ts';
-import { type Client, client, expectError, expectOk, makeBoundary } from './client.ts';
+import { type Client, client, expectError, expectOk, makeBoundary, uploadFile } from './client.ts';
 
 let srv: TestServer;
 let a: Client;
@@ -35,21 +35,6 @@ const RINGS = [
 const fixture = readFileSync(resolve(repoRoot, 'test/fixtures/isoxml/guidance/TASKDATA.XML'));
 const samples = resolve(repoRoot, '../shared/samples/isoxml');
 
-async function upload(
-  c: Client,
-  companyId: string,
-  data: Uint8Array | string,
-  name: string,
-): Promise<string> {
-  const r = await c.call(`/api/companies/${companyId}/user-files/file-upload?fileName=${name}`, {
-    method: 'POST',
-    raw: data,
-    type: 'application/octet-stream',
-  });
-  expectOk(r, 201);
-  return r.json.userFileId;
-}
-
 const names = (fc: { features: { properties: { name: string | null } }[] }) =>
   fc.features.map((f) => f.properties.name).sort();
 
@@ -70,7 +55,7 @@ describe('imported lines', () => {
   let groupId: string;
 
   it('imports the guidance patterns of an ISOXML file as a group; the boundary answers those meeting it', async () => {
-    const fileId = await upload(a, ka.companyId, fixture, 'TASKDATA.XML');
+    const fileId = await uploadFile(a, ka.companyId, fixture, 'TASKDATA.XML');
     const imp = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: fileId });
     expectOk(imp, 201);
     expect(imp.json).toMatchObject({
@@ -140,7 +125,7 @@ describe('imported lines', () => {
       lineCount: 1,
     });
     const kml = `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>kml line</name><LineString><coordinates>10.1011,56.1001 10.1011,56.1019</coordinates></LineString></Placemark></Document></kml>`;
-    const kmlId = await upload(a, ka.companyId, kml, 'lines.kml');
+    const kmlId = await uploadFile(a, ka.companyId, kml, 'lines.kml');
     const k = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: kmlId });
     expectOk(k, 201);
     expect(k.json).toMatchObject({ source: 'kml', lineCount: 1 });
@@ -162,7 +147,7 @@ describe('imported lines', () => {
       ],
     }))
       shp[f.path] = typeof f.data === 'string' ? new TextEncoder().encode(f.data) : f.data;
-    const shpId = await upload(a, ka.companyId, zipSync(shp), 'lines.zip');
+    const shpId = await uploadFile(a, ka.companyId, zipSync(shp), 'lines.zip');
     const s = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: shpId });
     expectOk(s, 201);
     expect(s.json).toMatchObject({ source: 'shapefile', lineCount: 1, name: 'lines.zip' });
@@ -177,7 +162,7 @@ describe('imported lines', () => {
   });
 
   it('answers bad files and requests with 4xx and an errorCode naming the problem', async () => {
-    const bad = await upload(
+    const bad = await uploadFile(
       a,
       ka.companyId,
       fixture.toString('utf8').replace('D="10.1035"', 'D="999"'),
@@ -186,7 +171,12 @@ describe('imported lines', () => {
     const r = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: bad });
     expectError(r, 400, 'FIELD_PARSE_ERROR');
     expect(r.json.message).toMatch(/^t\.xml: .*GPN GPN1 PNT 2/);
-    const poly = await upload(a, ka.companyId, 'POLYGON((10 56, 10.1 56, 10.1 56.1, 10 56))', 'field.wkt');
+    const poly = await uploadFile(
+      a,
+      ka.companyId,
+      'POLYGON((10 56, 10.1 56, 10.1 56.1, 10 56))',
+      'field.wkt',
+    );
     const p = await a.post(`/api/companies/${ka.companyId}/imported-lines`, { userFileId: poly });
     expectError(p, 400, 'UNSUPPORTED_LINE_FILE');
     expect(p.json.message).toMatch(/kind 'wkt'/);
@@ -213,7 +203,7 @@ describe('imported lines', () => {
     const own = await b.get(`/api/boundaries/${boundaryB}/imported-lines`);
     expectOk(own);
     expect(own.json.features).toEqual([]);
-    const fileA = await upload(a, ka.companyId, fixture, 'TASKDATA.XML');
+    const fileA = await uploadFile(a, ka.companyId, fixture, 'TASKDATA.XML');
     expectError(
       await b.post(`/api/companies/${kb.companyId}/imported-lines`, { userFileId: fileA }),
       404,
@@ -266,7 +256,7 @@ describe('imported lines', () => {
   });
 
   it.skipIf(!existsSync(samples))('imports the guidance patterns of real task data', async () => {
-    const id = await upload(
+    const id = await uploadFile(
       a,
       ka.companyId,
       readFileSync(resolve(samples, 'cnh_another_single_acp/TASKDATA.XML')),
