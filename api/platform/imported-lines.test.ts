@@ -232,7 +232,14 @@ describe('imported lines', () => {
   });
 
   it('deletes one group, then all of the company', async () => {
-    const one = await a.del(`/api/companies/${ka.companyId}/imported-lines?importedLineGroupId=${groupId}`);
+    expectError(
+      await a.del(
+        `/api/companies/${ka.companyId}/imported-lines?importedLineGroup=${groupId}&importedLineGroupId=${ka.companyId}`,
+      ),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const one = await a.del(`/api/companies/${ka.companyId}/imported-lines?importedLineGroup=${groupId}`);
     expectOk(one);
     expect(one.json).toEqual({ deletedGroups: 1, deletedLines: 4 });
     expect(names((await a.get(`/api/boundaries/${boundaryA}/imported-lines`)).json)).toEqual([

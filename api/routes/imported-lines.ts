@@ -4,7 +4,7 @@
  *   POST   /api/companies/{companyId}/imported-lines   import a group: from a user file
  *          (ISOXML guidance patterns, polyline shapefile, KML/KMZ, GeoJSON) or GeoJSON LineStrings in the body
  *   GET    /api/boundaries/{boundaryId}/imported-lines the company's imported lines meeting the boundary
- *   DELETE /api/companies/{companyId}/imported-lines   delete all groups, or one (?importedLineGroupId)
+ *   DELETE /api/companies/{companyId}/imported-lines   delete all groups, or one (?importedLineGroup=id)
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -312,10 +312,13 @@ export async function importedLineRoutes(
         tags,
         summary: 'Delete imported lines',
         description:
-          'Deletes the imported line groups of the company and their lines; with `importedLineGroupId`, that group alone (404 when it is not a group of the company).',
+          'Deletes the imported line groups of the company and their lines; with `importedLineGroup` (or `importedLineGroupId`), that group alone (404 when it is not a group of the company).',
         params: idParams('companyId'),
         querystring: Type.Object(
-          { importedLineGroupId: Type.Optional(Uuid('Delete only this group.')) },
+          {
+            importedLineGroup: Type.Optional(Uuid('Delete only this group (the name the contract gives).')),
+            importedLineGroupId: Type.Optional(Uuid('The same as importedLineGroup.')),
+          },
           { additionalProperties: false },
         ),
         response: answers(
@@ -328,7 +331,15 @@ export async function importedLineRoutes(
     async (req) => {
       const { companyId } = req.params;
       await requireCompany(store, req, companyId);
-      const groupId = req.query.importedLineGroupId;
+      const { importedLineGroup, importedLineGroupId } = req.query;
+      if (importedLineGroup && importedLineGroupId && importedLineGroup !== importedLineGroupId)
+        throw validationError([
+          {
+            path: '/importedLineGroupId',
+            message: 'names another group than importedLineGroup; give one of them',
+          },
+        ]);
+      const groupId = importedLineGroup ?? importedLineGroupId;
       const out = await store.db.transaction(async (tx) => {
         const t = createImportedLinesRepository(tx as unknown as Database);
         if (groupId !== undefined && !(await t.groupOf(companyId, groupId)))
