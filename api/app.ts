@@ -67,6 +67,7 @@ import { geometrySmoothingRoutes } from './routes/geometry-smoothing.ts';
 import { growerFarmRoutes } from './routes/growers-farms.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageryRoutes } from './routes/imagery.ts';
+import { importedLineRoutes } from './routes/imported-lines.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { locationSearchRoutes } from './routes/location-search.ts';
 import { lookupRoutes } from './routes/lookups.ts';
@@ -472,6 +473,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(geometrySmoothingRoutes);
   await app.register(geometryDecompositionRoutes);
   await app.register(referenceLineRoutes);
+  await app.register(importedLineRoutes, { store: opts.store, uploads });
   await app.register(settingRoutes, { store: opts.store });
   await app.register(lookupRoutes);
   await app.register(mapTileRoutes, { store: opts.store });

@@ -13,6 +13,7 @@ import type { BoundaryFileTaskInput, BoundaryFileTaskOutput, TaskError } from '.
 import type { BoundaryImport } from './boundary-import.ts';
 import type { sniffFileKind } from './file-kind.ts';
 import { type ArchiveLimits, FileRefusal, type RefusalCode } from './file-limits.ts';
+import type { LineImport } from './imported-lines.ts';
 
 export const BOUNDARY_FILE_TASK = new URL('./boundary-file-task.ts', import.meta.url).href;
 
@@ -37,6 +38,8 @@ export class ReaderBusyError extends Error {
 export interface BoundaryFilePool {
   /** The polygons of a stored file of `kind`. */
   read(kind: string, content: Uint8Array, limits: ArchiveLimits): Promise<BoundaryImport>;
+  /** The guidance lines of a stored file of `kind` (imported-lines.ts). */
+  readLines(kind: string, content: Uint8Array, limits: ArchiveLimits): Promise<LineImport>;
   /** Unpacks every entry of a zip within `limits` (keeping none); throws the refusal when it does not. */
   verifyZip(content: Uint8Array, limits: ArchiveLimits, what: string): Promise<void>;
   /** sniffFileKind on a reader thread (parsing a large JSON file takes the request thread a while). */
@@ -101,6 +104,11 @@ export function createBoundaryFilePool(opts: BoundaryFilePoolOptions = {}): Boun
       const out = await run({ op: 'read', kind, content, limits });
       if (!out.ok) rethrow(out.error);
       return out.found!;
+    },
+    async readLines(kind, content, limits) {
+      const out = await run({ op: 'read-lines', kind, content, limits });
+      if (!out.ok) rethrow(out.error);
+      return out.lines!;
     },
     async verifyZip(content, limits, what) {
       const out = await run({ op: 'verify-zip', content, limits, what });

@@ -11,6 +11,7 @@ import { readBoundaryFile } from './boundary-file.ts';
 import type { BoundaryImport } from './boundary-import.ts';
 import { type FileKind, sniffFileKind } from './file-kind.ts';
 import { type ArchiveLimits, FileRefusal } from './file-limits.ts';
+import { type LineImport, readLineFile } from './imported-lines.ts';
 
 // Below the request thread: health checks and other requests come first.
 try {
@@ -21,6 +22,7 @@ try {
 
 export type BoundaryFileTaskInput =
   | { op: 'read'; kind: string; content: Uint8Array; limits: ArchiveLimits }
+  | { op: 'read-lines'; kind: string; content: Uint8Array; limits: ArchiveLimits }
   | { op: 'verify-zip'; content: Uint8Array; limits: ArchiveLimits; what: string }
   | { op: 'sniff'; content: Uint8Array; limits: ArchiveLimits; what: string };
 
@@ -29,7 +31,12 @@ export type TaskError =
   | { type: 'parse'; code: string; message: string; details: Record<string, unknown> };
 
 export type BoundaryFileTaskOutput =
-  | { ok: true; found?: BoundaryImport; sniffed?: { kind: FileKind } | { kind: null; reason: string } }
+  | {
+      ok: true;
+      found?: BoundaryImport;
+      lines?: LineImport;
+      sniffed?: { kind: FileKind } | { kind: null; reason: string };
+    }
   | { ok: false; error: TaskError };
 
 export default async function boundaryFileTask(
@@ -42,6 +49,8 @@ export default async function boundaryFileTask(
       verifyZip(input.content, input.limits, input.what);
       return { ok: true };
     }
+    if (input.op === 'read-lines')
+      return { ok: true, lines: await readLineFile(input.kind, input.content, input.limits) };
     return { ok: true, found: await readBoundaryFile(input.kind, input.content, input.limits) };
   } catch (e) {
     if (e instanceof FileRefusal)

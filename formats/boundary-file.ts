@@ -38,21 +38,11 @@ export async function readBoundaryFile(
     case 'isoxml':
       return readIsoxmlFiles(new Map([['TASKDATA.XML', content]]));
     case 'kmz': {
-      const files = unzipEntries(content, limits, {
-        what: 'The KMZ upload',
-        want: (n) => /\.kml$/i.test(n) && !isNoiseEntry(n),
-      });
-      // The main document is doc.kml at the top (KMZ convention), else the first .kml.
-      const names = [...files.keys()].sort(
-        (a, b) => Number(b.toLowerCase() === 'doc.kml') - Number(a.toLowerCase() === 'doc.kml'),
-      );
-      if (names.length === 0)
-        throw new PlanningError('FIELD_PARSE_ERROR', 'The KMZ holds no .kml document.', { path: 'kmz' });
-      const text = new TextDecoder().decode(files.get(names[0])!);
+      const { name, text } = kmzDocument(content, limits);
       return {
         format: 'kml',
         crs: 'WGS 84',
-        polygons: flatten(readBoundary(text, 'kml'), 'kml', names[0]),
+        polygons: flatten(readBoundary(text, 'kml'), 'kml', name),
       };
     }
     case 'geojson':
@@ -67,6 +57,20 @@ export async function readBoundaryFile(
         path: '',
       });
   }
+}
+
+/** The main KML document of a KMZ: doc.kml at the top (KMZ convention), else the first .kml. */
+export function kmzDocument(content: Uint8Array, limits: ArchiveLimits): { name: string; text: string } {
+  const files = unzipEntries(content, limits, {
+    what: 'The KMZ upload',
+    want: (n) => /\.kml$/i.test(n) && !isNoiseEntry(n),
+  });
+  const names = [...files.keys()].sort(
+    (a, b) => Number(b.toLowerCase() === 'doc.kml') - Number(a.toLowerCase() === 'doc.kml'),
+  );
+  if (names.length === 0)
+    throw new PlanningError('FIELD_PARSE_ERROR', 'The KMZ holds no .kml document.', { path: 'kmz' });
+  return { name: names[0], text: new TextDecoder().decode(files.get(names[0])!) };
 }
 
 /** Polygons of parsed GeoJSON (geometry, Feature or FeatureCollection). */

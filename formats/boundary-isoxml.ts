@@ -22,9 +22,10 @@ import { unzipFiles } from './boundary-shapefile.ts';
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from './file-limits.ts';
 import { decodeXml } from './xml-safety.ts';
 
-type Node = { '@'?: Record<string, string> } & {
-  [element: string]: Node[] | Record<string, string> | undefined;
+export type IsoxmlNode = { '@'?: Record<string, string> } & {
+  [element: string]: IsoxmlNode[] | Record<string, string> | undefined;
 };
+type Node = IsoxmlNode;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -35,11 +36,11 @@ const parser = new XMLParser({
   isArray: (_name, _jpath, _isLeaf, isAttribute) => !isAttribute,
 });
 
-const kids = (n: Node, name: string): Node[] => {
+export const kids = (n: Node, name: string): Node[] => {
   const v = n[name];
   return Array.isArray(v) ? v : [];
 };
-const attr = (n: Node, a: string): string | undefined => n['@']?.[a];
+export const attr = (n: Node, a: string): string | undefined => n['@']?.[a];
 
 function parseXml(bytes: Uint8Array, file: string): Node {
   const text = decodeXml(bytes, file);
@@ -59,12 +60,31 @@ export function readIsoxmlZip(
   zip: Uint8Array,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): BoundaryImport {
-  // Only the XML files: binary task data (grids, time logs) stays packed.
-  return readIsoxmlFiles(unzipFiles(zip, 'The ISOXML upload', limits, (n) => /\.xml$/i.test(n)));
+  return readIsoxmlFiles(readIsoxmlZipFiles(zip, limits));
 }
 
-/** The same from files already unpacked (path → bytes); the TASKDATA.XML may be in any folder. */
-export function readIsoxmlFiles(files: Map<string, Uint8Array>): BoundaryImport {
+/** The XML files of a TASKDATA zip: binary task data (grids, time logs) stays packed. */
+export function readIsoxmlZipFiles(
+  zip: Uint8Array,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Map<string, Uint8Array> {
+  return unzipFiles(zip, 'The ISOXML upload', limits, (n) => /\.xml$/i.test(n));
+}
+
+/** A partfield (PFD) element and the file it was read from. */
+export interface IsoxmlPartfield {
+  node: IsoxmlNode;
+  file: string;
+}
+
+/**
+ * The partfields of unpacked task data (path → bytes), those in external
+ * files (XFR) included; the TASKDATA.XML may be in any folder.
+ */
+export function isoxmlPartfields(files: Map<string, Uint8Array>): {
+  main: string;
+  partfields: IsoxmlPartfield[];
+} {
   const main = [...files.keys()]
     .filter((n) => /(^|\/)taskdata\.xml$/i.test(n))
     .sort((a, b) => a.split('/').length - b.split('/').length)[0];
@@ -96,6 +116,12 @@ export function readIsoxmlFiles(files: Map<string, Uint8Array>): BoundaryImport 
     const xfc = kids(ext, 'XFC')[0] ?? ext;
     for (const node of kids(xfc, 'PFD')) partfields.push({ node, file: entry[0] });
   }
+  return { main, partfields };
+}
+
+/** The same from files already unpacked (path → bytes); the TASKDATA.XML may be in any folder. */
+export function readIsoxmlFiles(files: Map<string, Uint8Array>): BoundaryImport {
+  const { main, partfields } = isoxmlPartfields(files);
   const polygons: ImportedPolygon[] = [];
   for (const { node, file } of partfields) {
     const p = partfieldPolygon(node, file);

@@ -4,7 +4,8 @@ import { DOMParser } from '@xmldom/xmldom';
 import { PlanningError } from '../core/types/index.ts';
 import { assertNoDoctype } from './xml-safety.ts';
 
-export function parseKml(text: string): { type: 'FeatureCollection'; features: unknown[] } {
+/** Every Placemark of a KML document as a GeoJSON feature (any geometry), the XML checked first. */
+export function kmlFeatures(text: string): { geometry?: { type?: string } | null }[] {
   // No document type declarations: their entities are not expanded, nor external files read.
   assertNoDoctype(text, 'KML');
   const errors: string[] = [];
@@ -31,8 +32,11 @@ export function parseKml(text: string): { type: 'FeatureCollection'; features: u
       },
     );
   }
-  const fc = kml(doc) as { type: 'FeatureCollection'; features: { geometry?: { type?: string } | null }[] };
-  const features = fc.features.flatMap((f) => {
+  return (kml(doc) as { features: { geometry?: { type?: string } | null }[] }).features;
+}
+
+export function parseKml(text: string): { type: 'FeatureCollection'; features: unknown[] } {
+  const features = kmlFeatures(text).flatMap((f) => {
     const g = f.geometry;
     if (!g) return [];
     if (g.type === 'Polygon' || g.type === 'MultiPolygon') return [f];

@@ -95,19 +95,47 @@ export async function readShapefileZip(
   zip: Uint8Array,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
 ): Promise<BoundaryImport> {
+  return readShapefileFiles(shapefileZipFiles(zip, limits));
+}
+
+/** The shapefile parts of a zip (.shp, .shx, .dbf, .prj, .cpg), unpacked within `limits`; other entries stay packed. */
+export function shapefileZipFiles(
+  zip: Uint8Array,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Map<string, Uint8Array> {
   const what = 'The shapefile upload';
   const names = listZip(zip, limits, what)
     .map((e) => e.name)
     .filter((n) => !isNoiseEntry(n));
   if (!names.some((n) => n.toLowerCase().endsWith('.shp'))) throw noShp(names);
-  return readShapefileFiles(unzipFiles(zip, what, limits, (n) => SHAPEFILE_PARTS.test(n)));
+  return unzipFiles(zip, what, limits, (n) => SHAPEFILE_PARTS.test(n));
 }
 
-/** The same from files already unpacked (path → bytes). */
-export async function readShapefileFiles(files: Map<string, Uint8Array>): Promise<BoundaryImport> {
+/** A record of a shapefile in a zip, with the means to bring its coordinates to WGS84. */
+export interface ShapefileRecord {
+  shpPath: string;
+  /** 1-based, as GIS software counts. */
+  record: number;
+  /** `file.shp record N`. */
+  where: string;
+  geometry: { type: string; coordinates: unknown };
+  properties: Record<string, unknown>;
+  /** A record's name among its attributes (name, field, id, ...), when it has one. */
+  name: string | null;
+  /** A coordinate in WGS84 [lon, lat]; throws naming `at` when it is out of range or there is no .prj for it. */
+  toLonLat(p: number[], at: string): [number, number];
+}
+
+/**
+ * Every non-empty record of every `.shp` in unpacked files (path → bytes),
+ * with the coordinate reference systems the `.prj` files name.
+ */
+export async function shapefileRecords(
+  files: Map<string, Uint8Array>,
+): Promise<{ shps: string[]; crs: string; records: ShapefileRecord[] }> {
   const shps = [...files.keys()].filter((n) => n.toLowerCase().endsWith('.shp')).sort();
   if (shps.length === 0) throw noShp([...files.keys()]);
-  const polygons: ImportedPolygon[] = [];
+  const records: ShapefileRecord[] = [];
   const crsNames: string[] = [];
   for (const shpPath of shps) {
     const shp = files.get(shpPath)!;
@@ -158,51 +186,72 @@ export async function readShapefileFiles(files: Map<string, Uint8Array>): Promis
       }
       if (r.done || !r.value) break;
       const { geometry, properties } = r.value;
-      const where = `${shpPath} record ${record}`;
       if (!geometry) continue; // a null shape: nothing to import
-      if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') {
-        throw importError(
-          `${where} is a ${geometry.type}; field boundaries need polygon shapefiles (shape type Polygon).`,
-          `${shpPath}#${record}`,
-          { record },
-        );
-      }
-      const polys = (
-        geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates
-      ) as number[][][][];
-      const out = polys.map((poly, pi) =>
-        poly.map((ring, ri) =>
-          closeRing(
-            ring.map((p, ci) => {
-              const q = toWgs84 ? toWgs84(p) : p;
-              const at = `${where}, ring ${ri + 1}${polys.length > 1 ? ` of part ${pi + 1}` : ''}, point ${ci + 1}`;
-              if (!toWgs84 && !(Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90)) {
-                throw importError(
-                  `${at}: (${p[0]}, ${p[1]}) is not a longitude/latitude and there is no ${stem}.prj naming the coordinate system; add the .prj.`,
-                  `${shpPath}#${record}`,
-                  { record, coordinate: [p[0], p[1]] },
-                );
-              }
-              return checkLonLat(q, `${at} (${p[0]}, ${p[1]} in ${crs})`, `${shpPath}#${record}`);
-            }),
-          ),
-        ),
-      );
-      polygons.push({
-        name: recordName(properties),
-        source: where,
-        geometry:
-          out.length === 1
-            ? { type: 'Polygon', coordinates: out[0] }
-            : { type: 'MultiPolygon', coordinates: out },
+      const path = `${shpPath}#${record}`;
+      records.push({
+        shpPath,
+        record,
+        where: `${shpPath} record ${record}`,
+        geometry,
         properties,
+        name: recordName(properties),
+        toLonLat: (p, at) => {
+          if (!toWgs84 && !(Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90)) {
+            throw importError(
+              `${at}: (${p[0]}, ${p[1]}) is not a longitude/latitude and there is no ${stem}.prj naming the coordinate system; add the .prj.`,
+              path,
+              { record, coordinate: [p[0], p[1]] },
+            );
+          }
+          return checkLonLat(toWgs84 ? toWgs84(p) : p, `${at} (${p[0]}, ${p[1]} in ${crs})`, path);
+        },
       });
     }
+  }
+  return { shps, crs: [...new Set(crsNames)].join('; '), records };
+}
+
+/** The same from files already unpacked (path → bytes). */
+export async function readShapefileFiles(files: Map<string, Uint8Array>): Promise<BoundaryImport> {
+  const { shps, crs, records } = await shapefileRecords(files);
+  const polygons: ImportedPolygon[] = [];
+  for (const { geometry, where, shpPath, record, properties, name, toLonLat } of records) {
+    if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') {
+      throw importError(
+        `${where} is a ${geometry.type}; field boundaries need polygon shapefiles (shape type Polygon).`,
+        `${shpPath}#${record}`,
+        { record },
+      );
+    }
+    const polys = (
+      geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates
+    ) as number[][][][];
+    const out = polys.map((poly, pi) =>
+      poly.map((ring, ri) =>
+        closeRing(
+          ring.map((p, ci) =>
+            toLonLat(
+              p,
+              `${where}, ring ${ri + 1}${polys.length > 1 ? ` of part ${pi + 1}` : ''}, point ${ci + 1}`,
+            ),
+          ),
+        ),
+      ),
+    );
+    polygons.push({
+      name,
+      source: where,
+      geometry:
+        out.length === 1
+          ? { type: 'Polygon', coordinates: out[0] }
+          : { type: 'MultiPolygon', coordinates: out },
+      properties,
+    });
   }
   if (polygons.length === 0) {
     throw importError(`${shps.join(', ')}: no polygon records (every shape is empty).`, shps[0]);
   }
-  return { format: 'shapefile', crs: [...new Set(crsNames)].join('; '), polygons };
+  return { format: 'shapefile', crs, polygons };
 }
 
 function recordName(props: Record<string, unknown>): string | null {

@@ -1305,3 +1305,51 @@ export const externalCompanies = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider, t.externalId] })],
 );
+
+// ---- Imported guidance lines (reference lines from shapefile, KML, ISOXML guidance patterns) ----
+
+/** A set of guidance lines a company imported at once (from one file or one request). */
+export const importedLineGroups = pgTable(
+  'imported_line_groups',
+  {
+    id: uuid('id').primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The format the lines came in: 'isoxml' | 'shapefile' | 'kml' | 'geojson'. */
+    source: text('source').notNull(),
+    /** The user file they were read from (null when given in the request, or the file was deleted since). */
+    userFileId: uuid('user_file_id').references(() => userFiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('imported_line_groups_company_idx').on(t.companyId)],
+);
+
+/** One imported guidance line in WGS84, with its bounding box to find the lines near a boundary. */
+export const importedLines = pgTable(
+  'imported_lines',
+  {
+    id: uuid('id').primaryKey(),
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => importedLineGroups.id, { onDelete: 'cascade' }),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    /** Where in the file it came from (file, partfield, guidance group and pattern; feature). */
+    origin: text('origin').notNull(),
+    /** ISOXML guidance pattern type: 'ab' | 'aPlus' | 'curve' | 'pivot' | 'spiral'; null otherwise. */
+    patternType: text('pattern_type'),
+    coordinates: jsonb('coordinates').$type<number[][]>().notNull(),
+    minLon: doublePrecision('min_lon').notNull(),
+    minLat: doublePrecision('min_lat').notNull(),
+    maxLon: doublePrecision('max_lon').notNull(),
+    maxLat: doublePrecision('max_lat').notNull(),
+  },
+  (t) => [
+    index('imported_lines_company_bbox_idx').on(t.companyId, t.minLon, t.maxLon),
+    index('imported_lines_group_idx').on(t.groupId),
+  ],
+);

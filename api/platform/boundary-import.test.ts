@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readShapefileZip } from '../../formats/boundary-shapefile.ts';
 import { repoRoot } from '../../test/helpers/corpus.ts';
 import { startTestServer, type TestServer, testKey } from '../testing.ts';
-import { type Client, client, expectError, expectOk } from './client.ts';
+import { type Client, client, expectError, expectOk, uploadFile } from './client.ts';
 
 let srv: TestServer;
 let a: Client;
@@ -40,21 +40,6 @@ async function makeField(c: Client, companyId: string): Promise<string> {
   return s.json.field.fieldId;
 }
 
-async function upload(
-  c: Client,
-  companyId: string,
-  data: Uint8Array | string,
-  name: string,
-): Promise<string> {
-  const r = await c.call(`/api/companies/${companyId}/user-files/file-upload?fileName=${name}`, {
-    method: 'POST',
-    raw: data,
-    type: 'application/octet-stream',
-  });
-  expectOk(r, 201);
-  return r.json.userFileId;
-}
-
 const dk = resolve(repoRoot, 'test/fixtures/shapefile/dk');
 const dkFiles = Object.fromEntries(
   ['shp', 'shx', 'dbf', 'prj'].map((e) => [
@@ -79,7 +64,7 @@ afterAll(async () => {
 
 describe('import from a zipped shapefile', () => {
   it('lists the polygons and imports one as the active boundary, read back as the same geometry', async () => {
-    const id = await upload(a, ka.companyId, shpZip, 'parcels.zip');
+    const id = await uploadFile(a, ka.companyId, shpZip, 'parcels.zip');
     const polys = await a.get(`/api/user-files/${id}/polygons`);
     expectOk(polys);
     expect(polys.json).toMatchObject({ format: 'shapefile', crs: 'ETRS_1989_UTM_Zone_32N' });
@@ -113,7 +98,7 @@ describe('import from a zipped shapefile', () => {
 
   it('says what is wrong with a bad file and where', async () => {
     const cut = zipSync({ ...dkFiles, 'Marker_2026.shp': dkFiles['Marker_2026.shp'].subarray(0, 5000) });
-    const id = await upload(a, ka.companyId, cut, 'cut.zip');
+    const id = await uploadFile(a, ka.companyId, cut, 'cut.zip');
     const r = await a.post(`/api/user-files/${id}/import-boundary`, { fieldId, polygon: 0 });
     expectError(r, 400, 'FIELD_PARSE_ERROR');
     expect(r.json.message).toMatch(/^cut\.zip: Marker_2026\.shp record \d+: /);
@@ -122,14 +107,14 @@ describe('import from a zipped shapefile', () => {
       'Marker_2026.shp': dkFiles['Marker_2026.shp'],
       'Marker_2026.dbf': dkFiles['Marker_2026.dbf'],
     });
-    const id2 = await upload(a, ka.companyId, noPrj, 'noprj.zip');
+    const id2 = await uploadFile(a, ka.companyId, noPrj, 'noprj.zip');
     const r2 = await a.get(`/api/user-files/${id2}/polygons`);
     expectError(r2, 400, 'FIELD_PARSE_ERROR');
     expect(r2.json.message).toMatch(
       /record 1, ring 1, point 1: \(554787\.348, 6258009\.309\) is not a longitude\/latitude/,
     );
 
-    const gpx = await upload(a, ka.companyId, '<gpx version="1.1"><trk/></gpx>', 'track.gpx');
+    const gpx = await uploadFile(a, ka.companyId, '<gpx version="1.1"><trk/></gpx>', 'track.gpx');
     expectError(
       await a.post(`/api/user-files/${gpx}/import-boundary`, { fieldId }),
       400,
@@ -141,7 +126,7 @@ describe('import from a zipped shapefile', () => {
 describe('import from ISOXML, GeoJSON and WKT', () => {
   it('imports a partfield with holes from TASKDATA.XML', async () => {
     const xml = readFileSync(resolve(repoRoot, 'test/fixtures/isoxml/greendb_partfields/TASKDATA.XML'));
-    const id = await upload(a, ka.companyId, xml, 'TASKDATA.XML');
+    const id = await uploadFile(a, ka.companyId, xml, 'TASKDATA.XML');
     const polys = await a.get(`/api/user-files/${id}/polygons`);
     expectOk(polys);
     expect(polys.json.format).toBe('isoxml');
@@ -162,7 +147,7 @@ describe('import from ISOXML, GeoJSON and WKT', () => {
   });
 
   it('imports the one polygon of a GeoJSON or WKT file without choosing', async () => {
-    const g = await upload(
+    const g = await uploadFile(
       a,
       ka.companyId,
       JSON.stringify({
@@ -175,7 +160,7 @@ describe('import from ISOXML, GeoJSON and WKT', () => {
     const ig = await a.post(`/api/user-files/${g}/import-boundary`, { fieldId });
     expectOk(ig, 201);
     expect(ig.json.vBoundary).toMatchObject({ name: 'North', boundary: RINGS });
-    const w = await upload(
+    const w = await uploadFile(
       a,
       ka.companyId,
       'POLYGON ((10.1 56.1, 10.104 56.1, 10.104 56.102, 10.1 56.1))',
@@ -184,7 +169,7 @@ describe('import from ISOXML, GeoJSON and WKT', () => {
     const iw = await a.post(`/api/user-files/${w}/import-boundary`, { fieldId });
     expectOk(iw, 201);
     expect(iw.json.vBoundary.name).toBe('w.wkt');
-    const self = await upload(
+    const self = await uploadFile(
       a,
       ka.companyId,
       'POLYGON ((10.1 56.1, 10.104 56.102, 10.104 56.1, 10.1 56.102, 10.1 56.1))',
@@ -197,7 +182,7 @@ describe('import from ISOXML, GeoJSON and WKT', () => {
 
 describe('another company', () => {
   it('cannot read or import a file, nor import into a field, of another company', async () => {
-    const id = await upload(
+    const id = await uploadFile(
       a,
       ka.companyId,
       'POLYGON ((10.1 56.1, 10.104 56.1, 10.104 56.102, 10.1 56.1))',
@@ -205,7 +190,7 @@ describe('another company', () => {
     );
     expectError(await b.get(`/api/user-files/${id}/polygons`), 404, 'NOT_FOUND');
     expectError(await b.post(`/api/user-files/${id}/import-boundary`, { fieldId: fieldB }), 404, 'NOT_FOUND');
-    const own = await upload(
+    const own = await uploadFile(
       b,
       kb.companyId,
       'POLYGON ((10.1 56.1, 10.104 56.1, 10.104 56.102, 10.1 56.1))',

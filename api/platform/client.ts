@@ -68,6 +68,22 @@ export function expectOk(a: Answer, status = 200): void {
   expect(a.status, a.text).toBe(status);
 }
 
+/** Uploads `data` as a user file of the company under `name`; the new file's id. */
+export async function uploadFile(
+  c: Client,
+  companyId: string,
+  data: Uint8Array | string,
+  name: string,
+): Promise<string> {
+  const r = await c.call(`/api/companies/${companyId}/user-files/file-upload?fileName=${name}`, {
+    method: 'POST',
+    raw: data,
+    type: 'application/octet-stream',
+  });
+  expectOk(r, 201);
+  return r.json.userFileId;
+}
+
 /** A grower, farm and field with `rings` as its boundary, in the company; the boundary's id. */
 export async function makeBoundary(
   c: Client,

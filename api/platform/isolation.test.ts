@@ -266,6 +266,27 @@ const WALK: Walk[] = [
     route: '/api/user-files/:userFileId/import-boundary',
     body: (ids) => ({ fieldId: ids.fieldId }),
   },
+  // Imported guidance lines.
+  { method: 'GET', route: '/api/boundaries/:boundaryId/imported-lines' },
+  {
+    method: 'POST',
+    route: '/api/companies/:companyId/imported-lines',
+    body: (ids) => ({ userFileId: ids.userFileId }),
+  },
+  {
+    method: 'POST',
+    route: '/api/companies/:companyId/imported-lines',
+    body: () => ({
+      lines: {
+        type: 'LineString',
+        coordinates: [
+          [10.1, 56.1],
+          [10.2, 56.1],
+        ],
+      },
+    }),
+  },
+  { method: 'DELETE', route: '/api/companies/:companyId/imported-lines' },
   // User labels.
   { method: 'GET', route: '/api/user-labels/:userLabelId' },
   { method: 'PUT', route: '/api/user-labels/:userLabelId', body: () => ({ name: 'intruder' }) },

@@ -21,7 +21,7 @@ import { VBoundary, vBoundaryBody } from './fields.ts';
 import { ARCHIVE_LIMIT_CODES, readerAnswer, type UploadSettings, uploadSettings } from './user-files.ts';
 
 /** What reading a stored file may answer besides its polygons. */
-const readAnswers = {
+export const readAnswers = {
   422: withHeaders(
     ErrorResponse,
     `The file passes a limit of the server and is not read: ${ARCHIVE_LIMIT_CODES}; XML_DOCTYPE_NOT_ALLOWED is 400. FILE_TOO_COMPLEX when reading takes more time or memory than a file reader has. \`details\` names the limit and its value (limit, limitValue).`,
