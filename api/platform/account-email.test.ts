@@ -194,8 +194,22 @@ describe('confirmation and recovery', () => {
     const link = linkIn(mail, `${PUBLIC}/api/account/confirm-account?token=`);
     const me = client(srv.url, { bearer: r.accessToken });
     expect((await me.get(`/api/account/is-confirmed/${r.userId}`)).json.confirmed).toBe(false);
+    const unconfirmed = await me.get('/api/user/email-confirmed');
+    expectOk(unconfirmed);
+    expect(unconfirmed.json).toEqual({
+      userId: r.userId,
+      email: r.email,
+      emailConfirmed: false,
+      confirmedAt: null,
+      pendingEmail: null,
+    });
     const c = await call(srv.url, `/api/account/confirm-account?token=${tokenOf(link)}`);
     expectOk(c);
+    const confirmed = await me.get('/api/user/email-confirmed');
+    expectOk(confirmed);
+    expect(confirmed.json).toMatchObject({ userId: r.userId, email: r.email, emailConfirmed: true });
+    expect(Date.now() - Date.parse(confirmed.json.confirmedAt)).toBeLessThan(60_000);
+    expect((await call(srv.url, '/api/user/email-confirmed')).status).toBe(401);
     expect(c.json).toEqual({ userId: r.userId, email: r.email, confirmed: true });
     expectError(
       await call(srv.url, `/api/account/confirm-account?token=${tokenOf(link)}`),
