@@ -97,13 +97,18 @@ export const USER_ROUTES: readonly string[] = [
 /** Routes under the paths of USER_ROUTES that name and change a company: company writes like any other. */
 export const COMPANY_WRITES_ON_USER_PATHS: readonly string[] = ['POST /api/account/copy-demo-company-fields'];
 
-/** Routes of USER_ROUTES whose handlers change a company or its accesses and note it (noteCompanyWrite). */
+/** Routes outside the role check whose handlers change a company or its accesses and note it (noteCompanyWrite). */
 export const USER_COMPANY_WRITES: readonly string[] = [
   'POST /api/companies',
   'POST /api/create-demo-company',
   'POST /api/partner/companies',
   'POST /api/partner/company-accesses',
+  'POST /api/account/register',
   'POST /api/account/accept-invite',
+  'GET /api/externallogin/callback',
+  'POST /api/account/register-external',
+  'POST /api/account/assert-user-external-companies',
+  'POST /api/account/assert-new-external-companies',
   'DELETE /api/users/:userId',
 ];
 

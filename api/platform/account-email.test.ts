@@ -99,6 +99,28 @@ describe('invitations', () => {
       'INVALID_TOKEN',
     );
 
+    // The company's log tells of both: the invitation by the owner, its acceptance by the invitee.
+    const log = (await o.get(`/api/company-events/${owner.companyId}`)).json.items;
+    const batchOf = (a: typeof inv) =>
+      log.filter((e: { batchId: string }) => e.batchId === a.headers.get('x-correlation-id'));
+    expect(batchOf(inv)).toEqual([
+      expect.objectContaining({
+        userId: owner.userId,
+        method: 'POST',
+        route: '/api/account/register-invite',
+        objectId: inv.json.userId,
+        status: 201,
+      }),
+    ]);
+    expect(batchOf(accept)).toEqual([
+      expect.objectContaining({
+        userId: inv.json.userId,
+        route: '/api/account/accept-invite',
+        objectId: inv.json.userId,
+        status: 200,
+      }),
+    ]);
+
     const after = await call(srv.url, `/api/account/is-confirmed/${inv.json.userId}`, {
       bearer: accept.json.accessToken,
     });
