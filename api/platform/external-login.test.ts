@@ -9,7 +9,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browse, startOidcProvider, type TestOidcProvider } from '../../test/helpers/oidc-provider.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
-import { call, expectError, expectOk } from './client.ts';
+import { type Answer, call, expectError, expectOk } from './client.ts';
 
 const PUBLIC = 'https://plan.example.test';
 const CALLBACK = `${PUBLIC}/api/externallogin/callback`;
@@ -40,6 +40,13 @@ let n = 0;
 const uniq = () => `${++n}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A browser signs `sub` in: start, the provider's redirects, then the callback on the service. */
+/** The events of a company written by the request answered with `a`. */
+async function batchEvents(a: Answer, bearer: string, companyId: string) {
+  const log = await call(srv.url, `/api/company-events/${companyId}`, { bearer });
+  expectOk(log);
+  return log.json.items.filter((e: { batchId: string }) => e.batchId === a.headers.get('x-correlation-id'));
+}
+
 async function signIn(sub: string) {
   idp.signInAs(sub);
   const start = await call(srv.url, '/api/externallogin', { body: {} });
@@ -64,6 +71,16 @@ describe('external sign-in', () => {
       tokenType: 'Bearer',
     });
     expect(first.answer.json.companyId).toBeTruthy();
+    expect(
+      await batchEvents(first.answer, first.answer.json.accessToken, first.answer.json.companyId),
+    ).toEqual([
+      expect.objectContaining({
+        userId: first.answer.json.userId,
+        method: 'GET',
+        route: '/api/externallogin/callback',
+        objectId: first.answer.json.companyId,
+      }),
+    ]);
     const me = await call(srv.url, '/api/user/current', { bearer: first.answer.json.accessToken });
     expectOk(me);
     expect(me.json).toMatchObject({
@@ -174,6 +191,14 @@ describe('external sign-in', () => {
     });
     expectOk(reg, 201);
     expect(reg.json).toMatchObject({ created: true, linked: true, provider: 'farm-sso' });
+    expect(await batchEvents(reg, reg.json.accessToken, reg.json.companyId)).toEqual([
+      expect.objectContaining({
+        userId: reg.json.userId,
+        route: '/api/account/register-external',
+        objectId: reg.json.companyId,
+        status: 201,
+      }),
+    ]);
     const me = await call(srv.url, '/api/user/current', { bearer: reg.json.accessToken });
     expect(me.json).toMatchObject({
       email,
@@ -217,6 +242,17 @@ describe('external sign-in', () => {
     expectOk(fresh);
     expect(fresh.json.companies).toHaveLength(1);
     expect(fresh.json.companies[0]).toMatchObject({ externalId: 'org-3', name: 'East Farm', created: true });
+    // Each company made has its event; a company asserted again changes nothing.
+    for (const [a, c] of [
+      [first, first.json.companies[0]],
+      [first, first.json.companies[1]],
+      [fresh, fresh.json.companies[0]],
+    ]) {
+      expect(await batchEvents(a, s.accessToken, c.companyId)).toEqual([
+        expect.objectContaining({ userId: s.userId, objectId: c.companyId, method: 'POST' }),
+      ]);
+    }
+    expect(await batchEvents(fresh, s.accessToken, first.json.companies[0].companyId)).toEqual([]);
     const again = await assertAs(s.accessToken, 'assert-user-external-companies', [
       { externalId: 'org-2', name: 'Renamed' },
       { externalId: 'org-1', name: 'North Farm' },
