@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../../test/helpers/smtp-inbox.ts';
 import { startTestServer, type TestServer, testStore } from '../testing.ts';
-import { call, client, expectError, expectOk } from './client.ts';
+import { call, client, eventsOfRequest, expectError, expectOk } from './client.ts';
 
 const PUBLIC = 'https://plan.example.test';
 const PASSWORD = 'correct horse battery';
@@ -100,10 +100,7 @@ describe('invitations', () => {
     );
 
     // The company's log tells of both: the invitation by the owner, its acceptance by the invitee.
-    const log = (await o.get(`/api/company-events/${owner.companyId}`)).json.items;
-    const batchOf = (a: typeof inv) =>
-      log.filter((e: { batchId: string }) => e.batchId === a.headers.get('x-correlation-id'));
-    expect(batchOf(inv)).toEqual([
+    expect(await eventsOfRequest(o, owner.companyId, inv)).toEqual([
       expect.objectContaining({
         userId: owner.userId,
         method: 'POST',
@@ -112,7 +109,7 @@ describe('invitations', () => {
         status: 201,
       }),
     ]);
-    expect(batchOf(accept)).toEqual([
+    expect(await eventsOfRequest(o, owner.companyId, accept)).toEqual([
       expect.objectContaining({
         userId: inv.json.userId,
         route: '/api/account/accept-invite',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBootstrapKey } from '../../store/bootstrap.ts';
 import { routeAccess, USER_COMPANY_WRITES } from '../auth/company-roles.ts';
 import { startTestServer, type TestServer, testKey, testStore } from '../testing.ts';
-import { type Answer, type Client, call, client, expectError, expectOk } from './client.ts';
+import { type Client, call, client, eventsOfRequest, expectError, expectOk } from './client.ts';
 
 let srv: TestServer;
 let partner: Client;
@@ -30,26 +30,6 @@ afterAll(async () => {
   await srv?.close();
 });
 
-interface Event {
-  companyId: string;
-  userId: string | null;
-  batchId: string;
-  action: string;
-  method: string;
-  route: string;
-  objectId: string | null;
-  status: number;
-}
-
-/** The events a write answered with `a` left in a company, as `reader` sees them. */
-async function eventsOf(reader: Client, companyId: string, a: Answer): Promise<Event[]> {
-  const list = await reader.get(`/api/company-events/${companyId}`);
-  expectOk(list);
-  const batch = a.headers.get('x-correlation-id');
-  expect(batch).toBeTruthy();
-  return list.json.items.filter((e: Event) => e.batchId === batch);
-}
-
 describe('company events of writes outside the role check', () => {
   it('logs creating a company, by a user, by registering and as a demo company, in the new company', async () => {
     const me = await testKey();
@@ -58,7 +38,7 @@ describe('company events of writes outside the role check', () => {
     const made = await c.post('/api/companies', { name: 'Hedgerow Farms' });
     expectOk(made, 201);
     const companyId = made.json.companyId;
-    expect(await eventsOf(c, companyId, made)).toEqual([
+    expect(await eventsOfRequest(c, companyId, made)).toEqual([
       expect.objectContaining({
         companyId,
         userId: me.userId,
@@ -76,7 +56,7 @@ describe('company events of writes outside the role check', () => {
     });
     expectOk(reg, 201);
     const r = client(srv.url, { bearer: reg.json.accessToken });
-    expect(await eventsOf(r, reg.json.companyId, reg)).toEqual([
+    expect(await eventsOfRequest(r, reg.json.companyId, reg)).toEqual([
       expect.objectContaining({
         userId: reg.json.userId,
         route: '/api/account/register',
@@ -87,7 +67,7 @@ describe('company events of writes outside the role check', () => {
 
     const demo = await c.post('/api/create-demo-company', {});
     expectOk(demo, 201);
-    expect(await eventsOf(c, demo.json.companyId, demo)).toEqual([
+    expect(await eventsOfRequest(c, demo.json.companyId, demo)).toEqual([
       expect.objectContaining({
         userId: me.userId,
         route: '/api/create-demo-company',
@@ -98,7 +78,7 @@ describe('company events of writes outside the role check', () => {
     // Asked again it changes nothing: no event.
     const again = await c.post('/api/create-demo-company', {});
     expectOk(again, 200);
-    expect(await eventsOf(c, demo.json.companyId, again)).toEqual([]);
+    expect(await eventsOfRequest(c, demo.json.companyId, again)).toEqual([]);
   });
 
   it('logs copying the demo fields into a company, and refuses it to a viewer', async () => {
@@ -118,11 +98,11 @@ describe('company events of writes outside the role check', () => {
       body: { companyId: admin.companyId },
     });
     expectError(refused, 403, 'NotAuthorized');
-    expect(await eventsOf(ca, admin.companyId, refused)).toEqual([]);
+    expect(await eventsOfRequest(ca, admin.companyId, refused)).toEqual([]);
 
     const copied = await ca.post('/api/account/copy-demo-company-fields', { companyId: admin.companyId });
     expectOk(copied, 201);
-    expect(await eventsOf(ca, admin.companyId, copied)).toEqual([
+    expect(await eventsOfRequest(ca, admin.companyId, copied)).toEqual([
       expect.objectContaining({
         userId: admin.userId,
         method: 'POST',
@@ -141,7 +121,7 @@ describe('company events of writes outside the role check', () => {
     });
     expectOk(pc, 201);
     const companyId = pc.json.companyId;
-    expect(await eventsOf(partner, companyId, pc)).toEqual([
+    expect(await eventsOfRequest(partner, companyId, pc)).toEqual([
       expect.objectContaining({
         userId: partnerUserId,
         route: '/api/partner/companies',
@@ -157,14 +137,14 @@ describe('company events of writes outside the role check', () => {
     });
     expectOk(pu, 201);
     // Creating a user changes no company.
-    expect(await eventsOf(partner, companyId, pu)).toEqual([]);
+    expect(await eventsOfRequest(partner, companyId, pu)).toEqual([]);
     const grant = await partner.post('/api/partner/company-accesses', {
       partnerUserId: `u-${id}`,
       partnerCompanyId: `co-${id}`,
       role: 'viewer',
     });
     expectOk(grant, 201);
-    expect(await eventsOf(partner, companyId, grant)).toEqual([
+    expect(await eventsOfRequest(partner, companyId, grant)).toEqual([
       expect.objectContaining({
         companyId,
         userId: partnerUserId,
@@ -192,7 +172,7 @@ describe('company events of writes outside the role check', () => {
     const del = await call(srv.url, `/api/users/${leaving.userId}`, { method: 'DELETE', key: leaving.key });
     expect(del.status, del.text).toBe(204);
     for (const a of [admin, other]) {
-      expect(await eventsOf(client(srv.url, { key: a.key }), a.companyId, del)).toEqual([
+      expect(await eventsOfRequest(client(srv.url, { key: a.key }), a.companyId, del)).toEqual([
         expect.objectContaining({
           companyId: a.companyId,
           userId: leaving.userId,

@@ -9,7 +9,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browse, startOidcProvider, type TestOidcProvider } from '../../test/helpers/oidc-provider.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
-import { type Answer, call, expectError, expectOk } from './client.ts';
+import { call, client, eventsOfRequest, expectError, expectOk } from './client.ts';
 
 const PUBLIC = 'https://plan.example.test';
 const CALLBACK = `${PUBLIC}/api/externallogin/callback`;
@@ -40,13 +40,6 @@ let n = 0;
 const uniq = () => `${++n}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A browser signs `sub` in: start, the provider's redirects, then the callback on the service. */
-/** The events of a company written by the request answered with `a`. */
-async function batchEvents(a: Answer, bearer: string, companyId: string) {
-  const log = await call(srv.url, `/api/company-events/${companyId}`, { bearer });
-  expectOk(log);
-  return log.json.items.filter((e: { batchId: string }) => e.batchId === a.headers.get('x-correlation-id'));
-}
-
 async function signIn(sub: string) {
   idp.signInAs(sub);
   const start = await call(srv.url, '/api/externallogin', { body: {} });
@@ -72,7 +65,11 @@ describe('external sign-in', () => {
     });
     expect(first.answer.json.companyId).toBeTruthy();
     expect(
-      await batchEvents(first.answer, first.answer.json.accessToken, first.answer.json.companyId),
+      await eventsOfRequest(
+        client(srv.url, { bearer: first.answer.json.accessToken }),
+        first.answer.json.companyId,
+        first.answer,
+      ),
     ).toEqual([
       expect.objectContaining({
         userId: first.answer.json.userId,
@@ -191,7 +188,9 @@ describe('external sign-in', () => {
     });
     expectOk(reg, 201);
     expect(reg.json).toMatchObject({ created: true, linked: true, provider: 'farm-sso' });
-    expect(await batchEvents(reg, reg.json.accessToken, reg.json.companyId)).toEqual([
+    expect(
+      await eventsOfRequest(client(srv.url, { bearer: reg.json.accessToken }), reg.json.companyId, reg),
+    ).toEqual([
       expect.objectContaining({
         userId: reg.json.userId,
         route: '/api/account/register-external',
@@ -248,11 +247,17 @@ describe('external sign-in', () => {
       [first, first.json.companies[1]],
       [fresh, fresh.json.companies[0]],
     ]) {
-      expect(await batchEvents(a, s.accessToken, c.companyId)).toEqual([
+      expect(await eventsOfRequest(client(srv.url, { bearer: s.accessToken }), c.companyId, a)).toEqual([
         expect.objectContaining({ userId: s.userId, objectId: c.companyId, method: 'POST' }),
       ]);
     }
-    expect(await batchEvents(fresh, s.accessToken, first.json.companies[0].companyId)).toEqual([]);
+    expect(
+      await eventsOfRequest(
+        client(srv.url, { bearer: s.accessToken }),
+        first.json.companies[0].companyId,
+        fresh,
+      ),
+    ).toEqual([]);
     const again = await assertAs(s.accessToken, 'assert-user-external-companies', [
       { externalId: 'org-2', name: 'Renamed' },
       { externalId: 'org-1', name: 'North Farm' },
