@@ -21,7 +21,12 @@
  * Routes that act on the caller's own user rather than on a company
  * (USER_ROUTES: account, own keys and settings, partner endpoints, creating
  * a company) are left to their own checks. A new route is covered without
- * naming it anywhere: it is a company write unless it is listed here.
+ * naming it anywhere: it is a company write unless it is listed here. Those
+ * of them that still change a company or who may access it (creating one,
+ * partner grants, invitations, deleting a user) tell the hook so with
+ * noteCompanyWrite, and get their events the same way; USER_COMPANY_WRITES
+ * lists them, and api/platform/company-event-writes.test.ts classifies
+ * every write route of the OpenAPI document.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/db.ts';
@@ -89,6 +94,24 @@ export const USER_ROUTES: readonly string[] = [
   'DELETE /api/notifications/:id',
 ];
 
+/** Routes under the paths of USER_ROUTES that name and change a company: company writes like any other. */
+export const COMPANY_WRITES_ON_USER_PATHS: readonly string[] = ['POST /api/account/copy-demo-company-fields'];
+
+/** Routes outside the role check whose handlers change a company or its accesses and note it (noteCompanyWrite). */
+export const USER_COMPANY_WRITES: readonly string[] = [
+  'POST /api/companies',
+  'POST /api/create-demo-company',
+  'POST /api/partner/companies',
+  'POST /api/partner/company-accesses',
+  'POST /api/account/register',
+  'POST /api/account/accept-invite',
+  'GET /api/externallogin/callback',
+  'POST /api/account/register-external',
+  'POST /api/account/assert-user-external-companies',
+  'POST /api/account/assert-new-external-companies',
+  'DELETE /api/users/:userId',
+];
+
 /** POSTs that only read or compute (nothing of a company changes, no credits spent): viewers may call them. */
 export const READ_POSTS: readonly string[] = [
   'POST /api/user/current/company-list',
@@ -115,6 +138,7 @@ export const ADMIN_ROUTES: readonly string[] = [
   'DELETE /api/company-accesses/:id',
   'DELETE /api/companies/:companyId',
   'DELETE /api/companies/:companyId/purge',
+  'POST /api/account/register-invite',
 ];
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -129,8 +153,9 @@ function listed(list: readonly string[], method: string, url: string): boolean {
 
 /** How the role check treats a route: 'user' (not a company's), 'read' or 'write' (of a company), 'admin'. */
 export function routeAccess(method: string, url: string): 'user' | 'read' | 'write' | 'admin' {
-  if (listed(USER_ROUTES, method, url)) return 'user';
   if (listed(ADMIN_ROUTES, method, url)) return 'admin';
+  if (listed(COMPANY_WRITES_ON_USER_PATHS, method, url)) return 'write';
+  if (listed(USER_ROUTES, method, url)) return 'user';
   if (!WRITE_METHODS.has(method) || listed(READ_POSTS, method, url)) return 'read';
   return 'write';
 }
@@ -175,11 +200,30 @@ export interface CompanyScope {
   companies: Map<string, CompanyRole>;
 }
 
+/** A change of a company that a handler tells the hook of (routes the role check leaves alone, or a better object id). */
+export interface CompanyWrite {
+  companyId: string;
+  /** The object acted on (the new company, the user given or losing access, ...). */
+  objectId: string | null;
+  /** Who acted, when not the caller (e.g. the invitee accepting an invitation, who has no credentials yet). */
+  userId?: string;
+  /** false: the write does not make this the user's last worked-in company (e.g. a user deleting themself). */
+  engaged?: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** What the role check found (null: not checked, e.g. no credentials or a user route). */
     companyScope: CompanyScope | null;
+    /** Company changes the handler noted (noteCompanyWrite). */
+    companyWrites: CompanyWrite[] | null;
   }
+}
+
+/** Records, once the answer succeeds, a company event for a change the handler made (one per company). */
+export function noteCompanyWrite(req: FastifyRequest, write: CompanyWrite): void {
+  req.companyWrites ??= [];
+  if (!req.companyWrites.some((w) => w.companyId === write.companyId)) req.companyWrites.push(write);
 }
 
 const notAuthorized = (message: string) => new ApiError(403, 'NotAuthorized', message);
@@ -256,6 +300,7 @@ const ACTIONS: Record<string, string> = { PUT: 'update', PATCH: 'update', DELETE
 
 export function registerCompanyRoles(app: FastifyInstance, store: Store): void {
   app.decorateRequest('companyScope', null);
+  app.decorateRequest('companyWrites', null);
 
   app.addHook('preValidation', async (req) => {
     await checkRoles(store, req);
@@ -269,29 +314,48 @@ export function registerCompanyRoles(app: FastifyInstance, store: Store): void {
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const scope = req.companyScope;
-    if (!scope || scope.access === 'read' || reply.statusCode >= 400 || !req.principal) return payload;
+    const noted = req.companyWrites ?? [];
+    const scoped = scope && scope.access !== 'read' ? [...scope.companies.keys()] : [];
+    if (reply.statusCode >= 400 || (noted.length === 0 && scoped.length === 0)) return payload;
     // A deleted company takes its events with it.
     if (req.method === 'DELETE' && req.routeOptions.url === '/api/companies/:companyId') return payload;
     // Client-written events are their own record.
     if (req.routeOptions.url === '/api/company-events') return payload;
     const status = reply.statusCode;
-    const objectId = objectIdOf(req, status, payload);
+    const actor = req.principal?.userId;
     const route = (req.routeOptions.url ?? '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const companies = [...scope.companies.keys()];
-    try {
-      await store.companyEvents.recordWrite(
-        companies.map((companyId) => ({
-          companyId,
-          userId: req.principal!.userId,
+    const writes: CompanyWrite[] = [
+      ...noted,
+      ...scoped
+        .filter((companyId) => !noted.some((w) => w.companyId === companyId))
+        .map((companyId) => ({ companyId, objectId: objectIdOf(req, status, payload) })),
+    ];
+    const events = writes.flatMap((w) => {
+      const userId = w.userId ?? actor;
+      if (!userId) return [];
+      return [
+        {
+          companyId: w.companyId,
+          userId,
           batchId: req.id,
           action: ACTIONS[req.method] ?? (status === 201 ? 'create' : 'action'),
           method: req.method,
           route,
-          objectId,
+          objectId: w.objectId,
           status,
-        })),
-        req.principal.userId,
-      );
+        },
+      ];
+    });
+    const engaged = writes.find((w) => w.engaged !== false && (w.userId ?? actor));
+    try {
+      if (engaged) {
+        // The engaged company's event first: it becomes the user's last company.
+        const first = events.findIndex((e) => e.companyId === engaged.companyId);
+        const ordered = [events[first], ...events.filter((_, i) => i !== first)];
+        await store.companyEvents.recordWrite(ordered, ordered[0].userId);
+      } else {
+        await store.companyEvents.record(events);
+      }
     } catch (err) {
       req.log.error({ err }, 'company event not recorded');
     }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../../test/helpers/smtp-inbox.ts';
 import { startTestServer, type TestServer, testStore } from '../testing.ts';
-import { call, client, expectError, expectOk } from './client.ts';
+import { call, client, eventsOfRequest, expectError, expectOk } from './client.ts';
 
 const PUBLIC = 'https://plan.example.test';
 const PASSWORD = 'correct horse battery';
@@ -98,6 +98,25 @@ describe('invitations', () => {
       400,
       'INVALID_TOKEN',
     );
+
+    // The company's log tells of both: the invitation by the owner, its acceptance by the invitee.
+    expect(await eventsOfRequest(o, owner.companyId, inv)).toEqual([
+      expect.objectContaining({
+        userId: owner.userId,
+        method: 'POST',
+        route: '/api/account/register-invite',
+        objectId: inv.json.userId,
+        status: 201,
+      }),
+    ]);
+    expect(await eventsOfRequest(o, owner.companyId, accept)).toEqual([
+      expect.objectContaining({
+        userId: inv.json.userId,
+        route: '/api/account/accept-invite',
+        objectId: inv.json.userId,
+        status: 200,
+      }),
+    ]);
 
     const after = await call(srv.url, `/api/account/is-confirmed/${inv.json.userId}`, {
       bearer: accept.json.accessToken,
@@ -194,8 +213,22 @@ describe('confirmation and recovery', () => {
     const link = linkIn(mail, `${PUBLIC}/api/account/confirm-account?token=`);
     const me = client(srv.url, { bearer: r.accessToken });
     expect((await me.get(`/api/account/is-confirmed/${r.userId}`)).json.confirmed).toBe(false);
+    const unconfirmed = await me.get('/api/user/email-confirmed');
+    expectOk(unconfirmed);
+    expect(unconfirmed.json).toEqual({
+      userId: r.userId,
+      email: r.email,
+      emailConfirmed: false,
+      confirmedAt: null,
+      pendingEmail: null,
+    });
     const c = await call(srv.url, `/api/account/confirm-account?token=${tokenOf(link)}`);
     expectOk(c);
+    const confirmed = await me.get('/api/user/email-confirmed');
+    expectOk(confirmed);
+    expect(confirmed.json).toMatchObject({ userId: r.userId, email: r.email, emailConfirmed: true });
+    expect(Date.now() - Date.parse(confirmed.json.confirmedAt)).toBeLessThan(60_000);
+    expect((await call(srv.url, '/api/user/email-confirmed')).status).toBe(401);
     expect(c.json).toEqual({ userId: r.userId, email: r.email, confirmed: true });
     expectError(
       await call(srv.url, `/api/account/confirm-account?token=${tokenOf(link)}`),

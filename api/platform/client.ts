@@ -57,6 +57,16 @@ export function client(base: string, creds: { key?: string; bearer?: string }) {
 
 export type Client = ReturnType<typeof client>;
 
+/** The events the request answered with `a` wrote in a company (its batch is the correlation id), as `reader` sees them. */
+// biome-ignore lint/suspicious/noExplicitAny: test answers are inspected freely
+export async function eventsOfRequest(reader: Client, companyId: string, a: Answer): Promise<any[]> {
+  const batch = a.headers.get('x-correlation-id');
+  expect(batch).toBeTruthy();
+  const log = await reader.get(`/api/company-events/${companyId}`);
+  expectOk(log);
+  return log.json.items.filter((e: { batchId: string }) => e.batchId === batch);
+}
+
 export function expectError(a: Answer, status: number, errorCode: string): void {
   expect(a.status, a.text).toBe(status);
   expect(a.json?.errorCode, a.text).toBe(errorCode);

@@ -9,7 +9,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browse, startOidcProvider, type TestOidcProvider } from '../../test/helpers/oidc-provider.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
-import { call, expectError, expectOk } from './client.ts';
+import { call, client, eventsOfRequest, expectError, expectOk } from './client.ts';
 
 const PUBLIC = 'https://plan.example.test';
 const CALLBACK = `${PUBLIC}/api/externallogin/callback`;
@@ -64,6 +64,20 @@ describe('external sign-in', () => {
       tokenType: 'Bearer',
     });
     expect(first.answer.json.companyId).toBeTruthy();
+    expect(
+      await eventsOfRequest(
+        client(srv.url, { bearer: first.answer.json.accessToken }),
+        first.answer.json.companyId,
+        first.answer,
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        userId: first.answer.json.userId,
+        method: 'GET',
+        route: '/api/externallogin/callback',
+        objectId: first.answer.json.companyId,
+      }),
+    ]);
     const me = await call(srv.url, '/api/user/current', { bearer: first.answer.json.accessToken });
     expectOk(me);
     expect(me.json).toMatchObject({
@@ -174,6 +188,16 @@ describe('external sign-in', () => {
     });
     expectOk(reg, 201);
     expect(reg.json).toMatchObject({ created: true, linked: true, provider: 'farm-sso' });
+    expect(
+      await eventsOfRequest(client(srv.url, { bearer: reg.json.accessToken }), reg.json.companyId, reg),
+    ).toEqual([
+      expect.objectContaining({
+        userId: reg.json.userId,
+        route: '/api/account/register-external',
+        objectId: reg.json.companyId,
+        status: 201,
+      }),
+    ]);
     const me = await call(srv.url, '/api/user/current', { bearer: reg.json.accessToken });
     expect(me.json).toMatchObject({
       email,
@@ -217,6 +241,23 @@ describe('external sign-in', () => {
     expectOk(fresh);
     expect(fresh.json.companies).toHaveLength(1);
     expect(fresh.json.companies[0]).toMatchObject({ externalId: 'org-3', name: 'East Farm', created: true });
+    // Each company made has its event; a company asserted again changes nothing.
+    for (const [a, c] of [
+      [first, first.json.companies[0]],
+      [first, first.json.companies[1]],
+      [fresh, fresh.json.companies[0]],
+    ]) {
+      expect(await eventsOfRequest(client(srv.url, { bearer: s.accessToken }), c.companyId, a)).toEqual([
+        expect.objectContaining({ userId: s.userId, objectId: c.companyId, method: 'POST' }),
+      ]);
+    }
+    expect(
+      await eventsOfRequest(
+        client(srv.url, { bearer: s.accessToken }),
+        first.json.companies[0].companyId,
+        fresh,
+      ),
+    ).toEqual([]);
     const again = await assertAs(s.accessToken, 'assert-user-external-companies', [
       { externalId: 'org-2', name: 'Renamed' },
       { externalId: 'org-1', name: 'North Farm' },

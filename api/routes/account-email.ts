@@ -23,6 +23,7 @@ import {
   TOKEN_TTL,
   TokenParam,
 } from '../account/context.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { ApiError } from '../errors.ts';
 import { sqlStateOf } from '../log-safety.ts';
@@ -206,6 +207,7 @@ export async function accountEmailRoutes(app: FastifyInstance, ctx: AccountConte
           'USER_EXISTS',
           `${b.email} has an account already; give that user access to the company instead of inviting them.`,
         );
+      noteCompanyWrite(req, { companyId: b.companyId, objectId: invitee.userId });
       const sent = await sendInvite(ctx, req, invitee, p.userId, b.companyId);
       const state = await store.userAccounts.get(invitee.userId);
       return reply.code(201).send({
@@ -296,6 +298,10 @@ export async function accountEmailRoutes(app: FastifyInstance, ctx: AccountConte
         return used.userId;
       });
       if (!userId) throw invalidToken('invitation');
+      // The invitee takes up the access they were given: an event in each of their companies.
+      for (const a of await store.accounts.listAccesses(userId)) {
+        noteCompanyWrite(req, { companyId: a.companyId, objectId: userId, userId });
+      }
       return issueSession(store, tokens, userId, 'invite');
     },
   );

@@ -13,6 +13,7 @@ import { type Static, Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { SessionOrigin } from '../../store/repositories/sessions.ts';
 import { type AccountContext, afterAnswer, sendAccountConfirmation } from '../account/context.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SESSION_TTL_SECONDS, type TokenService } from '../auth/tokens.ts';
 import { ApiError } from '../errors.ts';
@@ -186,6 +187,7 @@ export async function accountRoutes(
           'EMAIL_TAKEN',
           `The e-mail ${b.email} is registered already; log in instead.`,
         );
+      noteCompanyWrite(req, { companyId: out.companyId, objectId: out.companyId, userId: out.userId });
       const session = await issueSession(store, tokens, out.userId, 'register');
       afterAnswer(req, 'account confirmation mail', () =>
         sendAccountConfirmation(opts, req, out.userId, out.email),

@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import type { CompanyView } from '../../store/repositories/companies.ts';
 import { versionMatches } from '../../store/repositories/versions.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import {
@@ -122,6 +123,7 @@ export async function companyRoutes(app: FastifyInstance, opts: { store: Store }
         await tx.credits.set(made.companyId, 0, false);
         return made;
       });
+      noteCompanyWrite(req, { companyId: c.companyId, objectId: c.companyId });
       setEtag(reply, c.version);
       return reply.code(201).header('location', `/api/companies/${c.companyId}`).send(companyBody(c));
     },

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Repositories } from '../../store/db.ts';
 import type { AccountContext } from '../account/context.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { ApiError } from '../errors.ts';
 import { named } from '../openapi/components.ts';
 import { checkRings } from './boundary-geometry.ts';
@@ -152,13 +153,15 @@ export async function demoCompanyRoutes(app: FastifyInstance, ctx: AccountContex
       const p = principalOf(req);
       const existing = await demoOf(p.userId);
       if (existing) return reply.code(200).send(existing);
-      await store.transaction(async (tx) => {
+      const made = await store.transaction(async (tx) => {
         const company = await tx.companies.create(p.userId, req.body.name ?? 'Demo farm');
         await tx.credits.set(company.companyId, 0, false);
         await seedDemoFields(tx, company.companyId);
         const s = await tx.userAccounts.get(p.userId);
         await tx.userAccounts.update(p.userId, s?.source ?? 'key', { demoCompanyId: company.companyId });
+        return company.companyId;
       });
+      noteCompanyWrite(req, { companyId: made, objectId: made });
       return reply.code(201).send((await demoOf(p.userId))!);
     },
   );

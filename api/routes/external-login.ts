@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AccountContext } from '../account/context.ts';
 import type { ExternalClaims, ExternalIdp } from '../account/external-idp.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { ApiError } from '../errors.ts';
 import { sqlStateOf } from '../log-safety.ts';
 import { named } from '../openapi/components.ts';
@@ -325,6 +326,7 @@ export async function externalLoginRoutes(
           created = true;
         }
       }
+      if (companyId) noteCompanyWrite(req, { companyId, objectId: companyId, userId });
       const session = await issueSession(store, tokens, userId, 'external');
       return { ...session, provider: p.name, created, linked, companyId };
     },
@@ -380,6 +382,7 @@ export async function externalLoginRoutes(
       if (claims.email && (await store.accounts.findUserByEmail(claims.email)))
         throw new ApiError(409, 'EMAIL_TAKEN', 'An account has this e-mail address; sign in to it instead.');
       const made = await createAccount(p.name, claims, req.body.companyName);
+      noteCompanyWrite(req, { companyId: made.companyId, objectId: made.companyId, userId: made.userId });
       const session = await issueSession(store, tokens, made.userId, 'external');
       return reply
         .code(201)
@@ -425,6 +428,7 @@ export async function externalLoginRoutes(
         await tx.credits.set(company.companyId, 0, false);
         await tx.externalIdentities.addCompany(userId, p.name, c.externalId, company.companyId);
         out.push({ externalId: c.externalId, companyId: company.companyId, name: c.name, created: true });
+        noteCompanyWrite(req, { companyId: company.companyId, objectId: company.companyId });
       }
       return { provider: p.name, companies: out };
     });

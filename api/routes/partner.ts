@@ -18,6 +18,7 @@ import { Type } from 'typebox';
 import type { Store } from '../../store/db.ts';
 import { companyRole } from '../../store/repositories/accounts.ts';
 import { createNotificationsRepository } from '../../store/repositories/notifications.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { requirePartnerAdmin } from '../auth/guards.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import { ApiError, validationError } from '../errors.ts';
@@ -229,6 +230,8 @@ export async function partnerRoutes(
       const out = await store.transaction((tx) =>
         tx.partner.ensureCompany(principalOf(req).userId, req.body.partnerCompanyId, req.body.name),
       );
+      // The caller's admin access is (re)granted either way.
+      noteCompanyWrite(req, { companyId: out.company.companyId, objectId: out.company.companyId });
       return reply.code(out.created ? 201 : 200).send({ ...out.company, created: out.created });
     },
   );
@@ -273,6 +276,7 @@ export async function partnerRoutes(
       const { created } = await store.partner.grant(user.userId, company.companyId, companyRole(role));
       if (created)
         await createNotificationsRepository(store.db).accessGranted(user.userId, company.companyId, role);
+      noteCompanyWrite(req, { companyId: company.companyId, objectId: user.userId });
       return reply.code(created ? 201 : 200).send({
         userId: user.userId,
         companyId: company.companyId,

@@ -2,6 +2,7 @@
  * What a user does for themself:
  *   POST /api/user/accept-terms                    accept a version of the terms (stored)
  *   GET  /api/user/app/{userId}                    what the apps start with: the user, terms, companies, last company, settings
+ *   GET  /api/user/email-confirmed                 whether the caller's e-mail address is confirmed
  *   POST /api/contact                              a message to the operator (kept in the database, logged, mailed by `contactMail` when the app has one)
  *   POST /api/account/log-user-process             log a step of a process (onboarding, an import, ...)
  *   POST /api/account/log-user-feedback            log feedback (rating and/or message)
@@ -46,6 +47,26 @@ const Terms = Type.Object(
     termsAcceptedAt: Type.Union([Timestamp, Type.Null()]),
   },
   { $id: 'AcceptedTerms', title: 'AcceptedTerms' },
+);
+
+const EmailConfirmed = Type.Object(
+  {
+    userId: Uuid('The caller.'),
+    email: Nullable(
+      Type.String({ description: 'The address of the account (null for a user made without one).' }),
+    ),
+    emailConfirmed: Type.Boolean({
+      description:
+        'true once a confirmation link, an accepted invitation or a password reset mail reached the address.',
+    }),
+    confirmedAt: Type.Union([Timestamp, Type.Null()], { description: 'When; null while unconfirmed.' }),
+    pendingEmail: Nullable(
+      Type.String({
+        description: 'A new address given in the profile and waiting for its confirmation link.',
+      }),
+    ),
+  },
+  { $id: 'EmailConfirmed', title: 'EmailConfirmed' },
 );
 
 const UserApp = Type.Object(
@@ -220,6 +241,31 @@ export async function userActivityRoutes(
         userId,
         termsVersion: p.termsVersion,
         termsAcceptedAt: p.termsAcceptedAt ? iso(p.termsAcceptedAt) : null,
+      };
+    },
+  );
+
+  r.get(
+    '/api/user/email-confirmed',
+    {
+      schema: {
+        tags,
+        summary: 'Whether your e-mail address is confirmed',
+        description:
+          "The signed-in user's own address and its confirmation state (the one GET /api/account/is-confirmed/{userId} tells of others).",
+        response: answers({ 200: { schema: EmailConfirmed, description: 'The state.' } }),
+      },
+    },
+    async (req) => {
+      const userId = principalOf(req).userId;
+      const state = await store.userAccounts.get(userId);
+      if (!state) throw notFound('user', userId);
+      return {
+        userId,
+        email: state.email,
+        emailConfirmed: state.emailConfirmedAt !== null,
+        confirmedAt: state.emailConfirmedAt ? iso(state.emailConfirmedAt) : null,
+        pendingEmail: state.pendingEmail,
       };
     },
   );

@@ -16,6 +16,7 @@ import { type Static, Type } from 'typebox';
 import { countryList } from '../../formats/lookups.ts';
 import type { Store } from '../../store/db.ts';
 import { USER_SORTS, type UserFilter, type UserRow } from '../../store/repositories/user-records.ts';
+import { noteCompanyWrite } from '../auth/company-roles.ts';
 import { ApiError } from '../errors.ts';
 import {
   answers,
@@ -388,6 +389,10 @@ export async function userDirectoryRoutes(app: FastifyInstance, opts: { store: S
       const profile = await store.userRecords.profile(userId);
       const allowed = userId === me || (await store.userRecords.partnerOwner(userId)) === me;
       if (!user || profile.deletedAt || !allowed) throw notFound('user', userId);
+      // Every company the user could access loses them: an event in each.
+      for (const a of await store.accounts.listAccesses(userId)) {
+        noteCompanyWrite(req, { companyId: a.companyId, objectId: userId, engaged: false });
+      }
       await store.transaction(async (tx) => {
         const sole = await tx.userRecords.soleAdminOf(userId);
         if (sole.length) {
