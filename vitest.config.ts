@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresReachable } from './store/testing.ts';
 
@@ -18,6 +19,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most test files wait on servers, databases and browsers more than they compute: at least two
+    // run at once even on a machine of two cores (vitest's default there would be one).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -490,12 +490,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     vendors: opts.vendors?.vendors ?? vendorSettingsFromEnv(),
     fetch: opts.vendors?.fetch,
   });
-  await app.register(locationSearchRoutes, {
-    store: opts.store,
-    search:
-      opts.locationSearch ??
-      createLocationSearch({ geocoderUrl: process.env.TRAMLINE_GEOCODER_URL || undefined }),
-  });
+  const locationSearch =
+    opts.locationSearch ??
+    createLocationSearch({ geocoderUrl: process.env.TRAMLINE_GEOCODER_URL || undefined });
+  // The gazetteer's thread of a search this app made ends with the app.
+  if (!opts.locationSearch) app.addHook('onClose', () => locationSearch.close());
+  await app.register(locationSearchRoutes, { store: opts.store, search: locationSearch });
   await app.register(externalBoundaryRoutes, {
     store: opts.store,
     catalog:

@@ -6,7 +6,7 @@
  * close the pool and the database, exit.
  */
 import type { FastifyInstance } from 'fastify';
-import { loadGazetteer } from '../integrations/gazetteer.ts';
+import { createLocationSearch } from '../integrations/location-search.ts';
 import { ensureBootstrapKey } from '../store/bootstrap.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { type AppOptions, buildApp } from './app.ts';
@@ -34,8 +34,12 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       const b = await ensureBootstrapKey(store, config.bootstrapApiKey, config.bootstrapEmail);
       if (b.revoked) console.warn('TRAMLINE_BOOTSTRAP_API_KEY was revoked; it stays revoked.');
     }
+    const locationSearch = createLocationSearch({
+      geocoderUrl: process.env.TRAMLINE_GEOCODER_URL || undefined,
+    });
     app = await buildApp({
       store,
+      locationSearch,
       rateLimitPerMin: config.rateLimitPerMin,
       poolOptions: { threads: config.planThreads, maxQueue: config.planQueue, heapMb: config.planHeapMb },
       planning: { demDir: config.demDir },
@@ -45,11 +49,12 @@ export async function startServer(config: ServerConfig = loadConfig()): Promise<
       uploads: { fileQuota: config.fileQuota, archiveLimits: config.archiveLimits },
     });
     app.addHook('onClose', async () => {
+      await locationSearch.close();
       await store.close();
     });
     const address = await app.listen({ port: config.port, host: config.host });
-    // The location search's gazetteer is built soon after start (a few seconds of work), not on the first search.
-    setTimeout(() => loadGazetteer(), 3000).unref();
+    // The location search's gazetteer is built in its own thread soon after start, not on the first search.
+    setTimeout(() => void locationSearch.warm().catch(() => {}), 3000).unref();
     app.log.info(
       { database: store.kind, dataDir: store.kind === 'pglite' ? config.dataDir : undefined },
       `Tramline listening on ${address} (docs at ${address}/docs)`,

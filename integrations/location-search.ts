@@ -10,7 +10,8 @@
  * format=geojson, answer); a geocoder that fails or is slow (over 3 s)
  * adds nothing.
  */
-import { foldings, type MatchKind, searchPlaces } from './gazetteer.ts';
+import { foldings, type MatchKind } from './gazetteer.ts';
+import { createPlaceSearch, type PlaceSearch } from './place-search.ts';
 
 export type LocationKind = 'grower' | 'farm' | 'field' | 'place' | 'address';
 
@@ -51,6 +52,8 @@ export interface LocationSearchOptions {
   geocoderTimeoutMs?: number;
   /** Fetch for the external geocoder (tests). */
   fetch?: typeof fetch;
+  /** The gazetteer's searches (default: its own worker thread, integrations/place-search.ts). */
+  places?: PlaceSearch;
 }
 
 export const EMBEDDED_PROVIDER = 'embedded';
@@ -73,6 +76,7 @@ function matchOf(name: string, queries: string[]): MatchKind | 'contains' {
 
 export function createLocationSearch(opts: LocationSearchOptions = {}) {
   const doFetch = opts.fetch ?? fetch;
+  const places = opts.places ?? createPlaceSearch();
   const providers: LocationProvider[] = [
     {
       providerId: EMBEDDED_PROVIDER,
@@ -143,6 +147,12 @@ export function createLocationSearch(opts: LocationSearchOptions = {}) {
   return {
     providers: () => providers,
 
+    /** Starts building the gazetteer (in its thread); resolves with its number of places. */
+    warm: () => places.warm(),
+
+    /** Ends the gazetteer's thread. */
+    close: () => places.close(),
+
     /**
      * Features for `q`, best first: the embedded provider's own records and
      * places ranked together (whole name, start of the name, start of a word,
@@ -182,7 +192,7 @@ export function createLocationSearch(opts: LocationSearchOptions = {}) {
             },
           });
         }
-        for (const m of searchPlaces(q, o.limit)) {
+        for (const m of await places.search(q, o.limit)) {
           ranked.push({
             rank: RANK[m.match],
             own: 1,

@@ -183,6 +183,20 @@ describe('equipment scenarios', () => {
         expect(f.figures.totalHours).toBeCloseTo(st.totalTime / 3600, 9);
       }
     }
+    // What-if plans stay out of the field's own plan lists unless asked for.
+    const scenarioPlans = set.scenarios.flatMap(
+      (s: { fields: { boundaryId: string; pathPlanIds: string[] }[] }) =>
+        s.fields.filter((f) => f.boundaryId === boundaryIds[0]).flatMap((f) => f.pathPlanIds),
+    );
+    expect(scenarioPlans.length).toBe(3);
+    const own = await a.c.get(`/api/boundaries/${boundaryIds[0]}/path-plan-ids`);
+    expectOk(own);
+    for (const id of scenarioPlans) expect(own.json).not.toContain(id);
+    const withScenarios = await a.c.get(
+      `/api/boundaries/${boundaryIds[0]}/path-plan-ids?includeScenarioPlans=true`,
+    );
+    expectOk(withScenarios);
+    expect(withScenarios.json).toEqual(expect.arrayContaining(scenarioPlans));
     // The stored machine's tyres run on the ground; the 12 m machine names none.
     expect(set.scenarios[2].totals.traffickedAreaPercent).toBeGreaterThan(0);
     expect(set.scenarios[1].totals.traffickedAreaPercent).toBe(0);

@@ -9,11 +9,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGazetteer, searchPlaces } from '../../integrations/gazetteer.ts';
-import { createLocationSearch } from '../../integrations/location-search.ts';
+import { createLocationSearch, type LocationSearch } from '../../integrations/location-search.ts';
 import { rectangleField, startTestServer, type TestServer, testKey } from '../testing.ts';
 import { type Client, client, expectError, expectOk } from './client.ts';
 
 let srv: TestServer;
+let search: LocationSearch;
 let geocoder: Server;
 let geocoderQueries: string[] = [];
 let a: { c: Client; companyId: string };
@@ -45,10 +46,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => geocoder.listen(0, '127.0.0.1', r));
   const port = (geocoder.address() as AddressInfo).port;
   loadGazetteer();
-  srv = await startTestServer({
-    rateLimitPerMin: 100_000,
-    locationSearch: createLocationSearch({ geocoderUrl: `http://127.0.0.1:${port}/api?limit={limit}` }),
-  });
+  search = createLocationSearch({ geocoderUrl: `http://127.0.0.1:${port}/api?limit={limit}` });
+  // The gazetteer is built in its own thread.
+  expect(await search.warm()).toBeGreaterThan(100_000);
+  srv = await startTestServer({ rateLimitPerMin: 100_000, locationSearch: search });
   const ka = await testKey({ credits: 10 });
   const kb = await testKey({ credits: 10 });
   a = { c: client(srv.url, { key: ka.key }), companyId: ka.companyId };
@@ -63,6 +64,7 @@ beforeAll(async () => {
   expectOk(saved, 201);
 });
 afterAll(async () => {
+  await search?.close();
   await srv?.close();
   await new Promise((r) => geocoder?.close(r));
 });

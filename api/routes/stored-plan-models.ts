@@ -168,6 +168,12 @@ export const listQuery = Type.Object(
         description: 'Also list archived plans (default false).',
       }),
     ),
+    includeScenarioPlans: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description:
+          'Also list the plans equipment scenarios made of the field with their machines (default false: those are listed under /api/equipment-scenarios/{equipmentScenarioId}/path-plans).',
+      }),
+    ),
     offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: 'Whole number, default 0.' })),
     limit: Type.Optional(
       Type.String({
@@ -178,9 +184,15 @@ export const listQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export type ListQuery = { includeArchived?: 'true' | 'false'; offset?: string; limit?: string };
+export type ListQuery = {
+  includeArchived?: 'true' | 'false';
+  includeScenarioPlans?: 'true' | 'false';
+  offset?: string;
+  limit?: string;
+};
 export const readQuery = (q: ListQuery, defaultLimit: number) => ({
   includeArchived: q.includeArchived === 'true',
+  includeScenarioPlans: q.includeScenarioPlans === 'true',
   offset: q.offset ? Number(q.offset) : 0,
   limit: q.limit ? Number(q.limit) : defaultLimit,
 });

@@ -4,14 +4,14 @@
  * the same statement. A plan made by a job is unique per job and boundary,
  * so a retried job item stores it at most once.
  */
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { sumStats } from '../../core/metrics/compute-stats.ts';
 import { figuresOf, type PlanFigures } from '../../formats/plan-figures.ts';
 import { type PathPlanNormalizedModel, roundStats } from '../../formats/plan-model.ts';
 import type { Database } from '../database.ts';
 import { decodeModel, encodeModel } from '../plan-encoding.ts';
-import { pathPlanGroups, pathPlans } from '../schema.ts';
+import { equipmentScenarioDetails, pathPlanGroups, pathPlans } from '../schema.ts';
 import { uuidv7 } from '../uuidv7.ts';
 import { accessibleTo } from './scope.ts';
 
@@ -102,6 +102,8 @@ export interface EncodedPlan {
 
 export interface ListOptions {
   includeArchived?: boolean;
+  /** Also the plans equipment scenarios made (their job_id is a scenario machine's id). */
+  includeScenarioPlans?: boolean;
   offset?: number;
   limit?: number;
 }
@@ -285,6 +287,14 @@ export function createPathPlansRepository(db: Database) {
         where.boundaryId ? eq(pathPlans.boundaryId, where.boundaryId) : undefined,
         where.groupId ? eq(pathPlans.groupId, where.groupId) : undefined,
         opts.includeArchived ? undefined : eq(pathPlans.archived, false),
+        opts.includeScenarioPlans
+          ? undefined
+          : notExists(
+              db
+                .select({ one: sql`1` })
+                .from(equipmentScenarioDetails)
+                .where(eq(equipmentScenarioDetails.id, pathPlans.jobId)),
+            ),
       );
       const [{ total }] = await db.select({ total: count() }).from(pathPlans).where(cond);
       const items = (await db
