@@ -184,7 +184,8 @@ export function namedIds(url: string, params: unknown, body: unknown): IdRef[] {
       if (depth < 2) for (const x of o.slice(0, MAX_IDS)) scan(x, depth + 1);
       return;
     }
-    if (!o || typeof o !== 'object') return;
+    // Only parsed JSON names ids: a raw body (a file as a Buffer, a stream) is not walked byte by byte.
+    if (!o || typeof o !== 'object' || Object.getPrototypeOf(o) !== Object.prototype) return;
     for (const [k, v] of Object.entries(o)) {
       if (ID_NAMES[k]) add(k, v, ID_NAMES);
       else if (depth < 1 && v && typeof v === 'object') scan(v, depth + 1);
