@@ -14,8 +14,10 @@ import { pointInRing } from '../geometry/polygon.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import type { Track } from '../tracks/generate-tracks.ts';
 import type { Machine, PathPart, Point, Polygon, Zone } from '../types/index.ts';
+import { missedPolygons } from './compute-stats.ts';
 import {
   auditZone,
+  describeMissed,
   type MissedPiece,
   missedPieces,
   type PlannedPass,
@@ -122,8 +124,12 @@ export function auditPart(input: PartAuditInput): void {
       );
     }
     if (s.fieldArea > 0 && s.coveredPercent < LOW_COVERAGE_PERCENT) {
-      const field = input.passable.length ? difference([zone.boundary], input.passable) : [zone.boundary];
-      warnings.push(coverageWarning(zone, missedPieces(field, parts, w), audit.undrivenPasses, w));
+      // The missed pieces as the statistics measured them, else measured again.
+      const measured = missedPolygons(s);
+      const field = () =>
+        input.passable.length ? difference([zone.boundary], input.passable) : [zone.boundary];
+      const pieces = measured ? describeMissed(measured) : missedPieces(field(), parts, w);
+      warnings.push(coverageWarning(zone, pieces, audit.undrivenPasses, w));
     }
     if (warnings.length) zone.warnings = warnings;
   }

@@ -9,7 +9,7 @@
  */
 import { Clipper } from 'clipper2-ts';
 import { perHectare, planCosts } from '../costs/plan-costs.ts';
-import { bufferLines, bufferRings, intersectionArea } from '../geometry/clip.ts';
+import { bufferLines, bufferRings, difference, intersectionArea } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { polylineLength } from '../geometry/vec.ts';
@@ -108,7 +108,7 @@ export function computeStats(input: StatsInput): PlanStats {
   const traffickedArea = input.machine.tireWidths.length
     ? wheelTrackArea(input.parts, input.machine.trackWidths, input.machine.tireWidths, input.field)
     : 0;
-  return {
+  const stats: PlanStats = {
     fieldArea,
     workableArea,
     coveredArea,
@@ -138,6 +138,25 @@ export function computeStats(input: StatsInput): PlanStats {
     overhangLength: 0,
     overhangArea: 0,
   };
+  // The strips are kept (until the plan goes) for the missed pieces, which the
+  // plan audit describes when a zone is covered too little.
+  if (missedArea > 0) missedRegions.set(stats, () => difference(input.field, strips));
+  return stats;
+}
+
+/** How to build the missed pieces of the zones measured here, by their statistics (see missedPolygons). */
+const missedRegions = new WeakMap<PlanStats, () => Polygon[]>();
+
+/**
+ * The pieces of the worked field no swath covers, as measured for these
+ * statistics by computeStats (built on the first call); [] when nothing is
+ * missed; undefined for statistics made elsewhere (summed, copied).
+ */
+export function missedPolygons(stats: PlanStats): Polygon[] | undefined {
+  const build = missedRegions.get(stats);
+  if (!build) return stats.missedArea > 0 ? undefined : [];
+  missedRegions.delete(stats);
+  return build();
 }
 
 /** Sum of zone statistics, with the percentages recomputed. */

@@ -713,8 +713,11 @@ export function missedPieces(
   const lines: Point[][] = [];
   for (const p of parts)
     if (p.sequence !== undefined && p.working && p.points.length >= 2) lines.push(p.points);
-  const strips = bufferLines(lines, w / 2, 'butt');
-  const pieces = difference(field, strips);
+  return describeMissed(difference(field, bufferLines(lines, w / 2, 'butt')), count);
+}
+
+/** Missed pieces (polygons no swath covers) with their area, centre and mean width, largest first (at most `count`). */
+export function describeMissed(pieces: readonly Polygon[], count = 3): MissedPiece[] {
   const out: MissedPiece[] = [];
   for (const poly of pieces) {
     let a = 0;
