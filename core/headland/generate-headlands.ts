@@ -21,6 +21,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
+import { passSamples, RingChoice } from './ring-choice.ts';
 
 export interface HeadlandOptions {
   swathWidth: number;
@@ -114,10 +115,14 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     // Each pass is rounded on its own with radius R: its sharp corners are
     // driven square (see route/headland-corners.ts), and the corners that
     // stay round lose less of the field than at the concentric radius
-    // R + (N - k) w. Where rounding a sharp concave corner would push a pass
-    // over the field edge, it is pulled in by delta [m].
+    // R + (N - k) w. Where rounding a bend would push a pass over the field
+    // edge, it is pulled in there only; where that gives no drivable ring,
+    // the pass is pulled in by delta [m] all round. Of these, each part of
+    // the pass is driven by the rings that follow its planned line best.
     for (let k = 1; k <= N; k++) {
-      let rings: Point[][] = [];
+      const planned = exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
+      const choice = new RingChoice(passSamples(planned, w));
+      let rings: Point[][] | null = null;
       for (const delta of [0, 0.5, 1, 2, 3]) {
         const d = (k - 0.5) * w + delta;
         // Without obstacles to keep off, an inward offset by d >= RS has no
@@ -132,18 +137,23 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
               clearOf(q, keepOutIndex),
             )
           : [];
+        choice.add(r);
         if (r.length < wanted(k)) {
           const own = keepOutIndex
             ? smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS)
             : plain();
           const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
+          choice.add(withKeepOut);
           if (withKeepOut.length > r.length) r = withKeepOut;
         }
-        if (r.length > rings.length) rings = r;
-        if (rings.length >= wanted(k)) break;
         if (delta === 0) {
+          // The pass on its planned line all round: nothing to choose.
+          if (r.length >= wanted(k) && choice.followsAll(r)) {
+            rings = r;
+            break;
+          }
           // Pulled in only where its rounding would leave the field.
-          const local = pulledInLocally(
+          for (const local of pulledInLocally(
             outer,
             exteriorKeepOut,
             d,
@@ -152,11 +162,12 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
             RF,
             boundaryIndex,
             opts.curvatureRate,
-          );
-          if (local.length > rings.length) rings = local;
-          if (rings.length >= wanted(k)) break;
+          ))
+            choice.add(local);
         }
+        if (choice.followsAll(choice.choose())) break;
       }
+      rings ??= choice.choose();
       // A part of the pass narrower than twice the turning radius (a thin arm of
       // the field) has no rounded ring of its own: it is gone round wider, as
       // far out as the turning radius needs, where that stays in the field.
@@ -281,8 +292,9 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
  * only where rounding its concave bends to the turning radius would take it
  * out of the field or too near its edge (round a thin spike of the edge
  * reaching into the field, say): there the pass keeps rho more off the
- * bend's fill, for the least rho of a few that gives drivable rings; the rest
- * of the pass stays at d. Empty when no bend is the trouble or no rho helps.
+ * bend's fill, by rho; the rest of the pass stays at d. The drivable rings
+ * for each of a few rho, up to the least that makes every part of the pass
+ * drivable. Empty when no bend is the trouble or no rho helps.
  */
 function pulledInLocally(
   outer: readonly Polygon[],
@@ -293,9 +305,16 @@ function pulledInLocally(
   RF: number,
   boundary: EdgeIndex,
   curvatureRate: number | undefined,
-): Point[][] {
+): Point[][][] {
   const base = withoutFarHoles(difference(offset(outer, -d), keepOut), 2 * RS);
   if (base.length === 0) return [];
+  const out: Point[][][] = [];
+  // Only opened (its convex corners rounded), the pass keeps its line along
+  // both sides of a slot narrower than twice the turning radius (a closing
+  // would fill it), and pinches off where it is narrower than that: its
+  // concave bends are rounded inwards by the fillets.
+  const opened = drivableRings(smoothRegion(base, 0, RS), RF, boundary, curvatureRate);
+  if (opened.length) out.push(opened);
   // What the closing adds: the fill of each bend tighter than RS.
   const fill = difference(smoothRegion(base, RS, 0), base).filter((p) => polygonArea(p) > 1e-3);
   // The fills that come closer than a quarter swath to the field edge (or cross it).
@@ -303,14 +322,16 @@ function pulledInLocally(
   const bad = fill.filter((p) =>
     p.outer.some((q) => !boundary.contains(q) || boundary.distance(q, margin) < margin),
   );
-  if (bad.length === 0) return [];
+  if (bad.length === 0) return out;
   for (const rho of [1, 2, 3, 4, 6]) {
     const region = difference(base, offset(bad, rho));
     const own = smoothRegion(region, RS, RS);
     const r = drivableRings(own, RF, boundary, curvatureRate);
-    if (r.length) return r;
+    if (r.length) out.push(r);
+    // Every part of it drivable: pulling in farther only loses more.
+    if (r.length === own.length) break;
   }
-  return [];
+  return out;
 }
 
 /**
