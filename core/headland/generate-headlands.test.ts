@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { difference, offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
-import { distToRing, multiPolygonArea, polygonArea, rotatePoints } from '../geometry/polygon.ts';
+import { distToRing, multiPolygonArea, polygonArea, ringBBox, rotatePoints } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { generateHeadlands, openedErosion, smoothRegion } from './generate-headlands.ts';
+import { generateHeadlands, MIN_CORE, openedErosion, smoothRegion } from './generate-headlands.ts';
 
 /** Largest discrete curvature (1 / circumradius) along a closed ring. */
 function maxCurvature(ring: readonly Point[]): number {
@@ -163,14 +163,38 @@ describe('generateHeadlands', () => {
           const d = R + extra;
           const slow = smoothRegion(offset(field, -d), R, R);
           const fast = openedErosion(field, d, R);
-          // Both approximate the same set: arcs within a few cm along the perimeter.
+          // Both approximate the same set: arcs within a few cm along the
+          // perimeter. A speck of the erosion is dropped by both, and one
+          // just MIN_CORE across may survive the rounding of one and not
+          // the other: what that leaves between them lies within the disk
+          // of radius R it grows to.
+          const speck = 2 * (R + MIN_CORE) + 0.2;
           const perimeter = 2 * Math.PI * r;
-          const apart = multiPolygonArea(difference(slow, fast)) + multiPolygonArea(difference(fast, slow));
-          expect(apart).toBeLessThan(0.05 * perimeter);
-          expect(Math.abs(multiPolygonArea(slow) - multiPolygonArea(fast))).toBeLessThan(0.05 * perimeter);
+          const apart = [...difference(slow, fast), ...difference(fast, slow)].filter((p) => {
+            const b = ringBBox(p.outer);
+            return Math.max(b.maxX - b.minX, b.maxY - b.minY) > speck;
+          });
+          expect(multiPolygonArea(apart)).toBeLessThan(0.05 * perimeter);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 300 },
     );
+  });
+
+  it('drops a speck of the erosion (a pass round nearly a point) and keeps a core MIN_CORE across', () => {
+    for (const [core, kept] of [
+      [0.1, false],
+      [2 * MIN_CORE, true],
+    ] as const) {
+      for (const R of [4, 6, 12]) {
+        const d = R + 1;
+        const side = 2 * (d + R) + core;
+        const field: Polygon[] = [{ outer: rotatePoints(rect(side, side).outer, 0.3), holes: [] }];
+        const slow = smoothRegion(offset(field, -d), R, R);
+        const fast = openedErosion(field, d, R);
+        expect(slow.length > 0).toBe(kept);
+        expect(fast.length > 0).toBe(kept);
+      }
+    }
   });
 });

@@ -21,7 +21,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { passSamples, RingChoice } from './ring-choice.ts';
+import { RingChoice } from './ring-choice.ts';
 
 export interface HeadlandOptions {
   swathWidth: number;
@@ -61,6 +61,13 @@ export function ringSwaths(rings: readonly (readonly Point[])[], w: number): Pol
     w / 2,
   );
 }
+
+/**
+ * Where every part of a pass has a drivable ring and these are at least
+ * this share of its planned length, the pass is driven as smoothed: no
+ * other rings are tried (a thin arm it leaves is gone round on its own).
+ */
+const MOSTLY = 0.8;
 
 /** Rings shorter than this are not worth driving [m]. */
 const MIN_RING_LENGTH = 1;
@@ -121,7 +128,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     // the pass is driven by the rings that follow its planned line best.
     for (let k = 1; k <= N; k++) {
       const planned = exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
-      const choice = new RingChoice(passSamples(planned, w));
+      const choice = new RingChoice(planned, w);
       let rings: Point[][] | null = null;
       for (const delta of [0, 0.5, 1, 2, 3]) {
         const d = (k - 0.5) * w + delta;
@@ -132,8 +139,10 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         // The obstacles left are far enough from the edge for the pass to go
         // by: smoothed with them, the pass would bend round any whose
         // headland comes within twice the turning radius of it.
+        // Whether a part of the smoothed pass has no drivable ring (over the edge, into an obstacle's headland).
+        const lost = { count: 0 };
         let r = keepOutIndex
-          ? drivableRings(plain(), RF, boundaryIndex, opts.curvatureRate).filter((q) =>
+          ? drivableRings(plain(), RF, boundaryIndex, opts.curvatureRate, lost).filter((q) =>
               clearOf(q, keepOutIndex),
             )
           : [];
@@ -142,13 +151,23 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           const own = keepOutIndex
             ? smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS)
             : plain();
-          const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
+          const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate, lost);
           choice.add(withKeepOut);
           if (withKeepOut.length > r.length) r = withKeepOut;
         }
         if (delta === 0) {
-          // The pass on its planned line all round: nothing to choose.
-          if (r.length >= wanted(k) && choice.followsAll(r)) {
+          // The pass on its planned line all round (or every part of it
+          // drivable and most of each planned ring driven, where a thin arm
+          // is left out): nothing to choose. Far enough in to need no
+          // closing (d >= RS), with every part drivable and no obstacle to
+          // keep off, no other ring follows a stretch of the line these
+          // leave (the opening of a smaller region lies inside this one's).
+          const best = lost.count === 0 && d >= RS && !keepOutIndex;
+          if (
+            best ||
+            (r.length >= wanted(k) &&
+              ((lost.count === 0 && choice.lengthShare(r) >= MOSTLY) || choice.followsAll(r)))
+          ) {
             rings = r;
             break;
           }
@@ -165,7 +184,9 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           ))
             choice.add(local);
         }
-        if (choice.followsAll(choice.choose())) break;
+        // Pulled in all round only for a part of the pass no ring goes round yet.
+        const chosen = choice.choose();
+        if (choice.everyPart(chosen) || choice.followsAll(chosen)) break;
       }
       rings ??= choice.choose();
       // A part of the pass narrower than twice the turning radius (a thin arm of
@@ -336,7 +357,8 @@ function pulledInLocally(
 
 /**
  * Closing with radius rc (fills concave bends tighter than rc), then opening
- * with radius ro (rounds convex corners to ro).
+ * with radius ro (rounds convex corners to ro). Pieces the erosion leaves
+ * smaller than MIN_CORE across are dropped.
  */
 export function smoothRegion(region: readonly Polygon[], rc: number, ro: number): Polygon[] {
   // The result is simplified within 2 cm and filleted afterwards, so 1 cm arcs are plenty.
@@ -348,33 +370,57 @@ export function smoothRegion(region: readonly Polygon[], rc: number, ro: number)
   // Closing then opening: dilate by rc, erode by rc + ro (the closing's
   // erosion and the opening's in one offset), dilate by ro.
   if (rc > 0) r = offset(r, rc, 'round', tol);
-  if (rc + ro > 0) r = simplifyPolygons(offset(r, -(rc + ro), 'round', tol), 0.02);
+  if (rc + ro > 0) r = withoutSpecks(simplifyPolygons(offset(r, -(rc + ro), 'round', tol), 0.02));
   if (ro > 0) r = offset(r, ro, 'round', tol);
   return r;
 }
 
 /**
+ * Pieces of an erosion smaller than this across are dropped [m]: a region
+ * eroded to nearly a point holds no workable area, and grown back it would
+ * only be a circle at full lock (and whether such a speck survives at all
+ * turns on the rounding of the offsets).
+ */
+export const MIN_CORE = 0.5;
+
+function withoutSpecks(region: Polygon[]): Polygon[] {
+  return region.filter((p) => {
+    const b = ringBBox(p.outer);
+    return Math.max(b.maxX - b.minX, b.maxY - b.minY) >= MIN_CORE;
+  });
+}
+
+/**
  * The region eroded by d, opened with radius ro: eroded by d + ro, grown
  * back by ro (the same set as offsetting by -d and then opening, in two
- * offsets instead of three).
+ * offsets instead of three; specks of the erosion dropped as there).
  */
 export function openedErosion(region: readonly Polygon[], d: number, ro: number): Polygon[] {
   const tol = 0.03;
-  return offset(simplifyPolygons(offset(region, -(d + ro), 'round', tol), 0.02), ro, 'round', tol);
+  return offset(
+    withoutSpecks(simplifyPolygons(offset(region, -(d + ro), 'round', tol), 0.02)),
+    ro,
+    'round',
+    tol,
+  );
 }
 
-/** Filleted, inside-the-field rings of a region's exteriors. */
+/** Filleted, inside-the-field rings of a region's exteriors (counting in `lost` those that leave the field). */
 function drivableRings(
   region: readonly Polygon[],
   radius: number,
   boundary: EdgeIndex,
   curvatureRate?: number,
+  lost?: { count: number },
 ): Point[][] {
   const out: Point[][] = [];
   for (const p of region) {
     const ring = filletRing(p.outer, radius, curvatureRate === undefined ? {} : { curvatureRate });
     if (!ring || ringLength(ring) < MIN_RING_LENGTH) continue;
-    if (!ringInside(ring, boundary)) continue;
+    if (!ringInside(ring, boundary)) {
+      if (lost) lost.count++;
+      continue;
+    }
     out.push(ring);
   }
   return out;

@@ -30,8 +30,10 @@ export interface PassSamples {
   w: number;
 }
 
-/** A planned ring is followed when this share of it lies within half a swath of a driven ring. */
+/** A planned ring is followed when this share of it lies within half a swath of a driven ring ... */
 const FOLLOWED = 0.9;
+/** ... or when the driven rings inside it are this share of its length. */
+const ALMOST = 0.96;
 
 export function passSamples(rings: readonly (readonly Point[])[], w: number): PassSamples {
   const step = Math.min(2, Math.max(0.5, w / 4));
@@ -83,21 +85,40 @@ interface ScoredRing {
 
 /** Ring sets scored against one pass's samples, in the order they were offered (earlier wins ties). */
 export class RingChoice {
-  private readonly samples: PassSamples;
+  private readonly planned: readonly (readonly Point[])[];
+  private readonly w: number;
+  private sampled: PassSamples | null = null;
   private readonly scored: ScoredRing[] = [];
+  private readonly pending: (readonly Point[][])[] = [];
   private sets = 0;
 
-  constructor(samples: PassSamples) {
-    this.samples = samples;
+  /** For the planned rings of a pass of swath w. */
+  constructor(planned: readonly (readonly Point[])[], w: number) {
+    this.planned = planned;
+    this.w = w;
   }
 
+  private get samples(): PassSamples {
+    this.sampled ??= passSamples(this.planned, this.w);
+    return this.sampled;
+  }
+
+  /** Offer a set of rings (scored when a choice is asked for). */
   add(rings: readonly Point[][]): void {
-    const set = this.sets++;
+    this.pending.push(rings);
+  }
+
+  private score(): void {
+    for (const rings of this.pending) this.scoreSet(rings, this.sets++);
+    this.pending.length = 0;
+  }
+
+  private scoreSet(rings: readonly Point[][], set: number): void {
     const s = this.samples;
     const w = s.w;
     for (const ring of rings) {
       const box = ringBBox(ring);
-      const index = new EdgeIndex([ring]);
+      const index = ringIndex(ring, box, w);
       const byPart = new Map<number, number>();
       const claimed: number[] = [];
       let score = 0;
@@ -129,6 +150,7 @@ export class RingChoice {
    * then rings of other sets along stretches those leave unfollowed.
    */
   choose(): Point[][] {
+    this.score();
     const s = this.samples;
     const parts = s.partLength.length;
     const bySet = new Map<string, number>();
@@ -168,11 +190,36 @@ export class RingChoice {
     return chosen.map((r) => r.ring);
   }
 
-  /** True when the rings of the set offered last follow every planned ring (most of its length within half a swath). */
+  /** True when every planned ring has one of the rings inside it. */
+  everyPart(rings: readonly Point[][]): boolean {
+    return this.planned.every((p) => rings.some((r) => pointInRing(r[0], p)));
+  }
+
+  /** The least share of a planned ring's length the rings inside it have. */
+  lengthShare(rings: readonly Point[][]): number {
+    const driven = new Array<number>(this.planned.length).fill(0);
+    for (const r of rings) {
+      const j = this.planned.findIndex((p) => pointInRing(r[0], p));
+      if (j >= 0) driven[j] += ringLength(r);
+    }
+    let least = Number.POSITIVE_INFINITY;
+    driven.forEach((l, j) => {
+      least = Math.min(least, l / Math.max(1e-9, ringLength(this.planned[j])));
+    });
+    return least;
+  }
+
+  /** True when the rings follow every planned ring (most of its length within half a swath). */
   followsAll(rings: readonly Point[][]): boolean {
+    // As long as the planned ring it lies in, nearly: on its line all round
+    // but for the roundings (the sampling below is what costs).
+    if (this.lengthShare(rings) >= ALMOST) return true;
     const s = this.samples;
     const followed = new Array<number>(s.partLength.length).fill(0);
-    const indexes = rings.map((r) => ({ box: ringBBox(r), index: new EdgeIndex([r]) }));
+    const indexes = rings.map((r) => {
+      const box = ringBBox(r);
+      return { box, index: ringIndex(r, box, s.w) };
+    });
     const h = s.w / 2;
     for (let i = 0; i < s.x.length; i++) {
       const x = s.x[i];
@@ -187,6 +234,22 @@ export class RingChoice {
     }
     return followed.every((f, j) => f >= FOLLOWED * s.partLength[j]);
   }
+}
+
+function ringLength(ring: readonly Point[]): number {
+  let s = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i];
+    const b = ring[(i + 1) % ring.length];
+    s += Math.hypot(b.x - a.x, b.y - a.y);
+  }
+  return s;
+}
+
+/** The ring's edges in cells of about half a swath (queries reach no farther than a swath). */
+function ringIndex(ring: readonly Point[], box: ScoredRing['box'], w: number): EdgeIndex {
+  const area = (box.maxX - box.minX) * (box.maxY - box.minY);
+  return new EdgeIndex([ring], { cell: Math.max(w / 2, Math.sqrt(area / 40000)) });
 }
 
 /** True when two rings of one pass cross or one lies inside the other. */
