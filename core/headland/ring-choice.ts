@@ -74,6 +74,8 @@ export function passSamples(rings: readonly (readonly Point[])[], w: number): Pa
 interface ScoredRing {
   ring: Point[];
   set: number;
+  /** Its place in its set. */
+  order: number;
   /** The planned ring it follows most. */
   part: number;
   score: number;
@@ -116,7 +118,7 @@ export class RingChoice {
   private scoreSet(rings: readonly Point[][], set: number): void {
     const s = this.samples;
     const w = s.w;
-    for (const ring of rings) {
+    for (const [order, ring] of rings.entries()) {
       const box = ringBBox(ring);
       const index = ringIndex(ring, box, w);
       const byPart = new Map<number, number>();
@@ -141,7 +143,7 @@ export class RingChoice {
           part = j;
         }
       if (part < 0) continue;
-      this.scored.push({ ring, set, part, score, claimed, box, index });
+      this.scored.push({ ring, set, order, part, score, claimed, box, index });
     }
   }
 
@@ -187,7 +189,8 @@ export class RingChoice {
     };
     for (const r of first) accept(r);
     for (const r of rest) accept(r);
-    return chosen.map((r) => r.ring);
+    // In the order offered (the route starts from the first ring of pass 1).
+    return chosen.sort((a, b) => a.set - b.set || a.order - b.order).map((r) => r.ring);
   }
 
   /** True when every planned ring has one of the rings inside it. */
