@@ -123,9 +123,10 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     // driven square (see route/headland-corners.ts), and the corners that
     // stay round lose less of the field than at the concentric radius
     // R + (N - k) w. Where rounding a bend would push a pass over the field
-    // edge, it is pulled in there only; where that gives no drivable ring,
-    // the pass is pulled in by delta [m] all round. Of these, each part of
-    // the pass is driven by the rings that follow its planned line best.
+    // edge, it is pulled in there only, or only opened (so it pinches off
+    // into pieces at a neck); where none of that gives a drivable ring, the
+    // pass is pulled in by delta [m] all round. Of these, each part of the
+    // pass is driven by the rings that follow its planned line best.
     for (let k = 1; k <= N; k++) {
       const planned = exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
       const choice = new RingChoice(planned, w);
@@ -184,9 +185,8 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           ))
             choice.add(local);
         }
-        // Pulled in all round only for a part of the pass no ring goes round yet.
-        const chosen = choice.choose();
-        if (choice.everyPart(chosen) || choice.followsAll(chosen)) break;
+        // Pulled in all round only where no ring follows the pass anywhere.
+        if (choice.choose().length > 0) break;
       }
       rings ??= choice.choose();
       // A part of the pass narrower than twice the turning radius (a thin arm of
@@ -344,7 +344,7 @@ function pulledInLocally(
     p.outer.some((q) => !boundary.contains(q) || boundary.distance(q, margin) < margin),
   );
   if (bad.length === 0) return out;
-  for (const rho of [1, 2, 3, 4, 6]) {
+  for (const rho of [1, 2, 4]) {
     const region = difference(base, offset(bad, rho));
     const own = smoothRegion(region, RS, RS);
     const r = drivableRings(own, RF, boundary, curvatureRate);

@@ -193,11 +193,6 @@ export class RingChoice {
     return chosen.sort((a, b) => a.set - b.set || a.order - b.order).map((r) => r.ring);
   }
 
-  /** True when every planned ring has one of the rings inside it. */
-  everyPart(rings: readonly Point[][]): boolean {
-    return this.planned.every((p) => rings.some((r) => pointInRing(r[0], p)));
-  }
-
   /** The least share of a planned ring's length the rings inside it have. */
   lengthShare(rings: readonly Point[][]): number {
     const driven = new Array<number>(this.planned.length).fill(0);
