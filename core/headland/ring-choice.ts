@@ -189,8 +189,9 @@ export class RingChoice {
     };
     for (const r of first) accept(r);
     for (const r of rest) accept(r);
-    // In the order offered (the route starts from the first ring of pass 1).
-    return chosen.sort((a, b) => a.set - b.set || a.order - b.order).map((r) => r.ring);
+    // In the order of the planned rings they follow, as offered for each
+    // (the route starts from the first ring of pass 1).
+    return chosen.sort((a, b) => a.part - b.part || a.set - b.set || a.order - b.order).map((r) => r.ring);
   }
 
   /** The least share of a planned ring's length the rings inside it have. */
