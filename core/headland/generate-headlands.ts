@@ -13,7 +13,11 @@
  * corners of each pass get the turning radius R (a closing, then an
  * opening). The route drives sharp convex corners square, with a reversing
  * turn at the apex (route/headland-corners.ts), so little of a corner is
- * lost to its rounding.
+ * lost to its rounding. Where the smoothed pass cannot be driven whole, it
+ * is pulled in only round the bends that need it, or pinched into pieces at
+ * a neck, and each part of the pass is driven by the rings that follow its
+ * planned line best (ring-choice.ts), so the pass stays on its line
+ * everywhere else.
  */
 import { Clipper } from 'clipper2-ts';
 import { bufferRings, difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
@@ -137,11 +141,11 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         // concave bend tighter than d: the closing leaves it as it is, and
         // the opening erodes the field edge by d + RS and grows it back by RS.
         const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(offset(outer, -d), RS, RS));
+        // Whether a part of the smoothed pass has no drivable ring (it would leave the field).
+        const lost = { count: 0 };
         // The obstacles left are far enough from the edge for the pass to go
         // by: smoothed with them, the pass would bend round any whose
         // headland comes within twice the turning radius of it.
-        // Whether a part of the smoothed pass has no drivable ring (over the edge, into an obstacle's headland).
-        const lost = { count: 0 };
         let r = keepOutIndex
           ? drivableRings(plain(), RF, boundaryIndex, opts.curvatureRate, lost).filter((q) =>
               clearOf(q, keepOutIndex),
@@ -312,10 +316,11 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
  * The rings of an exterior pass at distance d from the field edge, pulled in
  * only where rounding its concave bends to the turning radius would take it
  * out of the field or too near its edge (round a thin spike of the edge
- * reaching into the field, say): there the pass keeps rho more off the
- * bend's fill, by rho; the rest of the pass stays at d. The drivable rings
- * for each of a few rho, up to the least that makes every part of the pass
- * drivable. Empty when no bend is the trouble or no rho helps.
+ * reaching into the field, say): there the pass keeps rho off the bend's
+ * fill; the rest of the pass stays at d. Also the pass only
+ * opened (no closing). The drivable rings of each, for rho of 1, 2 and 4 m
+ * up to the least that makes every part of the pass drivable. Empty when
+ * none is drivable.
  */
 function pulledInLocally(
   outer: readonly Polygon[],
