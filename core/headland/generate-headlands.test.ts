@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { difference, offset } from '../geometry/clip.ts';
+import { difference, offset, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
-import { distToRing, multiPolygonArea, polygonArea, ringBBox, rotatePoints } from '../geometry/polygon.ts';
+import { distToRing, multiPolygonArea, polygonArea, rotatePoints } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { generateHeadlands, MIN_CORE, openedErosion, smoothRegion } from './generate-headlands.ts';
 
@@ -164,20 +164,27 @@ describe('generateHeadlands', () => {
           const slow = smoothRegion(offset(field, -d), R, R);
           const fast = openedErosion(field, d, R);
           // Both approximate the same set: arcs within a few cm along the
-          // perimeter. A speck of the erosion is dropped by both, and one
-          // just MIN_CORE across may survive the rounding of one and not
-          // the other: what that leaves between them lies within the disk
-          // of radius R it grows to.
-          const speck = 2 * (R + MIN_CORE) + 0.2;
+          // perimeter. Where the core (the field eroded by d + R) is thinner
+          // than MIN_CORE, the two may differ by more: a speck of it is
+          // dropped by both, but one just MIN_CORE across may survive the
+          // rounding of one and not the other; the tip of a thin spike of
+          // it moves by the rounding over the sine of its angle; at d = R
+          // the closing meets concave arcs of its own radius (cusps). What
+          // that leaves between them lies within R (and the tip's shift) of
+          // a thin part of either's core.
           const perimeter = 2 * Math.PI * r;
-          const apart = [...difference(slow, fast), ...difference(fast, slow)].filter((p) => {
-            const b = ringBBox(p.outer);
-            return Math.max(b.maxX - b.minX, b.maxY - b.minY) > speck;
-          });
+          let apart = [...difference(slow, fast), ...difference(fast, slow)];
+          if (multiPolygonArea(apart) >= 0.05 * perimeter) {
+            const cores = [offset(field, -(d + R)), offset(offset(offset(field, -d), R), -2 * R)];
+            const thin = union(
+              cores.flatMap((c) => difference(c, offset(offset(c, -MIN_CORE / 2), MIN_CORE / 2))),
+            );
+            if (thin.length) apart = difference(apart, offset(thin, R + 1));
+          }
           expect(multiPolygonArea(apart)).toBeLessThan(0.05 * perimeter);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 
