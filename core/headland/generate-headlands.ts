@@ -13,7 +13,11 @@
  * corners of each pass get the turning radius R (a closing, then an
  * opening). The route drives sharp convex corners square, with a reversing
  * turn at the apex (route/headland-corners.ts), so little of a corner is
- * lost to its rounding.
+ * lost to its rounding. Where the smoothed pass cannot be driven whole, it
+ * is pulled in only round the bends that need it, or pinched into pieces at
+ * a neck, and each part of the pass is driven by the rings that follow its
+ * planned line best (ring-choice.ts), so the pass stays on its line
+ * everywhere else.
  */
 import { Clipper } from 'clipper2-ts';
 import { bufferRings, difference, intersection, offset, simplifyPolygons, union } from '../geometry/clip.ts';
@@ -21,6 +25,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
+import { RingChoice } from './ring-choice.ts';
 
 export interface HeadlandOptions {
   swathWidth: number;
@@ -60,6 +65,13 @@ export function ringSwaths(rings: readonly (readonly Point[])[], w: number): Pol
     w / 2,
   );
 }
+
+/**
+ * Where every part of a pass has a drivable ring and these are at least
+ * this share of its planned length, the pass is driven as smoothed: no
+ * other rings are tried (a thin arm it leaves is gone round on its own).
+ */
+const MOSTLY = 0.8;
 
 /** Rings shorter than this are not worth driving [m]. */
 const MIN_RING_LENGTH = 1;
@@ -114,36 +126,58 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     // Each pass is rounded on its own with radius R: its sharp corners are
     // driven square (see route/headland-corners.ts), and the corners that
     // stay round lose less of the field than at the concentric radius
-    // R + (N - k) w. Where rounding a sharp concave corner would push a pass
-    // over the field edge, it is pulled in by delta [m].
+    // R + (N - k) w. Where rounding a bend would push a pass over the field
+    // edge, it is pulled in there only, or only opened (so it pinches off
+    // into pieces at a neck); where none of that gives a drivable ring, the
+    // pass is pulled in by delta [m] all round. Of these, each part of the
+    // pass is driven by the rings that follow its planned line best.
     for (let k = 1; k <= N; k++) {
-      let rings: Point[][] = [];
+      const planned = exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
+      const choice = new RingChoice(planned, w);
+      let rings: Point[][] | null = null;
       for (const delta of [0, 0.5, 1, 2, 3]) {
         const d = (k - 0.5) * w + delta;
         // Without obstacles to keep off, an inward offset by d >= RS has no
         // concave bend tighter than d: the closing leaves it as it is, and
         // the opening erodes the field edge by d + RS and grows it back by RS.
         const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(offset(outer, -d), RS, RS));
+        // Whether a part of the smoothed pass has no drivable ring (it would leave the field).
+        const lost = { count: 0 };
         // The obstacles left are far enough from the edge for the pass to go
         // by: smoothed with them, the pass would bend round any whose
         // headland comes within twice the turning radius of it.
         let r = keepOutIndex
-          ? drivableRings(plain(), RF, boundaryIndex, opts.curvatureRate).filter((q) =>
+          ? drivableRings(plain(), RF, boundaryIndex, opts.curvatureRate, lost).filter((q) =>
               clearOf(q, keepOutIndex),
             )
           : [];
+        choice.add(r);
         if (r.length < wanted(k)) {
           const own = keepOutIndex
             ? smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS)
             : plain();
-          const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate);
+          const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate, lost);
+          choice.add(withKeepOut);
           if (withKeepOut.length > r.length) r = withKeepOut;
         }
-        if (r.length > rings.length) rings = r;
-        if (rings.length >= wanted(k)) break;
         if (delta === 0) {
+          // The pass on its planned line all round (or every part of it
+          // drivable and most of each planned ring driven, where a thin arm
+          // is left out): nothing to choose. Far enough in to need no
+          // closing (d >= RS), with every part drivable and no obstacle to
+          // keep off, no other ring follows a stretch of the line these
+          // leave (the opening of a smaller region lies inside this one's).
+          const best = lost.count === 0 && d >= RS && !keepOutIndex;
+          if (
+            best ||
+            (r.length >= wanted(k) &&
+              ((lost.count === 0 && choice.lengthShare(r) >= MOSTLY) || choice.followsAll(r)))
+          ) {
+            rings = r;
+            break;
+          }
           // Pulled in only where its rounding would leave the field.
-          const local = pulledInLocally(
+          for (const local of pulledInLocally(
             outer,
             exteriorKeepOut,
             d,
@@ -152,11 +186,13 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
             RF,
             boundaryIndex,
             opts.curvatureRate,
-          );
-          if (local.length > rings.length) rings = local;
-          if (rings.length >= wanted(k)) break;
+          ))
+            choice.add(local);
         }
+        // Pulled in all round only where no ring follows the pass anywhere.
+        if (choice.choose().length > 0) break;
       }
+      rings ??= choice.choose();
       // A part of the pass narrower than twice the turning radius (a thin arm of
       // the field) has no rounded ring of its own: it is gone round wider, as
       // far out as the turning radius needs, where that stays in the field.
@@ -280,9 +316,11 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
  * The rings of an exterior pass at distance d from the field edge, pulled in
  * only where rounding its concave bends to the turning radius would take it
  * out of the field or too near its edge (round a thin spike of the edge
- * reaching into the field, say): there the pass keeps rho more off the
- * bend's fill, for the least rho of a few that gives drivable rings; the rest
- * of the pass stays at d. Empty when no bend is the trouble or no rho helps.
+ * reaching into the field, say): there the pass keeps rho off the bend's
+ * fill; the rest of the pass stays at d. Also the pass only
+ * opened (no closing). The drivable rings of each, for rho of 1, 2 and 4 m
+ * up to the least that makes every part of the pass drivable. Empty when
+ * none is drivable.
  */
 function pulledInLocally(
   outer: readonly Polygon[],
@@ -293,9 +331,16 @@ function pulledInLocally(
   RF: number,
   boundary: EdgeIndex,
   curvatureRate: number | undefined,
-): Point[][] {
+): Point[][][] {
   const base = withoutFarHoles(difference(offset(outer, -d), keepOut), 2 * RS);
   if (base.length === 0) return [];
+  const out: Point[][][] = [];
+  // Only opened (its convex corners rounded), the pass keeps its line along
+  // both sides of a slot narrower than twice the turning radius (a closing
+  // would fill it), and pinches off where it is narrower than that: its
+  // concave bends are rounded inwards by the fillets.
+  const opened = drivableRings(smoothRegion(base, 0, RS), RF, boundary, curvatureRate);
+  if (opened.length) out.push(opened);
   // What the closing adds: the fill of each bend tighter than RS.
   const fill = difference(smoothRegion(base, RS, 0), base).filter((p) => polygonArea(p) > 1e-3);
   // The fills that come closer than a quarter swath to the field edge (or cross it).
@@ -303,19 +348,22 @@ function pulledInLocally(
   const bad = fill.filter((p) =>
     p.outer.some((q) => !boundary.contains(q) || boundary.distance(q, margin) < margin),
   );
-  if (bad.length === 0) return [];
-  for (const rho of [1, 2, 3, 4, 6]) {
+  if (bad.length === 0) return out;
+  for (const rho of [1, 2, 4]) {
     const region = difference(base, offset(bad, rho));
     const own = smoothRegion(region, RS, RS);
     const r = drivableRings(own, RF, boundary, curvatureRate);
-    if (r.length) return r;
+    if (r.length) out.push(r);
+    // Every part of it drivable: pulling in farther only loses more.
+    if (r.length === own.length) break;
   }
-  return [];
+  return out;
 }
 
 /**
  * Closing with radius rc (fills concave bends tighter than rc), then opening
- * with radius ro (rounds convex corners to ro).
+ * with radius ro (rounds convex corners to ro). Pieces the erosion leaves
+ * smaller than MIN_CORE across are dropped.
  */
 export function smoothRegion(region: readonly Polygon[], rc: number, ro: number): Polygon[] {
   // The result is simplified within 2 cm and filleted afterwards, so 1 cm arcs are plenty.
@@ -327,33 +375,57 @@ export function smoothRegion(region: readonly Polygon[], rc: number, ro: number)
   // Closing then opening: dilate by rc, erode by rc + ro (the closing's
   // erosion and the opening's in one offset), dilate by ro.
   if (rc > 0) r = offset(r, rc, 'round', tol);
-  if (rc + ro > 0) r = simplifyPolygons(offset(r, -(rc + ro), 'round', tol), 0.02);
+  if (rc + ro > 0) r = withoutSpecks(simplifyPolygons(offset(r, -(rc + ro), 'round', tol), 0.02));
   if (ro > 0) r = offset(r, ro, 'round', tol);
   return r;
 }
 
 /**
+ * Pieces of an erosion smaller than this across are dropped [m]: a region
+ * eroded to nearly a point holds no workable area, and grown back it would
+ * only be a circle at full lock (and whether such a speck survives at all
+ * turns on the rounding of the offsets).
+ */
+export const MIN_CORE = 0.5;
+
+function withoutSpecks(region: Polygon[]): Polygon[] {
+  return region.filter((p) => {
+    const b = ringBBox(p.outer);
+    return Math.max(b.maxX - b.minX, b.maxY - b.minY) >= MIN_CORE;
+  });
+}
+
+/**
  * The region eroded by d, opened with radius ro: eroded by d + ro, grown
  * back by ro (the same set as offsetting by -d and then opening, in two
- * offsets instead of three).
+ * offsets instead of three; specks of the erosion dropped as there).
  */
 export function openedErosion(region: readonly Polygon[], d: number, ro: number): Polygon[] {
   const tol = 0.03;
-  return offset(simplifyPolygons(offset(region, -(d + ro), 'round', tol), 0.02), ro, 'round', tol);
+  return offset(
+    withoutSpecks(simplifyPolygons(offset(region, -(d + ro), 'round', tol), 0.02)),
+    ro,
+    'round',
+    tol,
+  );
 }
 
-/** Filleted, inside-the-field rings of a region's exteriors. */
+/** Filleted, inside-the-field rings of a region's exteriors (counting in `lost` those that leave the field). */
 function drivableRings(
   region: readonly Polygon[],
   radius: number,
   boundary: EdgeIndex,
   curvatureRate?: number,
+  lost?: { count: number },
 ): Point[][] {
   const out: Point[][] = [];
   for (const p of region) {
     const ring = filletRing(p.outer, radius, curvatureRate === undefined ? {} : { curvatureRate });
     if (!ring || ringLength(ring) < MIN_RING_LENGTH) continue;
-    if (!ringInside(ring, boundary)) continue;
+    if (!ringInside(ring, boundary)) {
+      if (lost) lost.count++;
+      continue;
+    }
     out.push(ring);
   }
   return out;
