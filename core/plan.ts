@@ -21,6 +21,7 @@ import {
 } from './headland/generate-headlands.ts';
 import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
+import { corridorGuidanceParts } from './route/corridor-passes.ts';
 import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
@@ -557,6 +558,7 @@ function planZone(
       forcedDirection: options.route.forcedDirection,
       headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
       runOnCorners: options.extendTracks === true,
+      corridorPasses: true,
     });
   let route = routeOf(tracks, trackType);
   if (route.optimizer && !options.route.trackOrder) {
@@ -600,6 +602,7 @@ function planZone(
       ...(t.path ? {} : { bearingDeg: tracks.bearingDeg }),
     });
   });
+  parts.push(...corridorGuidanceParts(route.corridors, tracks.tracks.length));
   if (options.useCrossHatches) {
     // Crosshatch lines: one swath apart at right angles to the tracks, across the same workable area.
     const cross = generateTracks(workable, {
@@ -655,7 +658,8 @@ function planZone(
     }),
   );
   for (const p of route.parts) parts.push({ ...p, sequence: 0 });
-  const stats = computeStats({ field: workField, fieldIndex, workable, parts, machine: m });
+  const worked = route.corridors ? union(workable, route.corridors.areas) : workable;
+  const stats = computeStats({ field: workField, fieldIndex, workable: worked, parts, machine: m });
   const group: GeometryGroup = {
     trackType,
     bearingDeg: tracks.bearingDeg,
@@ -667,7 +671,7 @@ function planZone(
   const single: Zone = {
     index,
     boundary: zone,
-    workable,
+    workable: worked,
     groups: [group],
     activeGroup: 0,
     stats,

@@ -12,6 +12,7 @@
  * route ends on the outermost pass, near the field edge.
  */
 import type { OptimizerReport, Point } from '../types/index.ts';
+import { driveCorridorPasses } from './corridor-passes.ts';
 import { driveGreedy } from './drive-greedy.ts';
 import { HeadlandDriver } from './drive-headlands.ts';
 import { driveOrdered } from './drive-ordered.ts';
@@ -90,6 +91,9 @@ export function planRoute(input: RouteInput): RouteResult {
     );
   }
 
+  // Corridors no pass or track works: passes down their middle.
+  const corridors = input.corridorPasses ? driveCorridorPasses(b, input.tracks.tracks.length) : undefined;
+
   let routeEnd: Point | undefined = b.pose ? { x: b.pose.x, y: b.pose.y } : undefined;
   if (input.end && b.pose) {
     const target = entryPose(input.end, b.pose, true);
@@ -104,5 +108,6 @@ export function planRoute(input: RouteInput): RouteResult {
     skippedTracks: b.skipped,
     undrivenRings: b.undriven,
     ...(optimizer ? { optimizer } : {}),
+    ...(corridors?.guidance.length ? { corridors } : {}),
   };
 }

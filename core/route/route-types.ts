@@ -13,6 +13,7 @@ import type {
   Pose,
   RouteAlgorithm,
 } from '../types/index.ts';
+import type { CorridorPasses } from './corridor-passes.ts';
 import type { Visit } from './optimize-order.ts';
 
 /**
@@ -70,6 +71,12 @@ export interface RouteInput {
    * it, half a swath inside the field (with extendTracks; overlap, reported).
    */
   runOnCorners?: boolean;
+  /**
+   * Work the corridors the route leaves unworked (lanes and arms too narrow
+   * for a headland pass or a track) with passes down their middle, driven
+   * after the headland passes (corridor-passes.ts).
+   */
+  corridorPasses?: boolean;
 }
 
 export interface RouteResult {
@@ -85,4 +92,6 @@ export interface RouteResult {
   undrivenRings: HeadlandRing[];
   /** Set when the order was optimized. */
   optimizer?: OptimizerReport;
+  /** Corridor passes driven (RouteTracks numbered on from the zone's tracks) and the corridors they work. */
+  corridors?: CorridorPasses;
 }
