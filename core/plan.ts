@@ -21,7 +21,7 @@ import {
 } from './headland/generate-headlands.ts';
 import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
-import { corridorGuidanceParts } from './route/corridor-passes.ts';
+import { withZoneCorridors } from './route/corridor-passes.ts';
 import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
@@ -558,7 +558,6 @@ function planZone(
       forcedDirection: options.route.forcedDirection,
       headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
       runOnCorners: options.extendTracks === true,
-      corridorPasses: true,
     });
   let route = routeOf(tracks, trackType);
   if (route.optimizer && !options.route.trackOrder) {
@@ -602,7 +601,6 @@ function planZone(
       ...(t.path ? {} : { bearingDeg: tracks.bearingDeg }),
     });
   });
-  parts.push(...corridorGuidanceParts(route.corridors, tracks.tracks.length));
   if (options.useCrossHatches) {
     // Crosshatch lines: one swath apart at right angles to the tracks, across the same workable area.
     const cross = generateTracks(workable, {
@@ -658,8 +656,12 @@ function planZone(
     }),
   );
   for (const p of route.parts) parts.push({ ...p, sequence: 0 });
-  const worked = route.corridors ? union(workable, route.corridors.areas) : workable;
-  const stats = computeStats({ field: workField, fieldIndex, workable: worked, parts, machine: m });
+  const statsOf = (ps: readonly PathPart[], wa: readonly Polygon[]) =>
+    computeStats({ field: workField, fieldIndex, workable: wa, parts: ps, machine: m });
+  const firstIndex = tracks.tracks.length;
+  const corridors = withZoneCorridors({ route, parts, workable, firstIndex, stats: statsOf(parts, workable), statsOf });
+  const { workable: worked, stats } = corridors;
+  route = corridors.route;
   const group: GeometryGroup = {
     trackType,
     bearingDeg: tracks.bearingDeg,

@@ -13,11 +13,12 @@
  * Each pass is a RouteTrack with a guidance track of its own, numbered on
  * from the zone's tracks.
  */
-import { bufferLines, difference } from '../geometry/clip.ts';
+import { bufferLines, difference, union } from '../geometry/clip.ts';
 import { pointInPolygon } from '../geometry/polygon.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
-import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
+import type { PathPart, PlanStats, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
+import type { RouteResult } from './route-types.ts';
 
 export interface CorridorPasses {
   /** Guidance lines of the corridor passes; the i-th is track `firstIndex + i`. */
@@ -50,14 +51,17 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   const none: CorridorPasses = { guidance: [], areas: [] };
   const lines: Point[][] = [];
   for (const p of b.parts) if (p.working && p.points.length >= 2) lines.push(p.points);
+  const P = (globalThis as any).__prof; const t0 = performance.now(); if (P) P.n++;
   const unworked = lines.length
     ? difference([b.input.zone], bufferLines(lines, w / 2, 'butt'))
     : [b.input.zone];
+  const t1 = performance.now(); if (P) P.diff += t1 - t0;
   const corridors = corridorCentreLines(unworked, {
     swathWidth: w,
     turningRadius: b.R,
     region: b.input.region,
   });
+  if (P) { P.cl += performance.now() - t1; }
   if (corridors.length === 0) return none;
   const out: CorridorPasses = { guidance: [], areas: [] };
   const centre = corridors.flatMap((c) => c.lines.map((l) => ({ corridor: c, samples: sample(l) })));
@@ -191,12 +195,50 @@ function densify(pts: readonly Point[], step: number): Point[] {
   return out;
 }
 
-/** The guidance tracks of the corridor passes, numbered on from `firstIndex`. */
-export function corridorGuidanceParts(c: CorridorPasses | undefined, firstIndex: number): PathPart[] {
-  return (c?.guidance ?? []).map((line, k) => ({
-    type: 'GuidanceTrack',
-    points: line.slice(),
-    working: false,
-    trackIndex: firstIndex + k,
-  }));
+/** Routes covering less than this share of the zone [%] are looked at for corridors. */
+const CORRIDOR_COVERED_PERCENT = 98;
+
+export interface ZoneCorridorInput {
+  route: RouteResult;
+  /** The zone's parts: guidance first, the route's driven parts (with sequence) last; changed in place. */
+  parts: PathPart[];
+  workable: Polygon[];
+  /** Number of the zone's tracks (corridor passes are numbered on from it). */
+  firstIndex: number;
+  stats: PlanStats;
+  statsOf: (parts: readonly PathPart[], workable: readonly Polygon[]) => PlanStats;
+}
+
+/**
+ * Where the route leaves much of the zone unworked, the route with its
+ * corridors worked (withCorridors), taken when it drives some: the zone's
+ * parts gain the passes' guidance tracks and the route's new parts, the
+ * workable area the corridors, and the statistics are measured again.
+ */
+export function withZoneCorridors(z: ZoneCorridorInput): {
+  route: RouteResult;
+  workable: Polygon[];
+  stats: PlanStats;
+} {
+  const same = { route: z.route, workable: z.workable, stats: z.stats };
+  if (!z.route.withCorridors || z.stats.coveredPercent >= CORRIDOR_COVERED_PERCENT) return same;
+  const route = z.route.withCorridors();
+  const c = route.corridors;
+  if (!c || route.failures > z.route.failures) return same;
+  const driven = z.parts.findIndex((p) => p.sequence !== undefined);
+  z.parts.splice(
+    driven < 0 ? z.parts.length : driven,
+    z.parts.length,
+    ...c.guidance.map(
+      (line, k): PathPart => ({
+        type: 'GuidanceTrack',
+        points: line.slice(),
+        working: false,
+        trackIndex: z.firstIndex + k,
+      }),
+    ),
+    ...route.parts.map((p) => ({ ...p, sequence: 0 })),
+  );
+  const workable = union(z.workable, c.areas);
+  return { route, workable, stats: z.statsOf(z.parts, workable) };
 }

@@ -71,12 +71,6 @@ export interface RouteInput {
    * it, half a swath inside the field (with extendTracks; overlap, reported).
    */
   runOnCorners?: boolean;
-  /**
-   * Work the corridors the route leaves unworked (lanes and arms too narrow
-   * for a headland pass or a track) with passes down their middle, driven
-   * after the headland passes (corridor-passes.ts).
-   */
-  corridorPasses?: boolean;
 }
 
 export interface RouteResult {
@@ -94,4 +88,11 @@ export interface RouteResult {
   optimizer?: OptimizerReport;
   /** Corridor passes driven (RouteTracks numbered on from the zone's tracks) and the corridors they work. */
   corridors?: CorridorPasses;
+  /**
+   * The same route with the corridors it leaves unworked (lanes and arms
+   * too narrow for a headland pass or a track) worked by passes down their
+   * middle, driven after the headland passes (corridor-passes.ts). Dearer
+   * than the route: for routes that leave much unworked.
+   */
+  withCorridors?: () => RouteResult;
 }

@@ -15,7 +15,7 @@
  */
 import { offset } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
-import { polygonArea } from '../geometry/polygon.ts';
+import { polygonArea, ringBBox } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { filletOpen } from './path-tracks.ts';
 
@@ -48,11 +48,18 @@ const STEP = 1;
 export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineOptions): Corridor[] {
   const w = o.swathWidth;
   const q = w / 4;
-  const opened = offset(offset(unworked, -q), q);
+  // Only pieces that could hold a corridor are opened (most are slivers and corners).
+  const minArea = MIN_LENGTH * MIN_WIDTH * w * w;
+  const large = unworked.filter((p) => {
+    if (polygonArea(p) < minArea) return false;
+    const box = ringBBox(p.outer);
+    return Math.hypot(box.maxX - box.minX, box.maxY - box.minY) >= MIN_LENGTH * w;
+  });
+  const opened = offset(offset(large, -q), q);
   const out: Corridor[] = [];
   for (const piece of opened) {
     const area = polygonArea(piece);
-    if (area < MIN_LENGTH * MIN_WIDTH * w * w) continue;
+    if (area < minArea) continue;
     const perimeter = ringLength(piece.outer);
     if ((2 * area) / perimeter > MAX_MEAN_WIDTH * w) continue;
     const lines = centreLines(piece.outer, o);
