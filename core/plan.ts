@@ -659,7 +659,14 @@ function planZone(
   const statsOf = (ps: readonly PathPart[], wa: readonly Polygon[]) =>
     computeStats({ field: workField, fieldIndex, workable: wa, parts: ps, machine: m });
   const firstIndex = tracks.tracks.length;
-  const corridors = withZoneCorridors({ route, parts, workable, firstIndex, stats: statsOf(parts, workable), statsOf });
+  const corridors = withZoneCorridors({
+    route,
+    parts,
+    workable,
+    firstIndex,
+    stats: statsOf(parts, workable),
+    statsOf,
+  });
   const { workable: worked, stats } = corridors;
   route = corridors.route;
   const group: GeometryGroup = {

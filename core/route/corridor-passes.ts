@@ -14,7 +14,8 @@
  * from the zone's tracks.
  */
 import { bufferLines, difference, union } from '../geometry/clip.ts';
-import { pointInPolygon } from '../geometry/polygon.ts';
+import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { distToPolygonBoundary, pointInPolygon } from '../geometry/polygon.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
 import type { PathPart, PlanStats, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -33,6 +34,12 @@ const MIN_CONVERTED = 2;
 const MIN_PASS = 3;
 /** Links tried per pass before the rest are left. */
 const TRIES = 6;
+/** The way to a new pass may be at most this many times its length ... */
+const LINK_BUDGET = 3;
+/** ... plus this many swaths. */
+const LINK_SLACK = 10;
+/** A pass may lie over worked ground by at most this many swaths on either side. */
+const WASTE = 0.2;
 /** Sampling step along the centre lines and connectors [m]. */
 const STEP = 1;
 
@@ -51,20 +58,27 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   const none: CorridorPasses = { guidance: [], areas: [] };
   const lines: Point[][] = [];
   for (const p of b.parts) if (p.working && p.points.length >= 2) lines.push(p.points);
-  const P = (globalThis as any).__prof; const t0 = performance.now(); if (P) P.n++;
+  const P = (globalThis as any).__prof;
+  const t0 = performance.now();
+  if (P) P.n++;
   const unworked = lines.length
     ? difference([b.input.zone], bufferLines(lines, w / 2, 'butt'))
     : [b.input.zone];
-  const t1 = performance.now(); if (P) P.diff += t1 - t0;
+  const t1 = performance.now();
+  if (P) P.diff += t1 - t0;
   const corridors = corridorCentreLines(unworked, {
     swathWidth: w,
     turningRadius: b.R,
     region: b.input.region,
   });
-  if (P) { P.cl += performance.now() - t1; }
+  if (P) {
+    P.cl += performance.now() - t1;
+  }
   if (corridors.length === 0) return none;
   const out: CorridorPasses = { guidance: [], areas: [] };
-  const centre = corridors.flatMap((c) => c.lines.map((l) => ({ corridor: c, samples: sample(l) })));
+  const centre = corridors.flatMap((c) =>
+    c.lines.map((l) => ({ corridor: c, samples: sample(l, c.piece, b.input.region, w) })),
+  );
   convertConnectors(b, centre, out, firstIndex);
   // The uncovered runs of each centre line, driven nearest first.
   const todo: { line: Point[]; corridor: Corridor }[] = [];
@@ -95,7 +109,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
     let done = -1;
     for (const o of options.slice(0, TRIES)) {
       const line = o.forward ? todo[o.k].line : todo[o.k].line.slice().reverse();
-      if (!b.link(startPose(line), 'Connector')) continue;
+      if (!linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w)) continue;
       const index = firstIndex + out.guidance.length;
       out.guidance.push(line);
       b.parts.push({ type: 'RouteTrack', points: line, working: true, trackIndex: index });
@@ -168,8 +182,32 @@ function convertConnectors(
   }
 }
 
-function sample(line: readonly Point[]): Sample[] {
-  return densify(line, STEP).map((p) => ({ p, covered: false }));
+/**
+ * Points along a centre line every metre. Where the swath there would lie
+ * over much worked ground (a sliver between worked areas rather than a lane
+ * of the field, whose edges take the overhang), the point is taken as
+ * covered: no pass is driven for it.
+ */
+/** Link the route to `to` by the usual ways if one is at most `budget` long. */
+function linkWithin(b: RouteBuilder, to: Pose, budget: number): boolean {
+  if (!b.pose) {
+    b.pose = to;
+    return true;
+  }
+  if (Math.hypot(to.x - b.pose.x, to.y - b.pose.y) > budget) return false;
+  const found = b.links.findLink(b.pose, to, 'Connector', true);
+  if (!found || found.length > budget) return false;
+  for (const [c, t] of found.legs) b.pushConnection(c, t);
+  b.pose = to;
+  return true;
+}
+
+function sample(line: readonly Point[], piece: Polygon, region: EdgeIndex, w: number): Sample[] {
+  return densify(line, STEP).map((p) => {
+    const unworked = distToPolygonBoundary(p, piece);
+    const field = region.distance(p, w / 2);
+    return { p, covered: Math.min(w / 2, field) - unworked > WASTE * w };
+  });
 }
 
 function startPose(line: readonly Point[]): Pose {

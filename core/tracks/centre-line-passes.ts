@@ -35,12 +35,14 @@ export interface Corridor {
 
 /** Stretches between this many swaths wide and ... */
 const MIN_WIDTH = 0.4;
-/** ... this many are corridors (a wider one is worked by tracks or not at all). */
-const MAX_WIDTH = 2.2;
+/** ... this many are corridors (a wider one is worked by tracks or not at all); ... */
+const MAX_WIDTH = 2.6;
+/** ... one up to this many swaths wide takes one pass down its middle, a wider one two, half a swath inside either side. */
+const TWO_PASSES = 1.5;
 /** A centre line shorter than this many swaths is not worth a pass. */
 const MIN_LENGTH = 3;
 /** Pieces whose mean width (twice the area over the perimeter) exceeds this many swaths are not corridors. */
-const MAX_MEAN_WIDTH = 2.5;
+const MAX_MEAN_WIDTH = 2.8;
 /** Sampling step along the sides [m]. */
 const STEP = 1;
 
@@ -95,26 +97,35 @@ function centreLines(outer: readonly Point[], o: CentreLineOptions): Point[][] {
   for (let i = ia; i !== ib; i = (i - 1 + n) % n) sideB.push(ring[i]);
   sideB.push(ring[ib]);
   if (sideA.length < 4 || sideB.length < 4) return [];
-  // Midpoints of each point of side A and the nearest point of side B.
-  const mids: { p: Point; width: number }[] = [];
+  // Each point of side A and the nearest point of side B: their midpoint
+  // where the corridor takes one pass, else the points half a swath in
+  // from either side (two passes).
+  const centre: (Point | null)[] = [];
+  const inA: (Point | null)[] = [];
+  const inB: (Point | null)[] = [];
   for (const p of sideA) {
-    const near = nearestOnLine(sideB, p);
-    mids.push({
-      p: { x: (p.x + near.x) / 2, y: (p.y + near.y) / 2 },
-      width: Math.hypot(p.x - near.x, p.y - near.y),
-    });
+    const q = nearestOnLine(sideB, p);
+    const d = Math.hypot(p.x - q.x, p.y - q.y);
+    const one = d >= MIN_WIDTH * w && d <= TWO_PASSES * w;
+    const two = d > TWO_PASSES * w && d <= MAX_WIDTH * w;
+    const t = w / 2 / d;
+    centre.push(one ? { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 } : null);
+    inA.push(two ? { x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t } : null);
+    inB.push(two ? { x: q.x + (p.x - q.x) * t, y: q.y + (p.y - q.y) * t } : null);
   }
   // Runs where the sides lie a corridor's width apart.
   const runs: Point[][] = [];
-  let run: Point[] = [];
-  for (const m of mids) {
-    if (m.width >= MIN_WIDTH * w && m.width <= MAX_WIDTH * w) run.push(m.p);
-    else {
-      if (run.length) runs.push(run);
-      run = [];
+  for (const seq of [centre, inA, inB]) {
+    let run: Point[] = [];
+    for (const m of seq) {
+      if (m) run.push(m);
+      else {
+        if (run.length) runs.push(run);
+        run = [];
+      }
     }
+    if (run.length) runs.push(run);
   }
-  if (run.length) runs.push(run);
   const lines: Point[][] = [];
   for (const r of runs) {
     const line = smoothCentre(r, w, o.turningRadius);
