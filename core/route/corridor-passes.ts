@@ -31,7 +31,7 @@ export interface CorridorPasses {
 /** A connector stretch through a corridor shorter than this many swaths stays a connector. */
 const MIN_CONVERTED = 2;
 /** A new pass shorter than this many swaths is not driven. */
-const MIN_PASS = 3;
+const MIN_PASS = 2.5;
 /** Links tried per pass before the rest are left. */
 const TRIES = 6;
 /** The way to a new pass may be at most this many times its length ... */
@@ -58,22 +58,14 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   const none: CorridorPasses = { guidance: [], areas: [] };
   const lines: Point[][] = [];
   for (const p of b.parts) if (p.working && p.points.length >= 2) lines.push(p.points);
-  const P = (globalThis as any).__prof;
-  const t0 = performance.now();
-  if (P) P.n++;
   const unworked = lines.length
     ? difference([b.input.zone], bufferLines(lines, w / 2, 'butt'))
     : [b.input.zone];
-  const t1 = performance.now();
-  if (P) P.diff += t1 - t0;
   const corridors = corridorCentreLines(unworked, {
     swathWidth: w,
     turningRadius: b.R,
     region: b.input.region,
   });
-  if (P) {
-    P.cl += performance.now() - t1;
-  }
   if (corridors.length === 0) return none;
   const out: CorridorPasses = { guidance: [], areas: [] };
   const centre = corridors.flatMap((c) =>
@@ -203,8 +195,16 @@ function linkWithin(b: RouteBuilder, to: Pose, budget: number): boolean {
 }
 
 function sample(line: readonly Point[], piece: Polygon, region: EdgeIndex, w: number): Sample[] {
-  return densify(line, STEP).map((p) => {
-    const unworked = distToPolygonBoundary(p, piece);
+  const pts = densify(line, STEP);
+  // Half the width of the unworked strip: the distance to its edge, the
+  // most within half a swath along the line (near an end of the line, the
+  // nearest edge is the strip's end, not its side).
+  const edge = pts.map((p) => distToPolygonBoundary(p, piece));
+  const reach = Math.ceil(w / 2 / STEP);
+  return pts.map((p, i) => {
+    let unworked = 0;
+    for (let k = Math.max(0, i - reach); k <= Math.min(pts.length - 1, i + reach); k++)
+      unworked = Math.max(unworked, edge[k]);
     const field = region.distance(p, w / 2);
     return { p, covered: Math.min(w / 2, field) - unworked > WASTE * w };
   });

@@ -40,7 +40,7 @@ const MAX_WIDTH = 2.6;
 /** ... one up to this many swaths wide takes one pass down its middle, a wider one two, half a swath inside either side. */
 const TWO_PASSES = 1.5;
 /** A centre line shorter than this many swaths is not worth a pass. */
-const MIN_LENGTH = 3;
+const MIN_LENGTH = 2.5;
 /** Pieces whose mean width (twice the area over the perimeter) exceeds this many swaths are not corridors. */
 const MAX_MEAN_WIDTH = 2.8;
 /** Sampling step along the sides [m]. */
@@ -103,16 +103,25 @@ function centreLines(outer: readonly Point[], o: CentreLineOptions): Point[][] {
   const centre: (Point | null)[] = [];
   const inA: (Point | null)[] = [];
   const inB: (Point | null)[] = [];
-  for (const p of sideA) {
+  const pairs = sideA.map((p) => {
     const q = nearestOnLine(sideB, p);
-    const d = Math.hypot(p.x - q.x, p.y - q.y);
-    const one = d >= MIN_WIDTH * w && d <= TWO_PASSES * w;
-    const two = d > TWO_PASSES * w && d <= MAX_WIDTH * w;
+    return { p, q, d: Math.hypot(p.x - q.x, p.y - q.y) };
+  });
+  // The width, averaged over a swath along side A: a corner or a notch does
+  // not switch between one pass and two for a few metres.
+  const widths = movingAverage(
+    pairs.map((x) => x.p),
+    pairs.map((x) => x.d),
+    w / 2,
+  );
+  pairs.forEach(({ p, q, d }, i) => {
+    const one = widths[i] >= MIN_WIDTH * w && widths[i] <= TWO_PASSES * w;
+    const two = widths[i] > TWO_PASSES * w && widths[i] <= MAX_WIDTH * w && d > w;
     const t = w / 2 / d;
     centre.push(one ? { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 } : null);
     inA.push(two ? { x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t } : null);
     inB.push(two ? { x: q.x + (p.x - q.x) * t, y: q.y + (p.y - q.y) * t } : null);
-  }
+  });
   // Runs where the sides lie a corridor's width apart.
   const runs: Point[][] = [];
   for (const seq of [centre, inA, inB]) {
@@ -164,6 +173,23 @@ function smoothCentre(pts: readonly Point[], w: number, R: number): Point[] {
     avg.push({ x: x / k, y: y / k });
   }
   return filletOpen(avg, R, { tolerance: 0.1 });
+}
+
+/** Each value averaged with those within `half` [m] along the line either side. */
+function movingAverage(pts: readonly Point[], values: readonly number[], half: number): number[] {
+  const s = [0];
+  for (let i = 1; i < pts.length; i++)
+    s.push(s[i - 1] + Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y));
+  const out: number[] = [];
+  let lo = 0;
+  let hi = 0;
+  let sum = 0;
+  for (let i = 0; i < pts.length; i++) {
+    while (hi < pts.length && s[hi] <= s[i] + half) sum += values[hi++];
+    while (s[lo] < s[i] - half) sum -= values[lo++];
+    out.push(sum / (hi - lo));
+  }
+  return out;
 }
 
 /** The stretches of `line` inside the field, at least a few centimetres from its edges. */
