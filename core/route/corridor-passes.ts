@@ -13,13 +13,14 @@
  * Each pass is a RouteTrack with a guidance track of its own, numbered on
  * from the zone's tracks.
  */
-import { bufferLines, difference, union } from '../geometry/clip.ts';
+import { bufferLines, difference } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { distToPolygonBoundary, pointInPolygon } from '../geometry/polygon.ts';
+import { endTangent, startTangent } from '../geometry/tangent.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
-import type { PathPart, PlanStats, Point, Polygon, Pose } from '../types/index.ts';
+import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
-import type { RouteResult } from './route-types.ts';
+import type { Found } from './route-links.ts';
 
 export interface CorridorPasses {
   /** Guidance lines of the corridor passes; the i-th is track `firstIndex + i`. */
@@ -43,8 +44,7 @@ const WASTE = 0.2;
 /** Sampling step along the centre lines and connectors [m]. */
 const STEP = 1;
 
-interface Sample {
-  p: Point;
+interface Sample extends Dense {
   covered: boolean;
 }
 
@@ -75,16 +75,16 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   // The uncovered runs of each centre line, driven nearest first.
   const todo: { line: Point[]; corridor: Corridor }[] = [];
   for (const c of centre) {
-    let run: Point[] = [];
-    const flush = () => {
-      if (run.length >= 2 && lineLength(run) >= MIN_PASS * w) todo.push({ line: run, corridor: c.corridor });
-      run = [];
-    };
-    for (const s of c.samples) {
-      if (s.covered) flush();
-      else run.push(s.p);
+    let from = -1;
+    for (let k = 0; k <= c.samples.length; k++) {
+      const open = k < c.samples.length && !c.samples[k].covered;
+      if (open && from < 0) from = k;
+      if (open || from < 0) continue;
+      const run = piece(c.samples, from, k - 1);
+      from = -1;
+      if (run && lineLength(run.points) >= MIN_PASS * w)
+        todo.push({ line: run.points, corridor: c.corridor });
     }
-    flush();
   }
   const worked = new Set<Corridor>();
   for (const c of centre) if (c.samples.some((s) => s.covered)) worked.add(c.corridor);
@@ -98,17 +98,29 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
       }
     });
     options.sort((x, y) => x.d - y.d);
-    let done = -1;
+    // The nearest start a way reaches that keeps the implement inside the
+    // field, else the nearest any way reaches.
+    let best: { k: number; line: Point[]; found: Found | null } | null = null;
     for (const o of options.slice(0, TRIES)) {
       const line = o.forward ? todo[o.k].line : todo[o.k].line.slice().reverse();
-      if (!linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w)) continue;
-      const index = firstIndex + out.guidance.length;
-      out.guidance.push(line);
-      b.parts.push({ type: 'RouteTrack', points: line, working: true, trackIndex: index });
-      b.pose = endPose(line);
-      done = o.k;
-      break;
+      const found = linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w);
+      if (found === undefined) continue;
+      const inside = !found || found.legs.every(([c]) => !b.links.overhangs(c));
+      if (!best || inside) best = { k: o.k, line, found };
+      if (inside) break;
     }
+    if (!best) break;
+    const { k: done, line, found } = best;
+    if (found) for (const [c, t] of found.legs) b.pushConnection(c, t);
+    else b.routeStart ??= line[0];
+    out.guidance.push(line);
+    b.parts.push({
+      type: 'RouteTrack',
+      points: line,
+      working: true,
+      trackIndex: firstIndex + out.guidance.length - 1,
+    });
+    b.pose = endPose(line);
     if (done < 0) break;
     worked.add(todo[done].corridor);
     todo.splice(done, 1);
@@ -131,11 +143,12 @@ function convertConnectors(
   const w = b.w;
   for (let i = 0; i < b.parts.length; i++) {
     const part = b.parts[i];
-    if (part.working || part.reverse || part.points.length < 2) continue;
+    // Not the moves of a turn made back and forth.
+    if (part.working || part.reverse || part.turnKind === 'K' || part.points.length < 2) continue;
     if (lineLength(part.points) < MIN_CONVERTED * w) continue;
     const pts = densify(part.points, STEP);
     // For each point: the centre-line samples it covers, if it lies in a corridor.
-    const hits: (Sample[] | null)[] = pts.map((p) => {
+    const hits: (Sample[] | null)[] = pts.map(({ p }) => {
       for (const c of centre) {
         if (!pointInPolygon(p, c.corridor.piece)) continue;
         const near = c.samples.filter((s) => !s.covered && Math.hypot(s.p.x - p.x, s.p.y - p.y) <= w / 2);
@@ -143,32 +156,39 @@ function convertConnectors(
       }
       return null;
     });
+    const last = pts.length - 1;
     const runs: [number, number][] = [];
     let from = -1;
     for (let k = 0; k <= pts.length; k++) {
       const on = k < pts.length && hits[k] !== null;
       if (on && from < 0) from = k;
-      if (!on && from >= 0) {
-        if (lineLength(pts.slice(from, k)) >= MIN_CONVERTED * w) runs.push([from, k - 1]);
-        from = -1;
-      }
+      if (on || from < 0) continue;
+      runs.push([from, k - 1]);
+      from = -1;
     }
-    if (runs.length === 0) continue;
     const pieces: PathPart[] = [];
     let at = 0;
-    const rest = (a: number, z: number) => {
-      if (z > a) pieces.push({ ...part, points: pts.slice(a, z + 1) });
-    };
     for (const [a, z] of runs) {
-      rest(at, a);
-      const line = pts.slice(a, z + 1);
+      const run = piece(pts, a, z);
+      if (!run || lineLength(run.points) < MIN_CONVERTED * w) continue;
+      // No stub of connector is left before or after the pass.
+      const before = piece(pts, at, run.from);
+      const start = before && isStub(before.points) ? at : run.from;
+      const after = piece(pts, run.to, last);
+      const end = after && isStub(after.points) ? last : run.to;
+      const pass = piece(pts, start, end);
+      if (!pass) continue;
+      const lead = piece(pts, at, pass.from);
+      if (lead) pieces.push({ ...part, points: lead.points });
       const index = firstIndex + out.guidance.length;
-      out.guidance.push(line);
-      pieces.push({ type: 'RouteTrack', points: line, working: true, trackIndex: index });
-      for (let k = a; k <= z; k++) for (const s of hits[k] as Sample[]) s.covered = true;
-      at = z;
+      out.guidance.push(pass.points);
+      pieces.push({ type: 'RouteTrack', points: pass.points.slice(), working: true, trackIndex: index });
+      for (let j = pass.from; j <= pass.to; j++) for (const s of hits[j] ?? []) s.covered = true;
+      at = pass.to;
     }
-    rest(at, pts.length - 1);
+    if (pieces.length === 0) continue;
+    const tail = piece(pts, at, last);
+    if (tail) pieces.push({ ...part, points: tail.points });
     b.parts.splice(i, 1, ...pieces);
     i += pieces.length - 1;
   }
@@ -180,103 +200,100 @@ function convertConnectors(
  * of the field, whose edges take the overhang), the point is taken as
  * covered: no pass is driven for it.
  */
-/** Link the route to `to` by the usual ways if one is at most `budget` long. */
-function linkWithin(b: RouteBuilder, to: Pose, budget: number): boolean {
-  if (!b.pose) {
-    b.pose = to;
-    return true;
-  }
-  if (Math.hypot(to.x - b.pose.x, to.y - b.pose.y) > budget) return false;
+/**
+ * The way from where the route is to `to` by the usual links, if one is at
+ * most `budget` long: null where the route has not begun (nothing to
+ * drive), undefined where there is none.
+ */
+function linkWithin(b: RouteBuilder, to: Pose, budget: number): Found | null | undefined {
+  if (!b.pose) return null;
+  if (Math.hypot(to.x - b.pose.x, to.y - b.pose.y) > budget) return undefined;
   const found = b.links.findLink(b.pose, to, 'Connector', true);
-  if (!found || found.length > budget) return false;
-  for (const [c, t] of found.legs) b.pushConnection(c, t);
-  b.pose = to;
-  return true;
+  return found && found.length <= budget ? found : undefined;
 }
 
-function sample(line: readonly Point[], piece: Polygon, region: EdgeIndex, w: number): Sample[] {
+/** A piece of connector too short to leave on its own (the pass takes it in). */
+function isStub(points: readonly Point[]): boolean {
+  return points.length < 3 || lineLength(points) < STRAIGHT;
+}
+
+function sample(line: readonly Point[], strip: Polygon, region: EdgeIndex, w: number): Sample[] {
   const pts = densify(line, STEP);
   // Half the width of the unworked strip: the distance to its edge, the
   // most within half a swath along the line (near an end of the line, the
   // nearest edge is the strip's end, not its side).
-  const edge = pts.map((p) => distToPolygonBoundary(p, piece));
+  const edge = pts.map(({ p }) => distToPolygonBoundary(p, strip));
   const reach = Math.ceil(w / 2 / STEP);
-  return pts.map((p, i) => {
+  return pts.map((d, i) => {
     let unworked = 0;
     for (let k = Math.max(0, i - reach); k <= Math.min(pts.length - 1, i + reach); k++)
       unworked = Math.max(unworked, edge[k]);
-    const field = region.distance(p, w / 2);
-    return { p, covered: Math.min(w / 2, field) - unworked > WASTE * w };
+    const field = region.distance(d.p, w / 2);
+    return { ...d, covered: Math.min(w / 2, field) - unworked > WASTE * w };
   });
 }
 
 function startPose(line: readonly Point[]): Pose {
-  const a = line[0];
-  const b = line[1];
-  return { x: a.x, y: a.y, heading: Math.atan2(b.y - a.y, b.x - a.x) };
+  return { x: line[0].x, y: line[0].y, heading: startTangent(line, MAX_CHORD) };
 }
 
 function endPose(line: readonly Point[]): Pose {
-  const a = line[line.length - 2];
   const b = line[line.length - 1];
-  return { x: b.x, y: b.y, heading: Math.atan2(b.y - a.y, b.x - a.x) };
+  return { x: b.x, y: b.y, heading: endTangent(line, MAX_CHORD) };
 }
 
-function densify(pts: readonly Point[], step: number): Point[] {
-  const out: Point[] = [pts[0]];
+/**
+ * A point of a densified line: `vertex` where it is one of the line's own
+ * vertices, `cut` where the line may be cut there without its pieces
+ * bending tighter than the line does (a vertex, or a point along a chord
+ * long enough to be a straight; a cut inside an arc's chord would).
+ */
+interface Dense {
+  p: Point;
+  vertex: boolean;
+  cut: boolean;
+}
+
+/** Curves are drawn with chords at most this long [m] (tangent.ts). */
+const MAX_CHORD = 1 + 1e-6;
+/** Chords at least this long [m] are straights (arcs are sampled finer). */
+const STRAIGHT = 2;
+
+function densify(pts: readonly Point[], step: number): Dense[] {
+  const out: Dense[] = [{ p: pts[0], vertex: true, cut: true }];
   for (let i = 1; i < pts.length; i++) {
     const a = pts[i - 1];
     const b = pts[i];
-    const n = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / step));
-    for (let k = 1; k <= n; k++) out.push({ x: a.x + ((b.x - a.x) * k) / n, y: a.y + ((b.y - a.y) * k) / n });
+    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    const n = l > step * 1.05 ? Math.ceil(l / step) : 1;
+    for (let k = 1; k < n; k++)
+      out.push({
+        p: { x: a.x + ((b.x - a.x) * k) / n, y: a.y + ((b.y - a.y) * k) / n },
+        vertex: false,
+        cut: l >= STRAIGHT,
+      });
+    out.push({ p: b, vertex: true, cut: true });
   }
   return out;
 }
 
-/** Routes covering less than this share of the zone [%] are looked at for corridors. */
-const CORRIDOR_COVERED_PERCENT = 98;
-
-export interface ZoneCorridorInput {
-  route: RouteResult;
-  /** The zone's parts: guidance first, the route's driven parts (with sequence) last; changed in place. */
-  parts: PathPart[];
-  workable: Polygon[];
-  /** Number of the zone's tracks (corridor passes are numbered on from it). */
-  firstIndex: number;
-  stats: PlanStats;
-  statsOf: (parts: readonly PathPart[], workable: readonly Polygon[]) => PlanStats;
-}
-
 /**
- * Where the route leaves much of the zone unworked, the route with its
- * corridors worked (withCorridors), taken when it drives some: the zone's
- * parts gain the passes' guidance tracks and the route's new parts, the
- * workable area the corridors, and the statistics are measured again.
+ * The piece of a densified line from about index a to about index z: its
+ * ends moved inwards to points where it may be cut, its own vertices
+ * between (null where nothing is left).
  */
-export function withZoneCorridors(z: ZoneCorridorInput): {
-  route: RouteResult;
-  workable: Polygon[];
-  stats: PlanStats;
-} {
-  const same = { route: z.route, workable: z.workable, stats: z.stats };
-  if (!z.route.withCorridors || z.stats.coveredPercent >= CORRIDOR_COVERED_PERCENT) return same;
-  const route = z.route.withCorridors();
-  const c = route.corridors;
-  if (!c || route.failures > z.route.failures) return same;
-  const driven = z.parts.findIndex((p) => p.sequence !== undefined);
-  z.parts.splice(
-    driven < 0 ? z.parts.length : driven,
-    z.parts.length,
-    ...c.guidance.map(
-      (line, k): PathPart => ({
-        type: 'GuidanceTrack',
-        points: line.slice(),
-        working: false,
-        trackIndex: z.firstIndex + k,
-      }),
-    ),
-    ...route.parts.map((p) => ({ ...p, sequence: 0 })),
-  );
-  const workable = union(z.workable, c.areas);
-  return { route, workable, stats: z.statsOf(z.parts, workable) };
+function piece(
+  d: readonly Dense[],
+  a: number,
+  z: number,
+): { from: number; to: number; points: Point[] } | null {
+  let from = a;
+  while (from < z && !d[from].cut) from++;
+  let to = z;
+  while (to > from && !d[to].cut) to--;
+  if (to <= from) return null;
+  const points = [d[from].p];
+  for (let k = from + 1; k < to; k++) if (d[k].vertex) points.push(d[k].p);
+  points.push(d[to].p);
+  return { from, to, points };
 }
