@@ -659,6 +659,7 @@ function planZone(
     route,
     parts,
     workable,
+    field: workField,
     firstIndex,
     stats: statsOf(parts, workable),
     statsOf,

@@ -294,6 +294,10 @@ function piece(
   if (to <= from) return null;
   const points = [d[from].p];
   for (let k = from + 1; k < to; k++) if (d[k].vertex) points.push(d[k].p);
+  // Three points at least: a guidance line of two is a straight track of the pattern's grid.
+  // (With no vertex between, the piece lies along one chord: its middle is on it.)
+  if (points.length === 1)
+    points.push({ x: (d[from].p.x + d[to].p.x) / 2, y: (d[from].p.y + d[to].p.y) / 2 });
   points.push(d[to].p);
   return { from, to, points };
 }

@@ -3,10 +3,12 @@
  * unworked, the route with its corridors worked (corridor-passes.ts) is
  * taken, and the zone's parts, workable area and statistics follow it.
  */
-import { union } from '../geometry/clip.ts';
+import { bufferLines, intersection, union } from '../geometry/clip.ts';
 import type { PathPart, PlanStats, Polygon } from '../types/index.ts';
 import type { RouteResult } from './route-types.ts';
 
+/** Half-width of the band round a corridor pass taken into the workable area [m]. */
+const CENTRE_BAND = 0.25;
 /** Routes covering less than this share of the zone [%] are looked at for corridors. */
 const CORRIDOR_COVERED_PERCENT = 98;
 
@@ -15,6 +17,8 @@ export interface ZoneCorridorInput {
   /** The zone's parts: guidance first, the route's driven parts (with sequence) last; changed in place. */
   parts: PathPart[];
   workable: Polygon[];
+  /** The worked field of the zone (the zone less obstacles and passable areas). */
+  field: readonly Polygon[];
   /** Number of the zone's tracks (corridor passes are numbered on from it). */
   firstIndex: number;
   stats: PlanStats;
@@ -52,6 +56,9 @@ export function withZoneCorridors(z: ZoneCorridorInput): {
     ),
     ...route.parts.map((p) => ({ ...p, sequence: 0 })),
   );
-  const workable = union(z.workable, c.areas);
+  // The corridors, and a narrow band round each pass (its centre line may
+  // stray a little from the corridor), join the area tracks work.
+  const band = bufferLines(c.guidance, CENTRE_BAND, 'butt');
+  const workable = union(z.workable, intersection([...c.areas, ...band], z.field));
   return { route, workable, stats: z.statsOf(z.parts, workable) };
 }
