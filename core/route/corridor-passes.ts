@@ -13,10 +13,12 @@
  * Each pass is a RouteTrack with a guidance track of its own, numbered on
  * from the zone's tracks.
  */
+import { Clipper } from 'clipper2-ts';
 import { bufferLines, difference } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
-import { distToPolygonBoundary, pointInPolygon } from '../geometry/polygon.ts';
+import { type BBox, distToPolygonBoundary, pointInPolygon, ringBBox } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
+import { longestSegmentAngle, rotatePolygons } from '../metrics/compute-stats.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -58,9 +60,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   const none: CorridorPasses = { guidance: [], areas: [] };
   const lines: Point[][] = [];
   for (const p of b.parts) if (p.working && p.points.length >= 2) lines.push(p.points);
-  const unworked = lines.length
-    ? difference([b.input.zone], bufferLines(lines, w / 2, 'butt'))
-    : [b.input.zone];
+  const unworked = unworkedArea(b.input.zone, lines, w);
   const corridors = corridorCentreLines(unworked, {
     swathWidth: w,
     turningRadius: b.R,
@@ -69,7 +69,11 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   if (corridors.length === 0) return none;
   const out: CorridorPasses = { guidance: [], areas: [] };
   const centre = corridors.flatMap((c) =>
-    c.lines.map((l) => ({ corridor: c, samples: sample(l, c.piece, b.input.region, w) })),
+    c.lines.map((l) => ({
+      corridor: c,
+      box: ringBBox(c.piece.outer),
+      samples: sample(l, c.piece, b.input.region, w),
+    })),
   );
   convertConnectors(b, centre, out, firstIndex);
   // The uncovered runs of each centre line, driven nearest first.
@@ -83,7 +87,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
       const run = piece(c.samples, from, k - 1);
       from = -1;
       if (run && lineLength(run.points) >= MIN_PASS * w)
-        todo.push({ line: run.points, corridor: c.corridor });
+        todo.push({ line: intoOpenGround(run.points, b.input.region, w), corridor: c.corridor });
     }
   }
   const worked = new Set<Corridor>();
@@ -116,12 +120,11 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
     out.guidance.push(line);
     b.parts.push({
       type: 'RouteTrack',
-      points: line,
+      points: line.slice(),
       working: true,
       trackIndex: firstIndex + out.guidance.length - 1,
     });
     b.pose = endPose(line);
-    if (done < 0) break;
     worked.add(todo[done].corridor);
     todo.splice(done, 1);
   }
@@ -136,7 +139,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
  */
 function convertConnectors(
   b: RouteBuilder,
-  centre: { corridor: Corridor; samples: Sample[] }[],
+  centre: { corridor: Corridor; box: BBox; samples: Sample[] }[],
   out: CorridorPasses,
   firstIndex: number,
 ): void {
@@ -145,11 +148,17 @@ function convertConnectors(
     const part = b.parts[i];
     // Not the moves of a turn made back and forth.
     if (part.working || part.reverse || part.turnKind === 'K' || part.points.length < 2) continue;
-    if (lineLength(part.points) < MIN_CONVERTED * w) continue;
+    const box = ringBBox(part.points);
+    const near = centre.some(
+      ({ box: c }) => box.minX <= c.maxX && box.maxX >= c.minX && box.minY <= c.maxY && box.maxY >= c.minY,
+    );
+    if (!near || lineLength(part.points) < MIN_CONVERTED * w) continue;
     const pts = densify(part.points, STEP);
     // For each point: the centre-line samples it covers, if it lies in a corridor.
     const hits: (Sample[] | null)[] = pts.map(({ p }) => {
       for (const c of centre) {
+        const box = c.box;
+        if (p.x < box.minX || p.x > box.maxX || p.y < box.minY || p.y > box.maxY) continue;
         if (!pointInPolygon(p, c.corridor.piece)) continue;
         const near = c.samples.filter((s) => !s.covered && Math.hypot(s.p.x - p.x, s.p.y - p.y) <= w / 2);
         if (near.length) return near;
@@ -212,6 +221,45 @@ function linkWithin(b: RouteBuilder, to: Pose, budget: number): Found | null | u
   return found && found.length <= budget ? found : undefined;
 }
 
+/**
+ * The zone less the swaths of the working lines. Worked out turned so the
+ * longest working line runs along x (the clipper sweeps along y: the strips
+ * of parallel tracks lie along the sweep), with centre lines simplified
+ * within a few centimetres (headland passes and arcs are dense).
+ */
+function unworkedArea(zone: Polygon, lines: readonly Point[][], w: number): Polygon[] {
+  if (lines.length === 0) return [zone];
+  const angle = longestSegmentAngle(lines);
+  const simple = lines.map((l) => (l.length > 8 ? Clipper.simplifyPathD(l, SIMPLIFY, false) : l));
+  const turned = rotatePolygons(bufferLines(simple, w / 2, 'butt'), angle);
+  return rotatePolygons(difference(rotatePolygons([zone], angle), turned), -angle);
+}
+
+/**
+ * The line run on straight from either end, where that end lies closer to
+ * the field edge than half a swath, to the first point at least that far
+ * from it (within two swaths; else the end stays): the machine starts and
+ * ends working where it can come and go without swinging the implement over
+ * the edge.
+ */
+function intoOpenGround(line: Point[], region: EdgeIndex, w: number): Point[] {
+  const clear = w / 2 - CLEAR_SLACK;
+  const runOn = (p: Point, heading: number): Point | null => {
+    if (region.distance(p, clear) >= clear) return null;
+    const dx = Math.cos(heading);
+    const dy = Math.sin(heading);
+    for (let s = RUN_ON_STEP; s <= 2 * w; s += RUN_ON_STEP) {
+      const q = { x: p.x + dx * s, y: p.y + dy * s };
+      if (!region.contains(q) || region.segmentCrosses(p, q)) return null;
+      if (region.distance(q, clear) >= clear) return q;
+    }
+    return null;
+  };
+  const before = runOn(line[0], startTangent(line, MAX_CHORD) + Math.PI);
+  const after = runOn(line[line.length - 1], endTangent(line, MAX_CHORD));
+  return [...(before ? [before] : []), ...line, ...(after ? [after] : [])];
+}
+
 /** A piece of connector too short to leave on its own (the pass takes it in). */
 function isStub(points: readonly Point[]): boolean {
   return points.length < 3 || lineLength(points) < STRAIGHT;
@@ -256,6 +304,12 @@ interface Dense {
 
 /** Curves are drawn with chords at most this long [m] (tangent.ts). */
 const MAX_CHORD = 1 + 1e-6;
+/** Simplification of working lines before buffering them [m]. */
+const SIMPLIFY = 0.05;
+/** Pass ends are run on in steps of this [m] ... */
+const RUN_ON_STEP = 0.5;
+/** ... to where half a swath less this [m] is clear of the field edge. */
+const CLEAR_SLACK = 0.05;
 /** Chords at least this long [m] are straights (arcs are sampled finer). */
 const STRAIGHT = 2;
 

@@ -10,7 +10,7 @@ import type { RouteResult } from './route-types.ts';
 /** Half-width of the band round a corridor pass taken into the workable area [m]. */
 const CENTRE_BAND = 0.25;
 /** Routes covering less than this share of the zone [%] are looked at for corridors. */
-const CORRIDOR_COVERED_PERCENT = 98;
+const CORRIDOR_COVERED_PERCENT = 97;
 
 export interface ZoneCorridorInput {
   route: RouteResult;

@@ -52,8 +52,10 @@ export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineO
   const q = w / 4;
   // Only pieces that could hold a corridor are opened (most are slivers and corners).
   const minArea = MIN_LENGTH * MIN_WIDTH * w * w;
+  // (Opening takes off thin parts, so it leaves a piece no narrower on average.)
   const large = unworked.filter((p) => {
-    if (polygonArea(p) < minArea) return false;
+    const area = polygonArea(p);
+    if (area < minArea || (2 * area) / ringLength(p.outer) > MAX_MEAN_WIDTH * w) return false;
     const box = ringBBox(p.outer);
     return Math.hypot(box.maxX - box.minX, box.maxY - box.minY) >= MIN_LENGTH * w;
   });
