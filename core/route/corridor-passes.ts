@@ -18,7 +18,6 @@ import { bufferLines, difference } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { type BBox, distToPolygonBoundary, pointInPolygon, ringBBox } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
-import { longestSegmentAngle, rotatePolygons } from '../metrics/compute-stats.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -222,17 +221,14 @@ function linkWithin(b: RouteBuilder, to: Pose, budget: number): Found | null | u
 }
 
 /**
- * The zone less the swaths of the working lines. Worked out turned so the
- * longest working line runs along x (the clipper sweeps along y: the strips
- * of parallel tracks lie along the sweep), with centre lines simplified
- * within a few centimetres (headland passes and arcs are dense).
+ * The zone less the swaths of the working lines, their centre lines
+ * simplified within a few centimetres first (headland passes and arcs are
+ * dense).
  */
 function unworkedArea(zone: Polygon, lines: readonly Point[][], w: number): Polygon[] {
   if (lines.length === 0) return [zone];
-  const angle = longestSegmentAngle(lines);
   const simple = lines.map((l) => (l.length > 8 ? Clipper.simplifyPathD(l, SIMPLIFY, false) : l));
-  const turned = rotatePolygons(bufferLines(simple, w / 2, 'butt'), angle);
-  return rotatePolygons(difference(rotatePolygons([zone], angle), turned), -angle);
+  return difference([zone], bufferLines(simple, w / 2, 'butt'));
 }
 
 /**
