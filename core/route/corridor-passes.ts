@@ -18,6 +18,7 @@ import { bufferLines, difference } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { type BBox, distToPolygonBoundary, pointInPolygon, ringBBox } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
+import { distToSegment } from '../geometry/vec.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -42,6 +43,8 @@ const LINK_BUDGET = 3;
 const LINK_SLACK = 10;
 /** A pass may lie over worked ground by at most this many swaths on either side. */
 const WASTE = 0.2;
+/** Passes of a corridor keep more than this many swaths apart. */
+const DUPLICATE = 0.3;
 /** Sampling step along the centre lines and connectors [m]. */
 const STEP = 1;
 
@@ -78,6 +81,10 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   // The uncovered runs of each centre line, driven nearest first.
   const todo: { line: Point[]; corridor: Corridor }[] = [];
   for (const c of centre) {
+    // Not along a pass of the same corridor (where its one and two passes meet).
+    const mine = todo.filter((t) => t.corridor === c.corridor).map((t) => t.line);
+    for (const s of c.samples)
+      if (!s.covered && mine.some((l) => nearLine(l, s.p, DUPLICATE * w))) s.covered = true;
     let from = -1;
     for (let k = 0; k <= c.samples.length; k++) {
       const open = k < c.samples.length && !c.samples[k].covered;
@@ -254,6 +261,12 @@ function intoOpenGround(line: Point[], region: EdgeIndex, w: number): Point[] {
   const before = runOn(line[0], startTangent(line, MAX_CHORD) + Math.PI);
   const after = runOn(line[line.length - 1], endTangent(line, MAX_CHORD));
   return [...(before ? [before] : []), ...line, ...(after ? [after] : [])];
+}
+
+/** True where p lies within r of the polyline. */
+function nearLine(line: readonly Point[], p: Point, r: number): boolean {
+  for (let i = 1; i < line.length; i++) if (distToSegment(p, line[i - 1], line[i]) <= r) return true;
+  return false;
 }
 
 /** A piece of connector too short to leave on its own (the pass takes it in). */

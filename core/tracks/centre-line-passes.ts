@@ -53,7 +53,9 @@ export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineO
   // Only pieces that could hold a corridor are opened (most are slivers and corners).
   const minArea = MIN_LENGTH * MIN_WIDTH * w * w;
   // (Opening takes off thin parts, so it leaves a piece no narrower on average.)
+  // A piece round an obstacle (with a hole) is a ring, not a corridor.
   const large = unworked.filter((p) => {
+    if (p.holes.length) return false;
     const area = polygonArea(p);
     if (area < minArea || (2 * area) / ringLength(p.outer) > MAX_MEAN_WIDTH * w) return false;
     const box = ringBBox(p.outer);
@@ -62,6 +64,7 @@ export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineO
   const opened = offset(offset(large, -q), q);
   const out: Corridor[] = [];
   for (const piece of opened) {
+    if (piece.holes.length) continue;
     const area = polygonArea(piece);
     if (area < minArea) continue;
     const perimeter = ringLength(piece.outer);
