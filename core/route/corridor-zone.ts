@@ -37,7 +37,6 @@ export function withZoneCorridors(z: ZoneCorridorInput): {
   stats: PlanStats;
 } {
   const same = { route: z.route, workable: z.workable, stats: z.stats };
-  if ((globalThis as { noCorridors?: boolean }).noCorridors) return same;
   if (!z.route.withCorridors || z.stats.coveredPercent >= CORRIDOR_COVERED_PERCENT) return same;
   const route = z.route.withCorridors();
   const c = route.corridors;

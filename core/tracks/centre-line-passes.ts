@@ -13,7 +13,7 @@
  * It is smoothed (a moving average over a swath, then filleted so it bends
  * no tighter than the turning radius) and kept inside the field.
  */
-import { offset } from '../geometry/clip.ts';
+import { difference, offset } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { polygonArea, ringBBox } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
@@ -43,6 +43,8 @@ const TWO_PASSES = 1.5;
 const MIN_LENGTH = 2.5;
 /** Pieces whose mean width (twice the area over the perimeter) exceeds this many swaths are not corridors. */
 const MAX_MEAN_WIDTH = 2.8;
+/** Width of the cut across a ring [m]. */
+const CUT = 0.1;
 /** Sampling step along the sides [m]. */
 const STEP = 1;
 
@@ -52,18 +54,18 @@ export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineO
   const q = w / 4;
   // Only pieces that could hold a corridor are opened (most are slivers and corners).
   const minArea = MIN_LENGTH * MIN_WIDTH * w * w;
-  // (Opening takes off thin parts, so it leaves a piece no narrower on average.)
-  // A piece round an obstacle (with a hole) is a ring, not a corridor.
+  // (Opening takes off thin parts, so it leaves a piece no narrower on
+  // average; the holes of a ring round an obstacle add to its edge.)
   const large = unworked.filter((p) => {
-    if (p.holes.length) return false;
     const area = polygonArea(p);
-    if (area < minArea || (2 * area) / ringLength(p.outer) > MAX_MEAN_WIDTH * w) return false;
+    const edge = ringLength(p.outer) + p.holes.reduce((a, h) => a + ringLength(h), 0);
+    if (area < minArea || (2 * area) / edge > MAX_MEAN_WIDTH * w) return false;
     const box = ringBBox(p.outer);
     return Math.hypot(box.maxX - box.minX, box.maxY - box.minY) >= MIN_LENGTH * w;
   });
   const opened = offset(offset(large, -q), q);
   const out: Corridor[] = [];
-  for (const piece of opened) {
+  for (const piece of opened.flatMap(cutRings)) {
     if (piece.holes.length) continue;
     const area = polygonArea(piece);
     if (area < minArea) continue;
@@ -73,6 +75,30 @@ export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineO
     if (lines.length) out.push({ piece, lines });
   }
   return out;
+}
+
+/**
+ * A piece round an obstacle (with holes) cut across each hole, along x
+ * through its middle, into pieces without (a ring into two C shapes, whose
+ * centre lines their two sides give).
+ */
+function cutRings(piece: Polygon): Polygon[] {
+  if (piece.holes.length === 0) return [piece];
+  const box = ringBBox(piece.outer);
+  const cuts = piece.holes.map((h) => {
+    const hb = ringBBox(h);
+    const y = (hb.minY + hb.maxY) / 2;
+    return {
+      outer: [
+        { x: box.minX - 1, y: y - CUT / 2 },
+        { x: box.maxX + 1, y: y - CUT / 2 },
+        { x: box.maxX + 1, y: y + CUT / 2 },
+        { x: box.minX - 1, y: y + CUT / 2 },
+      ],
+      holes: [],
+    };
+  });
+  return difference([piece], cuts);
 }
 
 function centreLines(outer: readonly Point[], o: CentreLineOptions): Point[][] {
