@@ -11,7 +11,9 @@
  * is left (its area shows as missed, and the audit names it).
  *
  * Each pass is a RouteTrack with a guidance track of its own, numbered on
- * from the zone's tracks.
+ * from the zone's tracks. Only ways that keep the implement inside the
+ * field lead to a pass; with a curvature-rate limit only connectors are
+ * converted (the centre lines bend in arcs, not clothoids).
  */
 import { Clipper } from 'clipper2-ts';
 import { bufferLines, difference } from '../geometry/clip.ts';
@@ -96,31 +98,56 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
         todo.push({ line: intoOpenGround(run.points, b.input.region, w), corridor: c.corridor });
     }
   }
+  // Centre lines bend in arcs: with a curvature-rate limit (clothoid
+  // turns), only the connectors through corridors are worked.
+  if (b.input.machine.maxCurvatureRate !== undefined) todo.length = 0;
   const worked = new Set<Corridor>();
   for (const c of centre) if (c.samples.some((s) => s.covered)) worked.add(c.corridor);
-  while (todo.length) {
+  // Ways to and from the passes keep the whole implement inside the field:
+  // a pass starts where the machine is clear of the edge; one that ends
+  // where it is not (a dead end) is driven last, when the route has no end
+  // node to reach. Only a long lane (LONG_PASS) may be reached by a way that
+  // swings the implement over the edge (reported as overhang).
+  const region = b.input.region;
+  const clear = (p: Point) => region.distance(p, w / 2) >= w / 2 - CLEAR_SLACK;
+  const clearWay = (f: Found) =>
+    f.legs.every(
+      ([c]) => !b.links.overhangs(c) && c.pieces.every((q) => densifyPoints(q.points).every(clear)),
+    );
+  let last = false;
+  while (todo.length && !last) {
     const here = b.pose;
-    const options: { k: number; forward: boolean; d: number }[] = [];
+    const options: { k: number; forward: boolean; d: number; dead: boolean }[] = [];
     todo.forEach(({ line: l }, k) => {
+      // A long lane is worth a way in that swings the implement over its edges.
+      const strict = lineLength(l) < LONG_PASS * w;
       for (const forward of [true, false]) {
         const s = forward ? l[0] : l[l.length - 1];
-        options.push({ k, forward, d: here ? Math.hypot(s.x - here.x, s.y - here.y) : 0 });
+        const e = forward ? l[l.length - 1] : l[0];
+        if (strict && !clear(s)) continue;
+        const dead = strict && !clear(e);
+        if (dead && b.input.end) continue;
+        options.push({
+          k,
+          forward,
+          dead,
+          d: (here ? Math.hypot(s.x - here.x, s.y - here.y) : 0) + (dead ? DEAD_END : 0),
+        });
       }
     });
     options.sort((x, y) => x.d - y.d);
-    // The nearest start a way reaches that keeps the implement inside the
-    // field, else the nearest any way reaches.
-    let best: { k: number; line: Point[]; found: Found | null } | null = null;
+    // The nearest start a way inside the field reaches, dead ends last
+    // (a pass no such way reaches is left).
+    let best: { k: number; line: Point[]; found: Found | null; dead: boolean } | null = null;
     for (const o of options.slice(0, TRIES)) {
       const line = o.forward ? todo[o.k].line : todo[o.k].line.slice().reverse();
       const found = linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w);
-      if (found === undefined) continue;
-      const inside = !found || found.legs.every(([c]) => !b.links.overhangs(c));
-      if (!best || inside) best = { k: o.k, line, found };
-      if (inside) break;
+      if (found === undefined || (found && lineLength(line) < LONG_PASS * w && !clearWay(found))) continue;
+      best = { k: o.k, line, found, dead: o.dead };
+      break;
     }
     if (!best) break;
-    const { k: done, line, found } = best;
+    const { k: done, line, found, dead } = best;
     if (found) for (const [c, t] of found.legs) b.pushConnection(c, t);
     else b.routeStart ??= line[0];
     out.guidance.push(line);
@@ -133,6 +160,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
     b.pose = endPose(line);
     worked.add(todo[done].corridor);
     todo.splice(done, 1);
+    last = dead;
   }
   for (const c of worked) out.areas.push(c.piece);
   return out;
@@ -263,6 +291,11 @@ function intoOpenGround(line: Point[], region: EdgeIndex, w: number): Point[] {
   return [...(before ? [before] : []), ...line, ...(after ? [after] : [])];
 }
 
+/** The polyline's points with more added so none is over a metre from the next. */
+function densifyPoints(pts: readonly Point[]): Point[] {
+  return densify(pts, STEP).map((d) => d.p);
+}
+
 /** True where p lies within r of the polyline. */
 function nearLine(line: readonly Point[], p: Point, r: number): boolean {
   for (let i = 1; i < line.length; i++) if (distToSegment(p, line[i - 1], line[i]) <= r) return true;
@@ -315,6 +348,10 @@ interface Dense {
 const MAX_CHORD = 1 + 1e-6;
 /** Simplification of working lines before buffering them [m]. */
 const SIMPLIFY = 0.05;
+/** Passes at least this many swaths long may be reached over the field edge. */
+const LONG_PASS = 8;
+/** A dead-end pass is chosen as if this much farther away [m] (it ends the passes). */
+const DEAD_END = 1e6;
 /** Pass ends are run on in steps of this [m] ... */
 const RUN_ON_STEP = 0.5;
 /** ... to where half a swath less this [m] is clear of the field edge. */
