@@ -12,6 +12,7 @@
  * route ends on the outermost pass, near the field edge.
  */
 import type { OptimizerReport, Point } from '../types/index.ts';
+import { type CorridorPasses, driveCorridorPasses } from './corridor-passes.ts';
 import { driveGreedy } from './drive-greedy.ts';
 import { HeadlandDriver } from './drive-headlands.ts';
 import { driveOrdered } from './drive-ordered.ts';
@@ -90,19 +91,33 @@ export function planRoute(input: RouteInput): RouteResult {
     );
   }
 
-  let routeEnd: Point | undefined = b.pose ? { x: b.pose.x, y: b.pose.y } : undefined;
-  if (input.end && b.pose) {
-    const target = entryPose(input.end, b.pose, true);
-    if (!b.link(target, 'HeadlandConnector')) b.failures++;
-    routeEnd = input.end;
-  }
-  return {
-    parts: withoutDegenerateParts(b.parts),
-    start: b.routeStart,
-    end: routeEnd,
-    failures: b.failures,
-    skippedTracks: b.skipped,
-    undrivenRings: b.undriven,
-    ...(optimizer ? { optimizer } : {}),
+  // The route is complete but for its way to the end node: corridors it
+  // leaves unworked may still be worked before that (withCorridors).
+  const beforeEnd = { parts: b.parts.length, pose: b.pose, failures: b.failures };
+  const finish = (corridors?: CorridorPasses): RouteResult => {
+    let routeEnd: Point | undefined = b.pose ? { x: b.pose.x, y: b.pose.y } : undefined;
+    if (input.end && b.pose) {
+      const target = entryPose(input.end, b.pose, true);
+      if (!b.link(target, 'HeadlandConnector')) b.failures++;
+      routeEnd = input.end;
+    }
+    return {
+      parts: withoutDegenerateParts(b.parts),
+      start: b.routeStart,
+      end: routeEnd,
+      failures: b.failures,
+      skippedTracks: b.skipped,
+      undrivenRings: b.undriven,
+      ...(optimizer ? { optimizer } : {}),
+      ...(corridors?.guidance.length ? { corridors } : {}),
+    };
   };
+  const result = finish();
+  result.withCorridors = () => {
+    b.parts.length = beforeEnd.parts;
+    b.pose = beforeEnd.pose;
+    b.failures = beforeEnd.failures;
+    return finish(driveCorridorPasses(b, input.tracks.tracks.length));
+  };
+  return result;
 }

@@ -13,6 +13,7 @@ import type {
   Pose,
   RouteAlgorithm,
 } from '../types/index.ts';
+import type { CorridorPasses } from './corridor-passes.ts';
 import type { Visit } from './optimize-order.ts';
 
 /**
@@ -85,4 +86,13 @@ export interface RouteResult {
   undrivenRings: HeadlandRing[];
   /** Set when the order was optimized. */
   optimizer?: OptimizerReport;
+  /** Corridor passes driven (RouteTracks numbered on from the zone's tracks) and the corridors they work. */
+  corridors?: CorridorPasses;
+  /**
+   * The same route with the corridors it leaves unworked (lanes and arms
+   * too narrow for a headland pass or a track) worked by passes down their
+   * middle, driven after the headland passes (corridor-passes.ts). Dearer
+   * than the route: for routes that leave much unworked.
+   */
+  withCorridors?: () => RouteResult;
 }
