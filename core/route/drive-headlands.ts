@@ -15,6 +15,8 @@ import type { RouteRing } from './route-links.ts';
 
 /** A way on that swings the implement over the edge counts this much longer [m]. */
 const OVERHANG_PENALTY = 1e6;
+/** A way on that keeps the implement inside is taken over one that does not when at most this many turning radii longer. */
+const INSIDE_DETOUR_RADII = 20;
 
 export class HeadlandDriver {
   private readonly b: RouteBuilder;
@@ -107,6 +109,14 @@ export class HeadlandDriver {
             bestLen = len;
             chosen = { s, dir, conn: c };
           }
+        }
+      }
+      if (chosen?.conn && b.links.overhangs(chosen.conn)) {
+        // A way on that keeps the implement inside, at a detour of a few turning radii at most.
+        const inside = b.links.joinInside(pose, path, dirs, chosen.conn.length + INSIDE_DETOUR_RADII * R);
+        if (inside) {
+          for (const [c, t] of inside.legs) b.pushConnection(c, t);
+          chosen = { s: inside.s, dir: inside.dir, conn: null };
         }
       }
       if (!chosen) {
