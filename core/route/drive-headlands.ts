@@ -111,9 +111,24 @@ export class HeadlandDriver {
           }
         }
       }
-      if (chosen?.conn && b.links.overhangs(chosen.conn)) {
-        // A way on that keeps the implement inside, at a detour of a few turning radii at most.
-        const inside = b.links.joinInside(pose, path, dirs, chosen.conn.length + INSIDE_DETOUR_RADII * R);
+      // A way on that keeps the implement inside, at a detour of a few turning
+      // radii at most: on a pass with no lobes (where the loop starts decides
+      // which are driven from it) and not inside a corner driven square (it would stay round).
+      if (
+        chosen?.conn &&
+        b.links.overhangs(chosen.conn) &&
+        !(exterior && this.lobes(ring.passNumber).length)
+      ) {
+        const square = exterior ? this.cornersOf(path) : [];
+        const inCorner = (s: number) =>
+          square.some((c) => path.distance(c.from - 1, s, 1) <= path.distance(c.from - 1, c.to + 1, 1));
+        const inside = b.links.joinInside(
+          pose,
+          path,
+          dirs,
+          chosen.conn.length + INSIDE_DETOUR_RADII * R,
+          (s) => !inCorner(s),
+        );
         if (inside) {
           for (const [c, t] of inside.legs) b.pushConnection(c, t);
           chosen = { s: inside.s, dir: inside.dir, conn: null };
@@ -138,15 +153,19 @@ export class HeadlandDriver {
     }
     if (!chosen && pose) {
       const s0 = path.project(pose);
-      for (const frac of [0, 0.25, 0.5, 0.75]) {
-        const s = path.snap(s0 + frac * path.length);
-        const target = path.poseAt(s, dirs[0]);
-        const legs = b.links.fieldTravel().connect(pose, target);
-        if (legs) {
-          for (const c of legs) b.pushConnection(c, 'Connector');
-          chosen = { s, dir: dirs[0], conn: null };
-          break;
+      // Held to the turn area first, onto any of the join points.
+      for (const travel of b.links.fieldTravels()) {
+        for (const frac of [0, 0.25, 0.5, 0.75]) {
+          const s = path.snap(s0 + frac * path.length);
+          const target = path.poseAt(s, dirs[0]);
+          const legs = travel.connect(pose, target);
+          if (legs) {
+            for (const c of legs) b.pushConnection(c, 'Connector');
+            chosen = { s, dir: dirs[0], conn: null };
+            break;
+          }
         }
+        if (chosen) break;
       }
     }
     if (!chosen && pose) {

@@ -28,8 +28,12 @@ const TIP_REACH_RADII = 5;
 /** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
 const DETOUR_RADII = 10;
 
-/** Distances along a ring [turning radii] a way onto it that keeps the implement inside is looked for at. */
-const JOIN_RADII = [1, 1.5, 2, 3, 4, 5, 6.5, 8, 10, 12, 16];
+/**
+ * Distances along a ring [turning radii] a way onto it that keeps the
+ * implement inside is looked for at (besides the 2, 3, 5 and 8 radii every
+ * way onto a pass tries first).
+ */
+const JOIN_RADII = [1, 1.5, 4, 6.5, 11, 16];
 
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
@@ -286,6 +290,21 @@ export class RouteLinks {
   }
 
   /**
+   * Travel through the field to try in turn: held to the turn area (where
+   * both ends lie in it), then anywhere in the field.
+   */
+  fieldTravels(): { connect(from: Pose, to: Pose): Connection[] | null }[] {
+    const held = this.heldTravel();
+    const t = this.turnArea;
+    this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
+    if (!held || !t) return [this.travel];
+    return [
+      { connect: (from, to) => (t.contains(from) && t.contains(to) ? held.connect(from, to) : null) },
+      this.travel,
+    ];
+  }
+
+  /**
    * Travel whose waypoints keep their clearances inside the turn area (half
    * the working width more from the edge and the obstacles) and whose legs
    * are held to it.
@@ -346,10 +365,10 @@ export class RouteLinks {
     }
     // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
     let direct = cached ?? this.connectPoses(from, to, R, this.region, { allowReverse: false });
-    let via = direct && direct.length < 6 * R + dist(from, to) ? null : this.viaRing(from, to, false);
+    let via = direct && direct.length < 6 * R + dist(from, to) ? null : this.alongRing(from, to, false);
     if (!direct && !via) {
       direct = this.connectPoses(from, to, R, this.region);
-      via = direct ? null : (this.viaRing(from, to, true) ?? this.viaTwoRings(from, to));
+      via = direct ? null : (this.alongRing(from, to, true) ?? this.viaTwoRings(from, to));
     } else if (!direct && via && via.length > 6 * R + dist(from, to)) {
       // A long way round the headland against a turn with a short reversing
       // manoeuvre: the turn, when it saves more than its stops cost.
@@ -400,7 +419,7 @@ export class RouteLinks {
     const direct = this.connectPoses(from, to, R, this.region, { allowReverse: false });
     if (direct && direct.length < 6 * R + dist(from, to))
       return { length: direct.length, legs: [[direct, 'Turn']] };
-    const via = this.viaRing(from, to, false);
+    const via = this.alongRing(from, to, false);
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, 'Turn']] } : (best as Found);
     return this.findIn(from, to, 'Turn', false, null);
@@ -500,16 +519,17 @@ export class RouteLinks {
    * obstacles, for where the nearest joins swing it over the edge: a turn
    * onto the ring farther along it, where the ring runs clear of the edge,
    * else travel through the field held to the turn area. At most `maxLength`
-   * long; null where none is.
+   * long, joined where `usable` allows (by position along the ring); null where none is.
    */
   joinInside(
     from: Pose,
     path: RingPath,
     dirs: readonly RingDirection[],
     maxLength: number,
+    usable: (s: number) => boolean = () => true,
   ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
     const t = this.turnArea;
-    if (!t || !t.contains(from)) return null;
+    if (!t?.contains(from)) return null;
     const R = this.R;
     const s0 = path.project(from);
     let best: {
@@ -523,7 +543,7 @@ export class RouteLinks {
         if (k * R > path.length / 2) break;
         const s = path.snap(s0 + dir * k * R);
         const to = path.poseAt(s, dir);
-        if (!t.contains(to)) continue;
+        if (!t.contains(to) || !usable(s)) continue;
         const c = this.connectPoses(from, to, R, this.region, {}, 'turnArea');
         if (c && c.length <= maxLength && (!best || c.length < best.length))
           best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
@@ -537,7 +557,7 @@ export class RouteLinks {
         if (k * R > path.length / 2) break;
         const s = path.snap(s0 + dir * k * R);
         const to = path.poseAt(s, dir);
-        if (!t.contains(to)) continue;
+        if (!t.contains(to) || !usable(s)) continue;
         const legs = held.connect(from, to);
         if (!legs) continue;
         const length = legs.reduce((a, c) => a + c.length, 0);
@@ -581,8 +601,15 @@ export class RouteLinks {
     return out === 0;
   }
 
-  /** Along one headland ring that passes near both ends. */
+  /**
+   * Along one headland ring that passes near both ends: held to the turn
+   * area first (the ways onto the ring and off it, and the stretch along it).
+   */
   viaRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
+    return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+  }
+
+  private alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
     const R = this.R;
     const w = this.w;
     const opts = { allowReverse };
