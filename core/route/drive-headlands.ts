@@ -112,22 +112,34 @@ export class HeadlandDriver {
         }
       }
       // A way on that keeps the implement inside, at a detour of a few turning
-      // radii at most: on a pass with no lobes (where the loop starts decides
-      // which are driven from it) and not inside a corner driven square (it would stay round).
-      if (
-        chosen?.conn &&
-        b.links.overhangs(chosen.conn) &&
-        !(exterior && this.lobes(ring.passNumber).length)
-      ) {
+      // radii at most, joined no farther round the pass than where a lobe
+      // leaves or rejoins it (the loop from there takes in the same lobes) and
+      // not inside a corner driven square (the corner would stay round).
+      if (chosen?.conn && b.links.overhangs(chosen.conn)) {
+        const marks: number[] = [];
+        if (exterior) {
+          for (const l of this.lobes(ring.passNumber)) {
+            if (this.drivenLobes.has(lobeKey(l))) continue;
+            marks.push(path.project(l.points[0]), path.project(l.points[l.points.length - 1]));
+          }
+        }
         const square = exterior ? this.cornersOf(path) : [];
-        const inCorner = (s: number) =>
-          square.some((c) => path.distance(c.from - 1, s, 1) <= path.distance(c.from - 1, c.to + 1, 1));
+        const s1 = chosen.s;
+        const margin = 2 * R + 1;
+        const usable = (s: number) => {
+          const ahead = path.distance(s1, s, 1);
+          const [a, span] = ahead <= path.length / 2 ? [s1, ahead] : [s, path.length - ahead];
+          return (
+            marks.every((m) => path.distance(a - margin, m, 1) > span + 2 * margin) &&
+            !square.some((c) => path.distance(c.from - 1, s, 1) <= path.distance(c.from - 1, c.to + 1, 1))
+          );
+        };
         const inside = b.links.joinInside(
           pose,
           path,
           dirs,
           chosen.conn.length + INSIDE_DETOUR_RADII * R,
-          (s) => !inCorner(s),
+          usable,
         );
         if (inside) {
           for (const [c, t] of inside.legs) b.pushConnection(c, t);
