@@ -21,7 +21,7 @@ import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from './turn-region
 const MAX_REVERSE_RADII = 5;
 
 /** Straight reversing tried before and after a turn round in a tip [turning radii]. */
-const TIP_BACKS_RADII = [0, 1, 2, 3, 5];
+const TIP_BACKS_RADII = [0, 1, 2, 3, 4, 5];
 /** ... at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
 const TIP_REACH_RADII = 5;
 
@@ -222,7 +222,7 @@ export class RouteLinks {
     for (const several of [false, true]) {
       for (const [d, e] of pairs) {
         if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
-        if (several && (d !== e || d === 0 || d > 3 * R)) continue;
+        if (several && (d !== e || d === 0)) continue;
         const b = {
           x: from.x - d * Math.cos(from.heading),
           y: from.y - d * Math.sin(from.heading),
