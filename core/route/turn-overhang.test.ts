@@ -180,6 +180,33 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'a pass into a narrow tip turns round where the tip is wide enough, backing up along its legs (fiboa-fr:20, fiboa-ec_ro:25)',
+    () => {
+      const cases = [
+        ...orientations(findCorpusField('fiboa-fr:20')!),
+        // Mirrored, this field swings over its edge elsewhere.
+        ...orientations(findCorpusField('fiboa-ec_ro:25')!).slice(0, 4),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        // No run backwards longer than five turning radii.
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-lt:6, corridors as narrow as the machine)',
     () => {
       const { plan } = planField({ boundary: findCorpusField('fiboa-lt:6')!, ...S1 });
