@@ -396,6 +396,13 @@ export class RouteLinks {
     if (over) {
       const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
       if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
+    } else if (held && legs) {
+      // Nor a long way round for a turn that swings over the edge: the way
+      // outside the turn area is then looked for (and the overhang reported).
+      const travel = legs.reduce((a, c) => a + c.length, 0);
+      const turn = this.connectPoses(from, to, R, this.region, {}, 'field');
+      if (turn && travel > turn.length + DETOUR_RADII * R)
+        return { length: turn.length, legs: [[turn, type]] };
     }
     if (!legs) {
       const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
