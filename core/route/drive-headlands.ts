@@ -15,6 +15,8 @@ import type { RouteRing } from './route-links.ts';
 
 /** A way on that swings the implement over the edge counts this much longer [m]. */
 const OVERHANG_PENALTY = 1e6;
+/** A way on that keeps the implement inside is taken over one that does not when at most this many turning radii longer. */
+const INSIDE_DETOUR_RADII = 20;
 
 export class HeadlandDriver {
   private readonly b: RouteBuilder;
@@ -109,6 +111,41 @@ export class HeadlandDriver {
           }
         }
       }
+      // A way on that keeps the implement inside, at a detour of a few turning
+      // radii at most, joined no farther round the pass than where a lobe
+      // leaves or rejoins it (the loop from there takes in the same lobes) and
+      // not inside a corner driven square (the corner would stay round).
+      if (chosen?.conn && b.links.overhangs(chosen.conn)) {
+        const marks: number[] = [];
+        if (exterior) {
+          for (const l of this.lobes(ring.passNumber)) {
+            if (this.drivenLobes.has(lobeKey(l))) continue;
+            marks.push(path.project(l.points[0]), path.project(l.points[l.points.length - 1]));
+          }
+        }
+        const square = exterior ? this.cornersOf(path) : [];
+        const s1 = chosen.s;
+        const margin = 2 * R + 1;
+        const usable = (s: number) => {
+          const ahead = path.distance(s1, s, 1);
+          const [a, span] = ahead <= path.length / 2 ? [s1, ahead] : [s, path.length - ahead];
+          return (
+            marks.every((m) => path.distance(a - margin, m, 1) > span + 2 * margin) &&
+            !square.some((c) => path.distance(c.from - 1, s, 1) <= path.distance(c.from - 1, c.to + 1, 1))
+          );
+        };
+        const inside = b.links.joinInside(
+          pose,
+          path,
+          dirs,
+          chosen.conn.length + INSIDE_DETOUR_RADII * R,
+          usable,
+        );
+        if (inside) {
+          for (const [c, t] of inside.legs) b.pushConnection(c, t);
+          chosen = { s: inside.s, dir: inside.dir, conn: null };
+        }
+      }
       if (!chosen) {
         // Join anywhere on the ring along the headland.
         for (const frac of [0, 0.25, 0.5, 0.75]) {
@@ -128,15 +165,19 @@ export class HeadlandDriver {
     }
     if (!chosen && pose) {
       const s0 = path.project(pose);
-      for (const frac of [0, 0.25, 0.5, 0.75]) {
-        const s = path.snap(s0 + frac * path.length);
-        const target = path.poseAt(s, dirs[0]);
-        const legs = b.links.fieldTravel().connect(pose, target);
-        if (legs) {
-          for (const c of legs) b.pushConnection(c, 'Connector');
-          chosen = { s, dir: dirs[0], conn: null };
-          break;
+      // Held to the turn area first, onto any of the join points.
+      for (const travel of b.links.fieldTravels()) {
+        for (const frac of [0, 0.25, 0.5, 0.75]) {
+          const s = path.snap(s0 + frac * path.length);
+          const target = path.poseAt(s, dirs[0]);
+          const legs = travel.connect(pose, target);
+          if (legs) {
+            for (const c of legs) b.pushConnection(c, 'Connector');
+            chosen = { s, dir: dirs[0], conn: null };
+            break;
+          }
         }
+        if (chosen) break;
       }
     }
     if (!chosen && pose) {

@@ -27,15 +27,21 @@ interface Level {
 const FLAT_VISIBILITY = 3000;
 
 export class FieldTravel {
-  private readonly zone: Polygon;
+  /** The area waypoints keep their clearance in (the zone, or the zone less half the working width). */
+  private readonly zone: readonly Polygon[];
   private readonly region: EdgeIndex;
   private readonly radius: number;
   /** Curvature-rate limit of the turns [1/m^2], if any. */
   private readonly curvatureRate: number | undefined;
   private readonly levels = new Map<number, Level | null>();
 
-  constructor(zone: Polygon, region: EdgeIndex, radius: number, curvatureRate?: number) {
-    this.zone = zone;
+  /**
+   * `zone` the area the waypoints keep their clearances in (the zone, or
+   * its turn area, so that they keep half the working width more), `region`
+   * the edges every leg is held to.
+   */
+  constructor(zone: Polygon | readonly Polygon[], region: EdgeIndex, radius: number, curvatureRate?: number) {
+    this.zone = 'outer' in zone ? [zone] : zone;
     this.region = region;
     this.radius = radius;
     this.curvatureRate = curvatureRate;
@@ -44,7 +50,7 @@ export class FieldTravel {
   private level(clearance: number) {
     let l = this.levels.get(clearance);
     if (l === undefined) {
-      const shrunk = offset([this.zone], -clearance, 'miter');
+      const shrunk = offset(this.zone, -clearance, 'miter');
       // Simplified within a quarter of the clearance, so no waypoint comes
       // closer to the field edge than three quarters of it.
       const rings = shrunk

@@ -15,18 +15,25 @@ import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { dist, pickShorter, polyLen, ringArea, singleChord } from './route-geometry.ts';
-import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
+import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;
 
 /** Straight reversing tried before and after a turn round in a tip [turning radii]. */
-const TIP_BACKS_RADII = [0, 1, 2, 3, 5];
+const TIP_BACKS_RADII = [0, 1, 2, 3, 4, 5];
 /** ... at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
 const TIP_REACH_RADII = 5;
 
 /** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
 const DETOUR_RADII = 10;
+
+/**
+ * Distances along a ring [turning radii] a way onto it that keeps the
+ * implement inside is looked for at (besides the 2, 3, 5 and 8 radii every
+ * way onto a pass tries first).
+ */
+const JOIN_RADII = [1, 1.5, 4, 6.5, 11, 16];
 
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
@@ -215,7 +222,7 @@ export class RouteLinks {
     for (const several of [false, true]) {
       for (const [d, e] of pairs) {
         if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
-        if (several && (d !== e || d === 0 || d > 3 * R)) continue;
+        if (several && (d !== e || d === 0)) continue;
         const b = {
           x: from.x - d * Math.cos(from.heading),
           y: from.y - d * Math.sin(from.heading),
@@ -268,13 +275,49 @@ export class RouteLinks {
    * Travel through the field along straight legs (built when first needed),
    * its turns held to the turn area while ways are.
    */
-  fieldTravel(): FieldTravel {
-    if (this.mode === 'turnArea' && this.turnArea) {
-      this.turnAreaTravel ??= new FieldTravel(this.zone, this.turnArea, this.R, this.sigma);
-      return this.turnAreaTravel;
-    }
+  fieldTravel(): { connect(from: Pose, to: Pose): Connection[] | null } {
+    const held = this.heldTravel();
+    if (this.mode === 'turnArea' && held) return held;
     this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
-    return this.travel;
+    const field = this.travel;
+    if (this.mode === 'field' || !held) return field;
+    // Either: held to the turn area where the ends allow, else anywhere in the field.
+    const t = this.turnArea;
+    return {
+      connect: (from, to) =>
+        (t?.contains(from) && t.contains(to) ? held.connect(from, to) : null) ?? field.connect(from, to),
+    };
+  }
+
+  /**
+   * Travel through the field to try in turn: held to the turn area (where
+   * both ends lie in it), then anywhere in the field.
+   */
+  fieldTravels(): { connect(from: Pose, to: Pose): Connection[] | null }[] {
+    const held = this.heldTravel();
+    const t = this.turnArea;
+    this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
+    if (!held || !t) return [this.travel];
+    return [
+      { connect: (from, to) => (t.contains(from) && t.contains(to) ? held.connect(from, to) : null) },
+      this.travel,
+    ];
+  }
+
+  /**
+   * Travel whose waypoints keep their clearances inside the turn area (half
+   * the working width more from the edge and the obstacles) and whose legs
+   * are held to it.
+   */
+  private heldTravel(): FieldTravel | null {
+    if (!this.turnArea) return null;
+    this.turnAreaTravel ??= new FieldTravel(
+      turnRegionPolygons(this.zone, this.w / 2),
+      this.turnArea,
+      this.R,
+      this.sigma,
+    );
+    return this.turnAreaTravel;
   }
 
   /**
@@ -322,10 +365,10 @@ export class RouteLinks {
     }
     // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
     let direct = cached ?? this.connectPoses(from, to, R, this.region, { allowReverse: false });
-    let via = direct && direct.length < 6 * R + dist(from, to) ? null : this.viaRing(from, to, false);
+    let via = direct && direct.length < 6 * R + dist(from, to) ? null : this.alongRing(from, to, false);
     if (!direct && !via) {
       direct = this.connectPoses(from, to, R, this.region);
-      via = direct ? null : (this.viaRing(from, to, true) ?? this.viaTwoRings(from, to));
+      via = direct ? null : (this.alongRing(from, to, true) ?? this.viaTwoRings(from, to));
     } else if (!direct && via && via.length > 6 * R + dist(from, to)) {
       // A long way round the headland against a turn with a short reversing
       // manoeuvre: the turn, when it saves more than its stops cost.
@@ -353,6 +396,13 @@ export class RouteLinks {
     if (over) {
       const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
       if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
+    } else if (held && legs) {
+      // Nor a long way round for a turn that swings over the edge: the way
+      // outside the turn area is then looked for (and the overhang reported).
+      const travel = legs.reduce((a, c) => a + c.length, 0);
+      const turn = this.connectPoses(from, to, R, this.region, {}, 'field');
+      if (turn && travel > turn.length + DETOUR_RADII * R)
+        return { length: turn.length, legs: [[turn, type]] };
     }
     if (!legs) {
       const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
@@ -376,7 +426,7 @@ export class RouteLinks {
     const direct = this.connectPoses(from, to, R, this.region, { allowReverse: false });
     if (direct && direct.length < 6 * R + dist(from, to))
       return { length: direct.length, legs: [[direct, 'Turn']] };
-    const via = this.viaRing(from, to, false);
+    const via = this.alongRing(from, to, false);
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, 'Turn']] } : (best as Found);
     return this.findIn(from, to, 'Turn', false, null);
@@ -443,6 +493,8 @@ export class RouteLinks {
     const onA = A.stretch(a0, la, da);
     const onB = B.stretch(b0, lb, db);
     if (onA.length < 2 || onB.length < 2 || singleChord(onA) || singleChord(onB)) return null;
+    if (this.mode === 'turnArea' && !(this.stretchInside(A, a0, la, da) && this.stretchInside(B, b0, lb, db)))
+      return null;
     const c1 = this.connectPoses(from, A.poseAt(a0, da), R, this.region);
     if (!c1) return null;
     const c2 = this.connectPoses(A.arrivalPoseAt(a0 + da * la, da), B.poseAt(b0, db), R, this.region);
@@ -468,8 +520,103 @@ export class RouteLinks {
     };
   }
 
-  /** Along one headland ring that passes near both ends. */
+  /**
+   * A way onto a ring (driven from the pose it is joined at, in direction
+   * `dir`) that keeps the whole implement inside the field and off the
+   * obstacles, for where the nearest joins swing it over the edge: a turn
+   * onto the ring farther along it, where the ring runs clear of the edge,
+   * else travel through the field held to the turn area. At most `maxLength`
+   * long, joined where `usable` allows (by position along the ring); null where none is.
+   */
+  joinInside(
+    from: Pose,
+    path: RingPath,
+    dirs: readonly RingDirection[],
+    maxLength: number,
+    usable: (s: number) => boolean = () => true,
+  ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
+    const t = this.turnArea;
+    if (!t?.contains(from)) return null;
+    const R = this.R;
+    const s0 = path.project(from);
+    let best: {
+      s: number;
+      dir: RingDirection;
+      legs: [Connection, PathPart['type']][];
+      length: number;
+    } | null = null;
+    for (const dir of dirs) {
+      for (const k of JOIN_RADII) {
+        if (k * R > path.length / 2) break;
+        const s = path.snap(s0 + dir * k * R);
+        const to = path.poseAt(s, dir);
+        if (!t.contains(to) || !usable(s)) continue;
+        const c = this.connectPoses(from, to, R, this.region, {}, 'turnArea');
+        if (c && c.length <= maxLength && (!best || c.length < best.length))
+          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
+      }
+    }
+    if (best) return best;
+    const held = this.heldTravel();
+    if (!held) return null;
+    for (const dir of dirs) {
+      for (const k of [2, 5]) {
+        if (k * R > path.length / 2) break;
+        const s = path.snap(s0 + dir * k * R);
+        const to = path.poseAt(s, dir);
+        if (!t.contains(to) || !usable(s)) continue;
+        const legs = held.connect(from, to);
+        if (!legs) continue;
+        const length = legs.reduce((a, c) => a + c.length, 0);
+        if (length <= maxLength && (!best || length < best.length))
+          best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
+      }
+    }
+    return best;
+  }
+
+  /** Per ring, prefix counts of its segments that leave the turn area (built when first asked). */
+  private readonly ringOut = new Map<RingPath, Int32Array>();
+
+  /**
+   * True when the stretch of the ring from `a`, `travel` long in direction
+   * `dir`, stays in the turn area (a ring pulled nearer the edge than half
+   * the working width, round a sharp corner or in a narrow neck, does not
+   * there).
+   */
+  private stretchInside(path: RingPath, a: number, travel: number, dir: RingDirection): boolean {
+    const t = this.turnArea;
+    if (!t) return true;
+    const pts = path.pts;
+    const n = pts.length;
+    let pre = this.ringOut.get(path);
+    if (!pre) {
+      pre = new Int32Array(n + 1);
+      for (let i = 0; i < n; i++) {
+        const p = pts[i];
+        const q = pts[(i + 1) % n];
+        pre[i + 1] = pre[i] + (!t.contains(p) || t.segmentCrosses(p, q) ? 1 : 0);
+      }
+      this.ringOut.set(path, pre);
+    }
+    if (pre[n] === 0) return true;
+    if (travel >= path.length) return false;
+    const start = path.wrap(dir === 1 ? a : a - travel);
+    const i0 = segmentOf(path, start);
+    const i1 = segmentOf(path, path.wrap(start + travel));
+    const out = start + travel >= path.length ? pre[n] - pre[i0] + pre[i1 + 1] : pre[i1 + 1] - pre[i0];
+    return out === 0;
+  }
+
+  /**
+   * Along one headland ring that passes near both ends: held to the turn
+   * area first (the ways onto the ring and off it, and the stretch along it).
+   */
   viaRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
+    return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+  }
+
+  private alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
     const R = this.R;
     const w = this.w;
     const opts = { allowReverse };
@@ -490,6 +637,8 @@ export class RouteLinks {
           const travel = p.distance(a, b, dir);
           const pts = p.stretch(a, travel, dir);
           if (pts.length < 2 || singleChord(pts)) continue;
+          // Held to the turn area, the travel along the ring too.
+          if (this.mode === 'turnArea' && !this.stretchInside(p, a, travel, dir)) continue;
           const c1 = this.connectPoses(from, p.poseAt(a, dir), R, this.region, opts);
           if (!c1) continue;
           const c2 = this.connectPoses(p.arrivalPoseAt(a + dir * travel, dir), to, R, this.region, opts);
@@ -515,4 +664,17 @@ export class RouteLinks {
     }
     return best;
   }
+}
+
+/** Index of the ring's segment holding arc length s (in [0, length)). */
+function segmentOf(path: RingPath, s: number): number {
+  const cum = path.cum;
+  let lo = 0;
+  let hi = path.pts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (cum[mid] <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

@@ -147,6 +147,66 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'ways onto headland passes, along them and through the field keep the implement inside, every orientation',
+    () => {
+      // Each swung the implement over the edge: joining a pass where it ran
+      // near the edge (fiboa-dk:40-2 44 m, fiboa-fi:89 32 m), travel along an
+      // obstacle's pass where it cut the obstacle's corner (fiboa-lv:Lauki.4257318),
+      // travel through the field past an obstacle corner (fiboa-bg:00151-52).
+      for (const id of [
+        'fiboa-de_sh:DESHLIL020110156',
+        'fiboa-hr:188186',
+        'fiboa-lv:Lauki.4257346',
+        'fiboa-lv:Lauki.4257318',
+        'fiboa-fi:89',
+        'fiboa-dk:40-2',
+        'fiboa-ec_lv:1662429',
+        'fiboa-jp:042488ac-911e-4fea-bc10-3ebad1525eea',
+        'fiboa-bg:00151-52',
+      ]) {
+        for (const f of orientations(findCorpusField(id)!)) {
+          const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+          const name = String(f.properties.id);
+          expect(checkPlan(plan), name).toEqual([]);
+          expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+          for (const z of plan.zones) {
+            expect(z.audit?.overhangs ?? [], name).toEqual([]);
+            expect(z.warnings?.filter((w) => w.startsWith('overhang of turns')) ?? [], name).toEqual([]);
+          }
+        }
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'a pass into a narrow tip turns round where the tip is wide enough, backing up along its legs (fiboa-fr:20, fiboa-ec_ro:25)',
+    () => {
+      const cases = [
+        ...orientations(findCorpusField('fiboa-fr:20')!),
+        // Mirrored, this field swings over its edge elsewhere.
+        ...orientations(findCorpusField('fiboa-ec_ro:25')!).slice(0, 4),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        // No run backwards longer than five turning radii.
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-lt:6, corridors as narrow as the machine)',
     () => {
       const { plan } = planField({ boundary: findCorpusField('fiboa-lt:6')!, ...S1 });

@@ -17,7 +17,13 @@ import type { Polygon } from '../types/index.ts';
  */
 export const TURN_REGION_SLACK = 0.05;
 
-const cache = new WeakMap<Polygon, Map<number, EdgeIndex | null>>();
+interface TurnArea {
+  index: EdgeIndex | null;
+  /** The shrunk zone itself (empty where nothing is left). */
+  polygons: Polygon[];
+}
+
+const cache = new WeakMap<Polygon, Map<number, TurnArea>>();
 
 /**
  * Edges of the zone shrunk by `halfWidth` less TURN_REGION_SLACK (holes
@@ -25,6 +31,15 @@ const cache = new WeakMap<Polygon, Map<number, EdgeIndex | null>>();
  * polygon, so the cells of a decomposed field part share one.
  */
 export function turnRegion(zone: Polygon, halfWidth: number): EdgeIndex | null {
+  return turnArea(zone, halfWidth)?.index ?? null;
+}
+
+/** The polygons of turnRegion (the zone shrunk, its obstacles grown); empty where nothing is left. */
+export function turnRegionPolygons(zone: Polygon, halfWidth: number): Polygon[] {
+  return turnArea(zone, halfWidth)?.polygons ?? [];
+}
+
+function turnArea(zone: Polygon, halfWidth: number): TurnArea | null {
   const clearance = halfWidth - TURN_REGION_SLACK;
   if (!(clearance > 0)) return null;
   let byWidth = cache.get(zone);
@@ -34,9 +49,9 @@ export function turnRegion(zone: Polygon, halfWidth: number): EdgeIndex | null {
   }
   const known = byWidth.get(clearance);
   if (known !== undefined) return known;
-  const shrunk = offset([zone], -clearance);
-  const rings = shrunk.flatMap((p) => [p.outer, ...p.holes]);
-  const index = rings.length ? new EdgeIndex(rings) : null;
-  byWidth.set(clearance, index);
-  return index;
+  const polygons = offset([zone], -clearance);
+  const rings = polygons.flatMap((p) => [p.outer, ...p.holes]);
+  const area = { index: rings.length ? new EdgeIndex(rings) : null, polygons };
+  byWidth.set(clearance, area);
+  return area;
 }
