@@ -2,16 +2,19 @@
  * What a spiral's loops and middle still leave unworked, filled with short
  * straight tracks: the pockets where a loop was cut short or split off, the
  * cores too small for a middle of their own, the ground between loops spaced
- * more than a swath apart, the crescents a rounded corner leaves between two
- * loops where they line up along the corner's bisector.
+ * more than a swath apart, and the crescents rounded corners leave between
+ * successive loops.
  *
- * The swaths of the tracks so far are taken from the workable area; what is
+ * The swaths of the tracks so far are taken from the workable area. What is
  * left, opened by an eighth of a swath (slivers under a quarter swath are not
  * worth a pass), is covered piece by piece with straight tracks along each
- * piece's long axis (one down the middle of a piece narrower than a swath).
- * A track is kept when it is long enough to be worth its turn and at least
- * half its strip works new ground, so filling a gap never costs more overlap
- * than it gains coverage.
+ * piece's long axis (one down the middle of a piece narrower than a swath);
+ * a track is kept when it is long enough to be worth its turn and at least
+ * half its strip works new ground. The crescents of one corner lie in a row
+ * on its bisector, each across it (two loops' corner arcs of the turning
+ * radius are more than a swath apart there): one straight track along each
+ * row of three or more works them all, kept when at least 30 % of its strip
+ * is new ground.
  */
 import { bufferLines, difference, intersection, intersectionArea, offset } from '../geometry/clip.ts';
 import { polygonArea } from '../geometry/polygon.ts';
@@ -50,6 +53,7 @@ export function gapTracks(
   );
   const out: Track[] = [];
   let base = firstLine;
+  // Shorter tracks are not worth their turns.
   const minLen = Math.max(w, R);
   for (const piece of pieces) {
     if (polygonArea(piece) < minArea) continue;
@@ -94,7 +98,8 @@ export function gapTracks(
   return out;
 }
 
-const CHAIN_GAIN = Number(process.env.CG ?? 0.3);
+/** Share of a track through a run of crescents that must be new ground (they are thin and curved). */
+const CHAIN_GAIN = 0.3;
 
 function strips(ts: readonly Track[], w: number): Polygon[] {
   return ts.map((t) => ({ outer: strip(t.a, t.b, w / 2), holes: [] }));
