@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bufferLines, intersectionArea } from '../geometry/clip.ts';
+import { polygonArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { expectDrivable, expectInside } from './path-testing.ts';
 import { generateSpiralTracks } from './spiral-tracks.ts';
@@ -56,6 +58,44 @@ describe('generateSpiralTracks', () => {
     const first = t.tracks[0].path as Point[];
     const minY = Math.min(...first.map((q) => q.y));
     expect(minY).toBeCloseTo(3, 2);
+  });
+
+  it('works the crescents sharp corners leave between loops with a track along each row', () => {
+    // A parallelogram with 60-degree corners: two loops' corner arcs lie 6 m apart along the
+    // edges but 12 m apart on the corner's bisector; the crescents between them lie in a row on it.
+    const s = Math.sqrt(3) / 2;
+    const area: Polygon[] = [
+      {
+        outer: [
+          { x: 0, y: 0 },
+          { x: 160, y: 0 },
+          { x: 205, y: 90 * s },
+          { x: 45, y: 90 * s },
+        ],
+        holes: [],
+      },
+    ];
+    const { t } = expectSpiral(area, 6, 6);
+    const covered = intersectionArea(
+      bufferLines(
+        t.tracks.map((tr) => tr.path as Point[]),
+        3,
+        'butt',
+      ),
+      area,
+    );
+    // 95.2 % with loops and middle alone.
+    expect(covered / polygonArea(area[0])).toBeGreaterThan(0.98);
+    // Along the bisector of a 60-degree corner (30 degrees, or 210).
+    const along = t.tracks.filter((tr) => {
+      const h = ((((heading(tr.a, tr.b) * 180) / Math.PI) % 180) + 180) % 180;
+      return (
+        (tr.path as Point[]).length === 2 &&
+        Math.abs(h - 30) < 3 &&
+        Math.hypot(tr.b.x - tr.a.x, tr.b.y - tr.a.y) > 20
+      );
+    });
+    expect(along.length).toBeGreaterThan(0);
   });
 
   it('leaves an obstacle in the middle to straight tracks and stays out of it', () => {
