@@ -16,6 +16,7 @@
  * row of three or more works them all, kept when at least 30 % of its strip
  * is new ground.
  */
+import { Clipper } from 'clipper2-ts';
 import { bufferLines, difference, intersection, intersectionArea, offset } from '../geometry/clip.ts';
 import { polygonArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
@@ -34,7 +35,23 @@ export function gapTracks(
 ): Track[] {
   const lines = done.map((t) => t.path ?? [t.a, t.b]);
   if (!lines.length) return [];
-  const left = difference(workable, bufferLines(lines, w / 2, 'butt'));
+  // Each strip buffered on its own, from its line simplified within 2 cm and 2 cm wider than
+  // the swath (neighbouring loops' strips overlap instead of leaving hairline slivers that
+  // the clipper would carry as thousands of pieces); the difference unions them in one sweep.
+  const strips = lines.flatMap((l) =>
+    bufferLines([l.length > 8 ? Clipper.simplifyPathD(l as Point[], 0.02, false) : l], w / 2 + 0.01, 'butt'),
+  );
+  const left = difference(workable, strips);
+  const boxes = left.map((p) => box(p.outer));
+  // New ground under a track's strip: only the pieces whose boxes meet it are clipped.
+  const gainOf = (a: Point, b: Point): number => {
+    const r = strip(a, b, w / 2);
+    const rb = box(r);
+    const near = left.filter(
+      (_, i) => boxes[i][0] <= rb[2] && boxes[i][2] >= rb[0] && boxes[i][1] <= rb[3] && boxes[i][3] >= rb[1],
+    );
+    return near.length ? intersectionArea([{ outer: r, holes: [] }], near) : 0;
+  };
   const o = w / 8;
   const minArea = w * w;
   const pieces = intersection(
@@ -65,7 +82,7 @@ export function gapTracks(
     for (const t of fill.tracks) {
       const L = dist(t.a, t.b);
       if (L < minLen) continue;
-      const gain = intersectionArea([{ outer: strip(t.a, t.b, w / 2), holes: [] }], left);
+      const gain = gainOf(t.a, t.b);
       if (gain < MIN_GAIN * L * w) continue;
       top = Math.max(top, t.line);
       out.push({
@@ -79,7 +96,7 @@ export function gapTracks(
     }
     base += top + 3;
   }
-  for (const line of crescentLines(out.length ? difference(left, strips(out, w)) : left, w)) {
+  for (const line of crescentLines(out.length ? difference(left, stripsOf(out, w)) : left, w)) {
     // The longest stretch of the line inside the workable area.
     let a: Point | null = null;
     let b: Point | null = null;
@@ -90,7 +107,7 @@ export function gapTracks(
       [a, b, L] = [c[0], c[c.length - 1], l];
     }
     if (!a || !b) continue;
-    const gain = intersectionArea([{ outer: strip(a, b, w / 2), holes: [] }], left);
+    const gain = gainOf(a, b);
     if (gain < CHAIN_GAIN * L * w) continue;
     out.push({ a, b, line: base, seg: 0, path: [a, b], along: [1e7, 1e7 + L] });
     base += 3;
@@ -101,7 +118,7 @@ export function gapTracks(
 /** Share of a track through a run of crescents that must be new ground (they are thin and curved). */
 const CHAIN_GAIN = 0.3;
 
-function strips(ts: readonly Track[], w: number): Polygon[] {
+function stripsOf(ts: readonly Track[], w: number): Polygon[] {
   return ts.map((t) => ({ outer: strip(t.a, t.b, w / 2), holes: [] }));
 }
 
@@ -254,6 +271,21 @@ function blobOf(ring: readonly Point[]): Blob | null {
     axis: { x: Math.cos(th), y: Math.sin(th) },
     area: Math.abs(a) / 2,
   };
+}
+
+/** [xmin, ymin, xmax, ymax] of a ring. */
+function box(ring: readonly Point[]): [number, number, number, number] {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const p of ring) {
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
+  }
+  return [x0, y0, x1, y1];
 }
 
 /** The rectangle of half-width hw round the segment a-b. */
