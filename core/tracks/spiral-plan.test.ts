@@ -150,4 +150,23 @@ describe('spiral plans', () => {
     },
     60_000,
   );
+  // Small fields whose loops leave pockets beside cut-short loops, a core and rows of
+  // corner crescents: worked by straight tracks through them (92 % and 95.8 % before).
+  const filled: [string, number][] = [
+    ['fiboa-ec_si:6641580', 94.5],
+    ['fiboa-de_fusion:de_train_2018/37', 96.2],
+  ];
+  for (const [fid, min] of filled) {
+    const f = findCorpusField(fid);
+    it.skipIf(!hasCorpus() || !f).each(f ? orientations(f).map((g) => [g.properties.id, g]) : [])(
+      `fills the pockets and corner crescents of %s (covered >= ${min} %)`,
+      (_, g) => {
+        const plan = planSpiral(g);
+        expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(min);
+        expect(plan.stats.overlapPercent).toBeLessThan(5);
+        expectSpiralRoute(plan);
+      },
+      60_000,
+    );
+  }
 });

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bufferLines, intersectionArea } from '../geometry/clip.ts';
+import { polygonArea } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { expectDrivable, expectInside } from './path-testing.ts';
 import { generateSpiralTracks } from './spiral-tracks.ts';
@@ -56,6 +58,38 @@ describe('generateSpiralTracks', () => {
     const first = t.tracks[0].path as Point[];
     const minY = Math.min(...first.map((q) => q.y));
     expect(minY).toBeCloseTo(3, 2);
+  });
+
+  it('works the crescents sharp corners leave between loops', () => {
+    // A parallelogram with 60-degree corners: two loops' corner arcs lie 6 m apart along the
+    // edges but 12 m apart on the corner's bisector; the crescents between them lie in a row on it.
+    const s = Math.sqrt(3) / 2;
+    const area: Polygon[] = [
+      {
+        outer: [
+          { x: 0, y: 0 },
+          { x: 160, y: 0 },
+          { x: 205, y: 90 * s },
+          { x: 45, y: 90 * s },
+        ],
+        holes: [],
+      },
+    ];
+    const { t } = expectSpiral(area, 6, 6);
+    const covered = intersectionArea(
+      bufferLines(
+        t.tracks.map((tr) => tr.path as Point[]),
+        3,
+        'butt',
+      ),
+      area,
+    );
+    // 95.2 % with loops and middle alone.
+    expect(covered / polygonArea(area[0])).toBeGreaterThan(0.98);
+    // Each straight track added is long enough to be worth its turn.
+    for (const tr of t.tracks)
+      if ((tr.path as Point[]).length === 2)
+        expect(Math.hypot(tr.b.x - tr.a.x, tr.b.y - tr.a.y)).toBeGreaterThanOrEqual(6);
   });
 
   it('leaves an obstacle in the middle to straight tracks and stays out of it', () => {

@@ -30,6 +30,7 @@ import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Track, TrackSet } from './generate-tracks.ts';
 import { clipPolyline, dist, dropDuplicates, polyLength } from './path-tracks.ts';
+import { gapTracks } from './spiral-gaps.ts';
 import { type LoopRing, middleTracks } from './spiral-middle.ts';
 
 export interface SpiralTrackOptions {
@@ -171,6 +172,8 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   // each piece's long axis, driven after the loops.
   if (tracks.length && opts.fillCentre !== false) {
     for (const t of middleTracks(workable, rings, w, R, line + 2)) tracks.push(t);
+    const top = tracks.reduce((m, t) => Math.max(m, t.line), 0);
+    for (const t of gapTracks(workable, tracks, w, R, top + 3)) tracks.push(t);
   }
   const first = tracks[0]?.path ?? [workable[0]?.outer[0] ?? { x: 0, y: 0 }, { x: 1, y: 0 }];
   const h = Math.atan2(first[1].y - first[0].y, first[1].x - first[0].x);
