@@ -35,8 +35,10 @@ export interface CorridorPasses {
 
 /** A connector stretch through a corridor shorter than this many swaths stays a connector. */
 const MIN_CONVERTED = 2;
-/** A new pass shorter than this many swaths is not driven. */
-const MIN_PASS = 2.5;
+/** A new pass shorter than this many swaths is not driven; ... */
+const MIN_PASS = 1.5;
+/** ... one shorter than this many is driven after the longer ones. */
+const MIN_LONG_PASS = 2.5;
 /** Links tried per pass before the rest are left. */
 const TRIES = 6;
 /** The way to a new pass may be at most this many times its length ... */
@@ -114,56 +116,72 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
     f.legs.every(
       ([c]) => !b.links.overhangs(c) && c.pieces.every((q) => densifyPoints(q.points).every(clear)),
     );
-  let last = false;
-  while (todo.length && !last) {
-    const here = b.pose;
-    const options: { k: number; forward: boolean; d: number; dead: boolean }[] = [];
-    todo.forEach(({ line: l }, k) => {
-      // A long lane is worth a way in that swings the implement over its edges.
-      const strict = lineLength(l) < LONG_PASS * w;
-      for (const forward of [true, false]) {
-        const s = forward ? l[0] : l[l.length - 1];
-        const e = forward ? l[l.length - 1] : l[0];
-        if (strict && !clear(s)) continue;
-        const dead = strict && !clear(e);
-        if (dead && b.input.end) continue;
-        options.push({
-          k,
-          forward,
-          dead,
-          d: (here ? Math.hypot(s.x - here.x, s.y - here.y) : 0) + (dead ? DEAD_END : 0),
-        });
-      }
-    });
-    options.sort((x, y) => x.d - y.d);
-    // The nearest start a way inside the field reaches, dead ends last
-    // (a pass no such way reaches is left).
-    let best: { k: number; line: Point[]; found: Found | null; dead: boolean } | null = null;
-    for (const o of options.slice(0, TRIES)) {
-      const line = o.forward ? todo[o.k].line : todo[o.k].line.slice().reverse();
-      const found = linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w);
-      if (found === undefined || (found && lineLength(line) < LONG_PASS * w && !clearWay(found))) continue;
-      best = { k: o.k, line, found, dead: o.dead };
-      break;
-    }
-    if (!best) break;
-    const { k: done, line, found, dead } = best;
-    if (found) for (const [c, t] of found.legs) b.pushConnection(c, t);
-    else b.routeStart ??= line[0];
-    out.guidance.push(line);
-    b.parts.push({
-      type: 'RouteTrack',
-      points: line.slice(),
-      working: true,
-      trackIndex: firstIndex + out.guidance.length - 1,
-    });
-    b.pose = endPose(line);
-    worked.add(todo[done].corridor);
-    todo.splice(done, 1);
-    last = dead;
+  // Passes of a normal length first, then the short ones (wedges and
+  // strips a swath and a half long): a short pass no way reaches, or one
+  // that ends in a dead end, never keeps a longer one from being driven.
+  const long = todo.filter((t) => lineLength(t.line) >= MIN_LONG_PASS * w);
+  const short = todo.filter((t) => lineLength(t.line) < MIN_LONG_PASS * w);
+  todo.splice(0, todo.length, ...long);
+  let last = driveTodo();
+  if (!last && short.length) {
+    todo.splice(0, todo.length, ...short);
+    last = driveTodo();
   }
   for (const c of worked) out.areas.push(c.piece);
   return out;
+
+  /** Drive the passes of todo, nearest first; true when the last one driven ends in a dead end. */
+  function driveTodo(): boolean {
+    let last = false;
+    while (todo.length && !last) {
+      const here = b.pose;
+      const options: { k: number; forward: boolean; d: number; dead: boolean }[] = [];
+      todo.forEach(({ line: l }, k) => {
+        // A long lane is worth a way in that swings the implement over its edges.
+        const strict = lineLength(l) < LONG_PASS * w;
+        for (const forward of [true, false]) {
+          const s = forward ? l[0] : l[l.length - 1];
+          const e = forward ? l[l.length - 1] : l[0];
+          if (strict && !clear(s)) continue;
+          const dead = strict && !clear(e);
+          if (dead && b.input.end) continue;
+          options.push({
+            k,
+            forward,
+            dead,
+            d: (here ? Math.hypot(s.x - here.x, s.y - here.y) : 0) + (dead ? DEAD_END : 0),
+          });
+        }
+      });
+      options.sort((x, y) => x.d - y.d);
+      // The nearest start a way inside the field reaches, dead ends last
+      // (a pass no such way reaches is left).
+      let best: { k: number; line: Point[]; found: Found | null; dead: boolean } | null = null;
+      for (const o of options.slice(0, TRIES)) {
+        const line = o.forward ? todo[o.k].line : todo[o.k].line.slice().reverse();
+        const found = linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w);
+        if (found === undefined || (found && lineLength(line) < LONG_PASS * w && !clearWay(found))) continue;
+        best = { k: o.k, line, found, dead: o.dead };
+        break;
+      }
+      if (!best) break;
+      const { k: done, line, found, dead } = best;
+      if (found) for (const [c, t] of found.legs) b.pushConnection(c, t);
+      else b.routeStart ??= line[0];
+      out.guidance.push(line);
+      b.parts.push({
+        type: 'RouteTrack',
+        points: line.slice(),
+        working: true,
+        trackIndex: firstIndex + out.guidance.length - 1,
+      });
+      b.pose = endPose(line);
+      worked.add(todo[done].corridor);
+      todo.splice(done, 1);
+      last = dead;
+    }
+    return last;
+  }
 }
 
 /**

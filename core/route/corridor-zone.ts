@@ -27,7 +27,7 @@ export interface ZoneCorridorInput {
 
 /**
  * Where the route leaves much of the zone unworked, the route with its
- * corridors worked (withCorridors), taken when it drives some: the zone's
+ * corridors worked (withCorridors), taken when it covers more: the zone's
  * parts gain the passes' guidance tracks and the route's new parts, the
  * workable area the corridors, and the statistics are measured again.
  */
@@ -42,7 +42,8 @@ export function withZoneCorridors(z: ZoneCorridorInput): {
   const c = route.corridors;
   if (!c || route.failures > z.route.failures) return same;
   const driven = z.parts.findIndex((p) => p.sequence !== undefined);
-  z.parts.splice(
+  const parts = z.parts.slice();
+  parts.splice(
     driven < 0 ? z.parts.length : driven,
     z.parts.length,
     ...c.guidance.map(
@@ -59,5 +60,9 @@ export function withZoneCorridors(z: ZoneCorridorInput): {
   // stray a little from the corridor), join the area tracks work.
   const band = bufferLines(c.guidance, CENTRE_BAND, 'butt');
   const workable = union(z.workable, intersection([...c.areas, ...band], z.field));
-  return { route, workable, stats: z.statsOf(z.parts, workable) };
+  const stats = z.statsOf(parts, workable);
+  // A route that reaches its corridors by leaving other ground unworked is not taken.
+  if (stats.coveredPercent <= z.stats.coveredPercent) return same;
+  z.parts.splice(0, z.parts.length, ...parts);
+  return { route, workable, stats };
 }

@@ -40,7 +40,7 @@ const MAX_WIDTH = 2.6;
 /** ... one up to this many swaths wide takes one pass down its middle, a wider one two, half a swath inside either side. */
 const TWO_PASSES = 1.5;
 /** A centre line shorter than this many swaths is not worth a pass. */
-const MIN_LENGTH = 2.5;
+const MIN_LENGTH = 1.5;
 /** Pieces whose mean width (twice the area over the perimeter) exceeds this many swaths are not corridors. */
 const MAX_MEAN_WIDTH = 2.8;
 /** Width of the cut across a ring [m]. */
