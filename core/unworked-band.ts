@@ -4,6 +4,7 @@
  */
 import { difference, offset, union } from './geometry/clip.ts';
 import { polygonArea } from './geometry/polygon.ts';
+import { ringLength } from './geometry/vec.ts';
 import { type HeadlandResult, type HeadlandRing, ringSwaths } from './headland/generate-headlands.ts';
 import type { Point, Polygon } from './types/index.ts';
 
@@ -47,14 +48,4 @@ export function withUnworkedBand(headlands: HeadlandResult, zone: Polygon, w: nu
   const opened = offset(offset(band, -r), r).filter((p) => polygonArea(p) >= minArea);
   if (opened.length === 0) return workable;
   return workable.length ? union(workable, opened) : opened;
-}
-
-function ringLength(ring: readonly Point[]): number {
-  let s = 0;
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i];
-    const b = ring[(i + 1) % ring.length];
-    s += Math.hypot(b.x - a.x, b.y - a.y);
-  }
-  return s;
 }

@@ -85,3 +85,8 @@ export function polylineLength(pts: readonly Point[]): number {
   for (let i = 1; i < pts.length; i++) s += dist(pts[i - 1], pts[i]);
   return s;
 }
+
+/** Length of a closed ring, its closing edge included [m]. */
+export function ringLength(ring: readonly Point[]): number {
+  return ring.length ? polylineLength(ring) + dist(ring[ring.length - 1], ring[0]) : 0;
+}

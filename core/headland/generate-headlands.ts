@@ -24,6 +24,7 @@ import { bufferRings, difference, intersection, offset, simplifyPolygons, union 
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
+import { ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { RingChoice } from './ring-choice.ts';
 
@@ -474,16 +475,6 @@ function withoutFarHoles(region: readonly Polygon[], reach: number): Polygon[] {
     });
     return holes.length === p.holes.length ? p : { outer: p.outer, holes };
   });
-}
-
-function ringLength(ring: readonly Point[]): number {
-  let s = 0;
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i];
-    const b = ring[(i + 1) % ring.length];
-    s += Math.hypot(b.x - a.x, b.y - a.y);
-  }
-  return s;
 }
 
 function ringInside(ring: readonly Point[], index: EdgeIndex): boolean {

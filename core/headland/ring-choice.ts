@@ -15,6 +15,7 @@
  */
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { pointInRing, ringBBox } from '../geometry/polygon.ts';
+import { ringLength } from '../geometry/vec.ts';
 import type { Point } from '../types/index.ts';
 
 /** Points along the planned rings of one pass, each standing for a length of it. */
@@ -233,16 +234,6 @@ export class RingChoice {
     }
     return followed.every((f, j) => f >= FOLLOWED * s.partLength[j]);
   }
-}
-
-function ringLength(ring: readonly Point[]): number {
-  let s = 0;
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i];
-    const b = ring[(i + 1) % ring.length];
-    s += Math.hypot(b.x - a.x, b.y - a.y);
-  }
-  return s;
 }
 
 /** The ring's edges in cells of about half a swath (queries reach no farther than a swath). */

@@ -26,6 +26,7 @@ import { Clipper, Clipper64, ClipType, FillRule, type Paths64, Rect64Utils } fro
 import { bufferLines, difference, SCALE, toPaths } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { signedArea } from '../geometry/polygon.ts';
+import { ringLength } from '../geometry/vec.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
 
@@ -776,12 +777,6 @@ function pathLength(pts: readonly Point[]): number {
   let s = 0;
   for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
   return s;
-}
-
-function ringLength(ring: readonly Point[]): number {
-  return (
-    pathLength(ring) + Math.hypot(ring[0].x - ring[ring.length - 1].x, ring[0].y - ring[ring.length - 1].y)
-  );
 }
 
 function pointAlong(pts: readonly Point[], s: number): Point {

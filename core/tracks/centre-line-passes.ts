@@ -16,6 +16,7 @@
 import { difference, offset } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { polygonArea, ringBBox } from '../geometry/polygon.ts';
+import { ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { filletOpen } from './path-tracks.ts';
 
@@ -295,10 +296,4 @@ export function lineLength(pts: readonly Point[]): number {
   let s = 0;
   for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
   return s;
-}
-
-function ringLength(ring: readonly Point[]): number {
-  return (
-    lineLength(ring) + Math.hypot(ring[0].x - ring[ring.length - 1].x, ring[0].y - ring[ring.length - 1].y)
-  );
 }
