@@ -10,7 +10,7 @@
  */
 import { difference } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
-import { pointInRing } from '../geometry/polygon.ts';
+import { type BBox, pointInRing, ringBBox } from '../geometry/polygon.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import type { Track } from '../tracks/generate-tracks.ts';
 import type { Machine, PathPart, Point, Polygon, Zone } from '../types/index.ts';
@@ -219,7 +219,7 @@ function coverageWarning(
   w: number,
 ): string {
   const s = zone.stats;
-  const box = bbox(zone.boundary.outer);
+  const box = ringBBox(zone.boundary.outer);
   const edges = new EdgeIndex([zone.boundary.outer, ...zone.boundary.holes]);
   const where = pieces
     .filter((p) => p.area >= 0.005 * s.fieldArea || p.area >= 100)
@@ -256,24 +256,10 @@ function alongEdge(piece: Polygon, edges: EdgeIndex, w: number): boolean {
   return near >= 0.8 * n;
 }
 
-function bbox(ring: readonly { x: number; y: number }[]) {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of ring) {
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x);
-    y1 = Math.max(y1, p.y);
-  }
-  return { x0, y0, x1, y1 };
-}
-
 /** Where a point lies in the field's box, in words (the metric frame has north up). */
-function compass(p: { x: number; y: number }, b: ReturnType<typeof bbox>): string {
-  const fx = (p.x - b.x0) / Math.max(1e-9, b.x1 - b.x0);
-  const fy = (p.y - b.y0) / Math.max(1e-9, b.y1 - b.y0);
+function compass(p: { x: number; y: number }, b: BBox): string {
+  const fx = (p.x - b.minX) / Math.max(1e-9, b.maxX - b.minX);
+  const fy = (p.y - b.minY) / Math.max(1e-9, b.maxY - b.minY);
   const ns = fy > 2 / 3 ? 'north' : fy < 1 / 3 ? 'south' : '';
   const ew = fx > 2 / 3 ? 'east' : fx < 1 / 3 ? 'west' : '';
   if (!ns && !ew) return 'in the middle';
@@ -281,8 +267,8 @@ function compass(p: { x: number; y: number }, b: ReturnType<typeof bbox>): strin
 }
 
 function inPolygonBox(q: { x: number; y: number }, poly: Polygon): boolean {
-  const b = bbox(poly.outer);
-  return q.x >= b.x0 && q.x <= b.x1 && q.y >= b.y0 && q.y <= b.y1;
+  const b = ringBBox(poly.outer);
+  return q.x >= b.minX && q.x <= b.maxX && q.y >= b.minY && q.y <= b.maxY;
 }
 
 const ha = (m2: number) => `${(m2 / 10000).toFixed(2)} ha`;

@@ -83,10 +83,10 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   );
   convertConnectors(b, centre, out, firstIndex);
   // The uncovered runs of each centre line, driven nearest first.
-  const todo: { line: Point[]; corridor: Corridor }[] = [];
+  const pending: { line: Point[]; corridor: Corridor }[] = [];
   for (const c of centre) {
     // Not along a pass of the same corridor (where its one and two passes meet).
-    const mine = todo.filter((t) => t.corridor === c.corridor).map((t) => t.line);
+    const mine = pending.filter((t) => t.corridor === c.corridor).map((t) => t.line);
     for (const s of c.samples)
       if (!s.covered && mine.some((l) => nearLine(l, s.p, DUPLICATE * w))) s.covered = true;
     let from = -1;
@@ -97,12 +97,12 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
       const run = piece(c.samples, from, k - 1);
       from = -1;
       if (run && lineLength(run.points) >= MIN_PASS * w)
-        todo.push({ line: intoOpenGround(run.points, b.input.region, w), corridor: c.corridor });
+        pending.push({ line: intoOpenGround(run.points, b.input.region, w), corridor: c.corridor });
     }
   }
   // Centre lines bend in arcs: with a curvature-rate limit (clothoid
   // turns), only the connectors through corridors are worked.
-  if (b.input.machine.maxCurvatureRate !== undefined) todo.length = 0;
+  if (b.input.machine.maxCurvatureRate !== undefined) pending.length = 0;
   const worked = new Set<Corridor>();
   for (const c of centre) if (c.samples.some((s) => s.covered)) worked.add(c.corridor);
   // Ways to and from the passes keep the whole implement inside the field:
@@ -119,24 +119,24 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   // Passes of a normal length first, then the short ones (wedges and
   // strips a swath and a half long): a short pass no way reaches, or one
   // that ends in a dead end, never keeps a longer one from being driven.
-  const long = todo.filter((t) => lineLength(t.line) >= MIN_LONG_PASS * w);
-  const short = todo.filter((t) => lineLength(t.line) < MIN_LONG_PASS * w);
-  todo.splice(0, todo.length, ...long);
-  let last = driveTodo();
+  const long = pending.filter((t) => lineLength(t.line) >= MIN_LONG_PASS * w);
+  const short = pending.filter((t) => lineLength(t.line) < MIN_LONG_PASS * w);
+  pending.splice(0, pending.length, ...long);
+  let last = drivePending();
   if (!last && short.length) {
-    todo.splice(0, todo.length, ...short);
-    last = driveTodo();
+    pending.splice(0, pending.length, ...short);
+    last = drivePending();
   }
   for (const c of worked) out.areas.push(c.piece);
   return out;
 
-  /** Drive the passes of todo, nearest first; true when the last one driven ends in a dead end. */
-  function driveTodo(): boolean {
+  /** Drive the passes of pending, nearest first; true when the last one driven ends in a dead end. */
+  function drivePending(): boolean {
     let last = false;
-    while (todo.length && !last) {
+    while (pending.length && !last) {
       const here = b.pose;
       const options: { k: number; forward: boolean; d: number; dead: boolean }[] = [];
-      todo.forEach(({ line: l }, k) => {
+      pending.forEach(({ line: l }, k) => {
         // A long lane is worth a way in that swings the implement over its edges.
         const strict = lineLength(l) < LONG_PASS * w;
         for (const forward of [true, false]) {
@@ -158,7 +158,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
       // (a pass no such way reaches is left).
       let best: { k: number; line: Point[]; found: Found | null; dead: boolean } | null = null;
       for (const o of options.slice(0, TRIES)) {
-        const line = o.forward ? todo[o.k].line : todo[o.k].line.slice().reverse();
+        const line = o.forward ? pending[o.k].line : pending[o.k].line.slice().reverse();
         const found = linkWithin(b, startPose(line), LINK_BUDGET * lineLength(line) + LINK_SLACK * w);
         if (found === undefined || (found && lineLength(line) < LONG_PASS * w && !clearWay(found))) continue;
         best = { k: o.k, line, found, dead: o.dead };
@@ -176,8 +176,8 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
         trackIndex: firstIndex + out.guidance.length - 1,
       });
       b.pose = endPose(line);
-      worked.add(todo[done].corridor);
-      todo.splice(done, 1);
+      worked.add(pending[done].corridor);
+      pending.splice(done, 1);
       last = dead;
     }
     return last;

@@ -18,10 +18,11 @@
  */
 import { Clipper } from 'clipper2-ts';
 import { bufferLines, difference, intersection, intersectionArea, offset } from '../geometry/clip.ts';
-import { polygonArea } from '../geometry/polygon.ts';
+import { polygonArea, ringBBox } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { generateTracks, type Track } from './generate-tracks.ts';
+import type { Track } from './generate-tracks.ts';
 import { clipPolyline, dist } from './path-tracks.ts';
+import { pieceTracks } from './spiral-middle.ts';
 
 /** Share of a gap track's strip that must be new ground. */
 const MIN_GAIN = 0.5;
@@ -42,13 +43,17 @@ export function gapTracks(
     bufferLines([l.length > 8 ? Clipper.simplifyPathD(l as Point[], 0.02, false) : l], w / 2 + 0.01, 'butt'),
   );
   const left = difference(workable, strips);
-  const boxes = left.map((p) => box(p.outer));
+  const boxes = left.map((p) => ringBBox(p.outer));
   // New ground under a track's strip: only the pieces whose boxes meet it are clipped.
   const gainOf = (a: Point, b: Point): number => {
     const r = strip(a, b, w / 2);
-    const rb = box(r);
+    const rb = ringBBox(r);
     const near = left.filter(
-      (_, i) => boxes[i][0] <= rb[2] && boxes[i][2] >= rb[0] && boxes[i][1] <= rb[3] && boxes[i][3] >= rb[1],
+      (_, i) =>
+        boxes[i].minX <= rb.maxX &&
+        boxes[i].maxX >= rb.minX &&
+        boxes[i].minY <= rb.maxY &&
+        boxes[i].maxY >= rb.minY,
     );
     return near.length ? intersectionArea([{ outer: r, holes: [] }], near) : 0;
   };
@@ -74,27 +79,13 @@ export function gapTracks(
   const minLen = Math.max(w, R);
   for (const piece of pieces) {
     if (polygonArea(piece) < minArea) continue;
-    const fill = generateTracks([piece], { swathWidth: w });
-    const c = Math.cos(fill.heading);
-    const sn = Math.sin(fill.heading);
-    const u = (q: Point) => q.x * c + q.y * sn;
-    let top = 0;
-    for (const t of fill.tracks) {
-      const L = dist(t.a, t.b);
-      if (L < minLen) continue;
-      const gain = gainOf(t.a, t.b);
-      if (gain < MIN_GAIN * L * w) continue;
-      top = Math.max(top, t.line);
-      out.push({
-        a: t.a,
-        b: t.b,
-        line: base + t.line,
-        seg: t.seg,
-        path: [t.a, t.b],
-        along: [1e7 + u(t.a), 1e7 + u(t.b)],
-      });
-    }
-    base += top + 3;
+    base = pieceTracks(
+      piece,
+      w,
+      base,
+      (a, b) => dist(a, b) >= minLen && gainOf(a, b) >= MIN_GAIN * dist(a, b) * w,
+      out,
+    );
   }
   for (const line of crescentLines(out.length ? difference(left, stripsOf(out, w)) : left, w)) {
     // The longest stretch of the line inside the workable area.
@@ -271,21 +262,6 @@ function blobOf(ring: readonly Point[]): Blob | null {
     axis: { x: Math.cos(th), y: Math.sin(th) },
     area: Math.abs(a) / 2,
   };
-}
-
-/** [xmin, ymin, xmax, ymax] of a ring. */
-function box(ring: readonly Point[]): [number, number, number, number] {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of ring) {
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x);
-    y1 = Math.max(y1, p.y);
-  }
-  return [x0, y0, x1, y1];
 }
 
 /** The rectangle of half-width hw round the segment a-b. */

@@ -62,24 +62,7 @@ export function middleTracks(
   let base = firstLine;
   for (const piece of opened) {
     if (polygonArea(piece) < 4 * w * w) continue;
-    const fill = generateTracks([piece], { swathWidth: w });
-    const c = Math.cos(fill.heading);
-    const sn = Math.sin(fill.heading);
-    const u = (q: Point) => q.x * c + q.y * sn;
-    let top = 0;
-    for (const t of fill.tracks) {
-      if (dist(t.a, t.b) < Math.max(w, R)) continue;
-      top = Math.max(top, t.line);
-      out.push({
-        a: t.a,
-        b: t.b,
-        line: base + t.line,
-        seg: t.seg,
-        path: [t.a, t.b],
-        along: [1e7 + u(t.a), 1e7 + u(t.b)],
-      });
-    }
-    base += top + 3;
+    base = pieceTracks(piece, w, base, (a, b) => dist(a, b) >= Math.max(w, R), out);
   }
   return out;
 }
@@ -128,4 +111,37 @@ export function spiralOrder(set: TrackSet, r: number): { track: number; forward:
     at = { x: e.x, y: e.y, heading: Math.atan2(e.y - s.y, e.x - s.x) };
   }
   return out;
+}
+
+/**
+ * Straight tracks filling a piece, those `keep` accepts appended to `out`:
+ * their lines numbered on from `base`, ranked along the tracks' heading.
+ * Returns the first line number free after them (a gap of a few, so pieces
+ * never share a line).
+ */
+export function pieceTracks(
+  piece: Polygon,
+  w: number,
+  base: number,
+  keep: (a: Point, b: Point) => boolean,
+  out: Track[],
+): number {
+  const fill = generateTracks([piece], { swathWidth: w });
+  const c = Math.cos(fill.heading);
+  const sn = Math.sin(fill.heading);
+  const u = (q: Point) => q.x * c + q.y * sn;
+  let top = 0;
+  for (const t of fill.tracks) {
+    if (!keep(t.a, t.b)) continue;
+    top = Math.max(top, t.line);
+    out.push({
+      a: t.a,
+      b: t.b,
+      line: base + t.line,
+      seg: t.seg,
+      path: [t.a, t.b],
+      along: [1e7 + u(t.a), 1e7 + u(t.b)],
+    });
+  }
+  return base + top + 3;
 }
