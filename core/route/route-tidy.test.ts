@@ -92,6 +92,40 @@ describe('withoutDegenerateParts', () => {
     continuous(out);
   });
 
+  it('runs a sampled arc on along its tangent, not its last chord, before the creep back (no heading jump at the cusp)', () => {
+    // A reversing quarter arc of radius 6 m sampled every 6 degrees; a 4.95 cm forward creep leaves along its end tangent.
+    const R = 6;
+    const arc: Point[] = Array.from({ length: 16 }, (_, k) => {
+      const t = (k * Math.PI) / 30;
+      return { x: R * Math.sin(t), y: R - R * Math.cos(t) };
+    });
+    const end = arc[arc.length - 1];
+    const tangent = Math.PI / 2; // travel heading at the arc's end
+    const creepEnd = { x: end.x - Math.cos(tangent) * 0.0495, y: end.y - Math.sin(tangent) * 0.0495 };
+    const back = [
+      creepEnd,
+      { x: creepEnd.x + 0.3, y: creepEnd.y + 0.5 },
+      { x: creepEnd.x + 0.7, y: creepEnd.y + 0.9 },
+    ];
+    const parts = [part('Turn', arc, true), part('Turn', [end, creepEnd]), part('Turn', back, true)];
+    const out = withoutDegenerateParts(parts);
+    expect(out.map((p) => !!p.reverse)).toEqual([true, false, true]);
+    const ext = out[0].points;
+    const [a, b] = [ext[ext.length - 2], ext[ext.length - 1]];
+    // The run-on keeps the arc's end tangent (the last chord lags it by 3 degrees).
+    expect((Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI).toBeCloseTo(90, 3);
+    const [c, d] = out[1].points;
+    expect((Math.atan2(c.y - d.y, c.x - d.x) * 180) / Math.PI).toBeCloseTo(90, 3);
+    expect(
+      out.every(
+        (p) =>
+          Math.hypot(p.points.at(-1)!.x - p.points[0].x, p.points.at(-1)!.y - p.points[0].y) >=
+          MIN_PART_LENGTH,
+      ),
+    ).toBe(true);
+    continuous(out);
+  });
+
   it('tidies a neighbour that trimming to a stub left shorter than 5 cm', () => {
     const out = withoutDegenerateParts([
       part('Turn', line(10, 5, 11), true),

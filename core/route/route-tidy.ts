@@ -42,8 +42,8 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
     // Tracks keep their geometry (they follow their guidance tracks); passes and turns may take a stub.
     const free = (q: PathPart | undefined): q is PathPart => q !== undefined && q.type !== 'RouteTrack';
     // A back-and-forth between two parts driven the same way (a cusp, the stub, a cusp) where
-    // dropping the stub would join them with a kink (a tight bend over centimetres): the part before runs on along its end tangent instead,
-    // and the stub, as long as a part must be, comes back from there.
+    // dropping the stub would join them with a kink (a tight bend over centimetres): the part before runs on instead,
+    // and the stub, as long as a part must be, comes back from there on its own line.
     if (
       prev &&
       next &&
@@ -55,12 +55,16 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
       next.points.length >= 2 &&
       kinkDeg(prev.points[prev.points.length - 2], last(p.points), next.points[1]) > KINK_DEG
     ) {
-      const a = prev.points[prev.points.length - 2];
+      // The part before runs on along its end tangent: on a sampled curve that is its last
+      // chord turned by half the chord's share of the bend, else the stub would meet it with a
+      // jump in heading at the cusp.
       const b = last(prev.points);
+      const a = prev.points[prev.points.length - 2];
+      const h = endHeading(prev.points);
       const ab = Math.hypot(b.x - a.x, b.y - a.y);
       if (ab > 1e-9) {
         const d = 1.2 * MIN_PART_LENGTH - l;
-        const tip = { x: b.x + ((b.x - a.x) / ab) * d, y: b.y + ((b.y - a.y) / ab) * d };
+        const tip = { x: b.x + Math.cos(h) * d, y: b.y + Math.sin(h) * d };
         out[out.length - 1] = { ...prev, points: [...prev.points, tip] };
         out.push({ ...p, points: [tip, ...p.points.slice(1)] });
         continue;
@@ -82,6 +86,32 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
     } else out.push(p);
   }
   return out;
+}
+
+/** Bends between chords above this [deg] are corners, not a sampled curve. */
+const CURVE_BEND_DEG = 20;
+
+/**
+ * The heading [rad] at the end of a polyline: its last chord's, turned, where
+ * the last two chords bend gently (a sampled arc), by the last chord's share
+ * of half the bend (exact for a circular arc).
+ */
+function endHeading(pts: readonly Point[]): number {
+  const n = pts.length;
+  const [b, c] = [pts[n - 2], pts[n - 1]];
+  const h2 = Math.atan2(c.y - b.y, c.x - b.x);
+  if (n < 3) return h2;
+  const a = pts[n - 3];
+  const c1 = Math.hypot(b.x - a.x, b.y - a.y);
+  const c2 = Math.hypot(c.x - b.x, c.y - b.y);
+  if (c1 < 1e-9 || c2 < 1e-9) return h2;
+  const bend = wrapRad(h2 - Math.atan2(b.y - a.y, b.x - a.x));
+  if (Math.abs(bend) > (CURVE_BEND_DEG * Math.PI) / 180) return h2;
+  return h2 + (bend * c2) / (c1 + c2);
+}
+
+function wrapRad(a: number): number {
+  return ((a + 3 * Math.PI) % (2 * Math.PI)) - Math.PI;
 }
 
 /** Joining parts whose chords meet at more than this [deg] keeps the back-and-forth between them. */
