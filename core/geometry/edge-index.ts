@@ -174,6 +174,115 @@ export class EdgeIndex {
     return false;
   }
 
+  /**
+   * True when the polyline, a sampled arc round (cx, cy) (its points on the
+   * circle, its chords inside it), properly crosses an edge: as
+   * polylineCrosses, with only the chords tested that some edge comes within
+   * `margin` of. Edges are first ruled out wholesale, by their boxes and
+   * their least and greatest distance from the centre against the ring the
+   * chords lie in; the chords are then tested only where a remaining edge's
+   * box comes near theirs.
+   */
+  arcCrosses(pts: readonly Point[], cx: number, cy: number, margin: number): boolean {
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
+    let inner = Number.POSITIVE_INFINITY;
+    let outer = 0;
+    for (let i = 0; i < pts.length; i++) {
+      const q = pts[i];
+      if (q.x < minX) minX = q.x;
+      if (q.y < minY) minY = q.y;
+      if (q.x > maxX) maxX = q.x;
+      if (q.y > maxY) maxY = q.y;
+      outer = Math.max(outer, Math.hypot(q.x - cx, q.y - cy));
+      if (i > 0) inner = Math.min(inner, segmentDistance(cx, cy, pts[i - 1], q));
+    }
+    if (!(inner <= outer)) return this.polylineCrosses(pts);
+    const near = this.nearRing(
+      cx,
+      cy,
+      inner - margin,
+      outer + margin,
+      minX - margin,
+      minY - margin,
+      maxX + margin,
+      maxY + margin,
+    );
+    if (near === 0) return false;
+    const buf = this.nearBuf as Int32Array;
+    for (let i = 1; i < pts.length; i++) {
+      const a = pts[i - 1];
+      const b = pts[i];
+      const x0 = Math.min(a.x, b.x) - margin;
+      const x1 = Math.max(a.x, b.x) + margin;
+      const y0 = Math.min(a.y, b.y) - margin;
+      const y1 = Math.max(a.y, b.y) + margin;
+      for (let k = 0; k < near; k++) {
+        const e = buf[k];
+        if (Math.max(this.ax[e], this.bx[e]) < x0 || Math.min(this.ax[e], this.bx[e]) > x1) continue;
+        if (Math.max(this.ay[e], this.by[e]) < y0 || Math.min(this.ay[e], this.by[e]) > y1) continue;
+        if (this.segmentCrosses(a, b)) return true;
+        break;
+      }
+    }
+    return false;
+  }
+
+  private nearBuf: Int32Array | null = null;
+
+  /**
+   * The edges (listed in nearBuf; their count returned) that meet the box
+   * (x0, y0)-(x1, y1) and come between radii lo and hi of (cx, cy).
+   */
+  private nearRing(
+    cx: number,
+    cy: number,
+    lo: number,
+    hi: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+  ): number {
+    this.nearBuf ??= new Int32Array(this.edgeCount);
+    const buf = this.nearBuf;
+    const lo2 = lo > 0 ? lo * lo : -1;
+    const hi2 = hi * hi;
+    const stamp = ++this.query;
+    let n = 0;
+    const r0 = this.cy(y0);
+    const r1 = this.cy(y1);
+    const c0 = this.cx(x0);
+    const c1 = this.cx(x1);
+    for (let y = r0; y <= r1; y++) {
+      for (let x = c0; x <= c1; x++) {
+        const c = y * this.nx + x;
+        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+          const e = this.cellItems[i];
+          if (this.stamp[e] === stamp) continue;
+          this.stamp[e] = stamp;
+          const ax = this.ax[e];
+          const ay = this.ay[e];
+          const bx = this.bx[e];
+          const by = this.by[e];
+          if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1) continue;
+          if (Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
+          // Farthest from the centre at an end: wholly inside the ring's hole.
+          const da2 = (ax - cx) * (ax - cx) + (ay - cy) * (ay - cy);
+          const db2 = (bx - cx) * (bx - cx) + (by - cy) * (by - cy);
+          if (Math.max(da2, db2) < lo2) continue;
+          // Wholly outside the ring.
+          const d = segmentDistance(cx, cy, { x: ax, y: ay }, { x: bx, y: by });
+          if (d * d > hi2) continue;
+          buf[n++] = e;
+        }
+      }
+    }
+    return n;
+  }
+
   /** Distance from p to the nearest edge, searching outwards ring by ring of cells. */
   distance(p: Point, maxDist = Number.POSITIVE_INFINITY): number {
     const cx = this.cx(p.x);
@@ -241,4 +350,14 @@ export class EdgeIndex {
     }
     return inside;
   }
+}
+
+/** Distance from (px, py) to segment ab. */
+function segmentDistance(px: number, py: number, a: Point, b: Point): number {
+  const ex = b.x - a.x;
+  const ey = b.y - a.y;
+  const l2 = ex * ex + ey * ey;
+  let t = l2 > 0 ? ((px - a.x) * ex + (py - a.y) * ey) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return Math.hypot(a.x + t * ex - px, a.y + t * ey - py);
 }

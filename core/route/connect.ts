@@ -262,7 +262,7 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
       if (region.segmentCrosses(p, end)) return null;
     } else {
       const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
-      for (const pc of piece) if (region.polylineCrosses(pc.points)) return null;
+      for (const pc of piece) if (arcCrosses(region, p, seg, radius, pc.points)) return null;
     }
     p = end;
   }
@@ -275,6 +275,23 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
     length: path.length,
     kind: classify(from, segmentsEnd(from, path, radius), reverse, arcs),
   };
+}
+
+/** Chords of an arc farther than this [m] from every edge need no crossing test. */
+const ARC_CLEARANCE = 0.01;
+
+/** True when the sampled arc of `seg` from `p` (its chords `pts`) crosses an edge of the region. */
+function arcCrosses(
+  region: EdgeIndex,
+  p: Pose,
+  seg: Segment,
+  radius: number,
+  pts: readonly Point[],
+): boolean {
+  const side = seg.type === 'L' ? 1 : -1;
+  const cx = p.x - side * radius * Math.sin(p.heading);
+  const cy = p.y + side * radius * Math.cos(p.heading);
+  return region.arcCrosses(pts, cx, cy, ARC_CLEARANCE);
 }
 
 function segmentsEnd(from: Pose, path: TurnPath, radius: number): Pose {
