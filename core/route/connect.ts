@@ -52,12 +52,40 @@ export interface ConnectOptions {
   curvatureRate?: number;
 }
 
+/**
+ * The connections found so far in each region, by their ends and options: a
+ * route asks for the same way more than once (its links are looked for
+ * again as the route grows and the search widens), and the answer is the
+ * same every time.
+ */
+const found = new WeakMap<EdgeIndex, Map<string, Connection | null>>();
+
 export function connectPoses(
   from: Pose,
   to: Pose,
   radius: number,
   region: EdgeIndex,
   opts: ConnectOptions = {},
+): Connection | null {
+  let known = found.get(region);
+  if (!known) {
+    known = new Map();
+    found.set(region, known);
+  }
+  const key = `${from.x} ${from.y} ${from.heading} ${to.x} ${to.y} ${to.heading} ${radius} ${opts.allowReverse} ${opts.maxLength} ${opts.maxReverse} ${opts.curvatureRate}`;
+  const hit = known.get(key);
+  if (hit !== undefined) return hit;
+  const c = search(from, to, radius, region, opts);
+  known.set(key, c);
+  return c;
+}
+
+function search(
+  from: Pose,
+  to: Pose,
+  radius: number,
+  region: EdgeIndex,
+  opts: ConnectOptions,
 ): Connection | null {
   const maxLength = opts.maxLength ?? Number.POSITIVE_INFINITY;
   if (
