@@ -104,9 +104,18 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   // Interior headland area around the obstacles.
   // Without interior passes the tracks still keep half the machine's width off each obstacle.
   const keepOut = holes.length ? offset(holes, keepOutWidth) : holes;
-  const workable = difference(N > 0 ? offset(outer, -N * w) : outer, keepOut).filter(
-    (p) => polygonArea(p) > 1e-4,
-  );
+  // The edge offset inwards by d, and that less the exterior keep-out area, are asked for
+  // again and again by the passes' candidates: each is offset once.
+  const insets = new Map<number, Polygon[]>();
+  const inset = (d: number): Polygon[] => {
+    let r = insets.get(d);
+    if (!r) {
+      r = offset(outer, -d);
+      insets.set(d, r);
+    }
+    return r;
+  };
+  const workable = difference(N > 0 ? inset(N * w) : outer, keepOut).filter((p) => polygonArea(p) > 1e-4);
 
   const exterior: HeadlandRing[] = [];
   const drivenExterior: HeadlandRing[] = [];
@@ -116,8 +125,17 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
     const exteriorKeepOut = keepOut.length
       ? simplifyPolygons(offset(keepOut, w / 2, 'round', 0.05), 0.05)
       : [];
+    const clearOfKeepOut = new Map<number, Polygon[]>();
+    const insetClear = (d: number): Polygon[] => {
+      let r = clearOfKeepOut.get(d);
+      if (!r) {
+        r = difference(inset(d), exteriorKeepOut);
+        clearOfKeepOut.set(d, r);
+      }
+      return r;
+    };
     for (let k = 1; k <= N; k++) {
-      const region = difference(offset(outer, -(k - 0.5) * w), exteriorKeepOut);
+      const region = insetClear((k - 0.5) * w);
       for (const p of region) exterior.push({ passNumber: k, ring: p.outer });
     }
     const wanted = (k: number) => exterior.filter((r) => r.passNumber === k).length;
@@ -141,7 +159,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         // Without obstacles to keep off, an inward offset by d >= RS has no
         // concave bend tighter than d: the closing leaves it as it is, and
         // the opening erodes the field edge by d + RS and grows it back by RS.
-        const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(offset(outer, -d), RS, RS));
+        const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(inset(d), RS, RS));
         // Whether a part of the smoothed pass has no drivable ring (it would leave the field).
         const lost = { count: 0 };
         // The obstacles left are far enough from the edge for the pass to go
@@ -154,9 +172,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           : [];
         choice.add(r);
         if (r.length < wanted(k)) {
-          const own = keepOutIndex
-            ? smoothRegion(withoutFarHoles(difference(offset(outer, -d), exteriorKeepOut), 2 * RS), RS, RS)
-            : plain();
+          const own = keepOutIndex ? smoothRegion(withoutFarHoles(insetClear(d), 2 * RS), RS, RS) : plain();
           const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate, lost);
           choice.add(withKeepOut);
           if (withKeepOut.length > r.length) r = withKeepOut;
@@ -178,16 +194,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
             break;
           }
           // Pulled in only where its rounding would leave the field.
-          for (const local of pulledInLocally(
-            outer,
-            exteriorKeepOut,
-            d,
-            w,
-            RS,
-            RF,
-            boundaryIndex,
-            opts.curvatureRate,
-          ))
+          for (const local of pulledInLocally(insetClear(d), d, w, RS, RF, boundaryIndex, opts.curvatureRate))
             choice.add(local);
         }
         // Pulled in all round only where no ring follows the pass anywhere.
@@ -222,8 +229,8 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   const drivenInterior: HeadlandRing[] = [];
   if (M > 0 && holes.length > 0) {
     // Interior passes keep one swath spacing from the innermost exterior pass.
-    const inner = offset(outer, -(N + 0.5) * w);
-    const nearEdge = offset(outer, -0.5 * w);
+    const inner = inset((N + 0.5) * w);
+    const nearEdge = inset(0.5 * w);
     const clips = [inner, nearEdge, outer].map((c) => ({
       polys: c,
       index: new EdgeIndex(c.flatMap((p) => [p.outer, ...p.holes])),
@@ -314,7 +321,8 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
 }
 
 /**
- * The rings of an exterior pass at distance d from the field edge, pulled in
+ * The rings of an exterior pass at distance d from the field edge (`inset`:
+ * the field offset inwards by d, less the exterior keep-out area), pulled in
  * only where rounding its concave bends to the turning radius would take it
  * out of the field or too near its edge (round a thin spike of the edge
  * reaching into the field, say): there the pass keeps rho off the bend's
@@ -324,8 +332,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
  * none is drivable.
  */
 function pulledInLocally(
-  outer: readonly Polygon[],
-  keepOut: readonly Polygon[],
+  inset: readonly Polygon[],
   d: number,
   w: number,
   RS: number,
@@ -333,7 +340,7 @@ function pulledInLocally(
   boundary: EdgeIndex,
   curvatureRate: number | undefined,
 ): Point[][][] {
-  const base = withoutFarHoles(difference(offset(outer, -d), keepOut), 2 * RS);
+  const base = withoutFarHoles(inset, 2 * RS);
   if (base.length === 0) return [];
   const out: Point[][][] = [];
   // Only opened (its convex corners rounded), the pass keeps its line along
