@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { junctionTurnDeg } from '../../test/helpers/check-plan.ts';
 import type { PathPart, Point } from '../types/index.ts';
 import { MIN_PART_LENGTH, withoutDegenerateParts } from './route-tidy.ts';
 
@@ -89,6 +90,32 @@ describe('withoutDegenerateParts', () => {
     expect(out[1].points.at(-1)).toEqual({ x: 9.97, y: 0 });
     expect(out[2].points).toEqual(nextPts);
     expect(out.every((p) => len(p) >= MIN_PART_LENGTH)).toBe(true);
+    continuous(out);
+  });
+
+  it('runs a part that ends on an arc on along the arc before a back-and-forth, not along its last chord', () => {
+    // A left-hand arc of radius 6 m sampled every 5 degrees, ending heading east at the origin;
+    // a 4.8 cm creep back along that heading, then on forwards 5.7 degrees off it.
+    const R = 6;
+    const arc: Point[] = [];
+    for (let k = 12; k >= 0; k--) {
+      const a = -Math.PI / 2 - (k * 5 * Math.PI) / 180;
+      arc.push({ x: R * Math.cos(a), y: R + R * Math.sin(a) });
+    }
+    arc[arc.length - 1] = { x: 0, y: 0 };
+    const nextPts = [
+      { x: -0.048, y: 0 },
+      { x: 0.452, y: 0.05 },
+      { x: 0.942, y: 0.15 },
+    ];
+    const parts = [part('Turn', arc), part('Turn', [{ x: 0, y: 0 }, nextPts[0]], true), part('Turn', nextPts)];
+    const out = withoutDegenerateParts(parts);
+    expect(out.map((p) => !!p.reverse)).toEqual([false, true, false]);
+    // The creep back keeps the heading the arc ends with, and the arc stays an arc of 6 m.
+    expect(junctionTurnDeg(out[0].points, out[1].points, true, 1 / R)).toBeLessThan(0.5);
+    const tip = out[0].points[out[0].points.length - 1];
+    expect(tip.x).toBeGreaterThan(0);
+    expect(Math.hypot(tip.x, tip.y - R)).toBeCloseTo(R, 9);
     continuous(out);
   });
 

@@ -60,7 +60,7 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
       const ab = Math.hypot(b.x - a.x, b.y - a.y);
       if (ab > 1e-9) {
         const d = 1.2 * MIN_PART_LENGTH - l;
-        const tip = { x: b.x + ((b.x - a.x) / ab) * d, y: b.y + ((b.y - a.y) / ab) * d };
+        const tip = runOn(prev.points, d);
         out[out.length - 1] = { ...prev, points: [...prev.points, tip] };
         out.push({ ...p, points: [tip, ...p.points.slice(1)] });
         continue;
@@ -93,6 +93,36 @@ function kinkDeg(a: Point, b: Point, c: Point): number {
   const h2 = Math.atan2(c.y - b.y, c.x - b.x);
   const d = Math.abs(((h2 - h1 + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
   return (d * 180) / Math.PI;
+}
+
+/**
+ * The point d metres on from the end of pts along the curve it ends on: on
+ * the circle through its last three points (a chord of a sampled arc turns
+ * away from the arc's tangent by half a sampling step, and running on
+ * along it would bend the path by that at its end), else along its last
+ * chord.
+ */
+function runOn(pts: readonly Point[], d: number): Point {
+  const n = pts.length;
+  const b = pts[n - 1];
+  const a = pts[n - 2];
+  const ab = Math.hypot(b.x - a.x, b.y - a.y);
+  const straight = { x: b.x + ((b.x - a.x) / ab) * d, y: b.y + ((b.y - a.y) / ab) * d };
+  if (n < 3) return straight;
+  const o = pts[n - 3];
+  // Circumcentre of o, a, b.
+  const den = 2 * ((a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x));
+  const ao = (a.x - o.x) ** 2 + (a.y - o.y) ** 2;
+  const bo = (b.x - o.x) ** 2 + (b.y - o.y) ** 2;
+  if (Math.abs(den) < 1e-12) return straight;
+  const cx = o.x + ((b.y - o.y) * ao - (a.y - o.y) * bo) / den;
+  const cy = o.y + ((a.x - o.x) * bo - (b.x - o.x) * ao) / den;
+  const r = Math.hypot(b.x - cx, b.y - cy);
+  // Nearly straight (a radius of a kilometre or more): the chord will do.
+  if (!(r < 1000)) return straight;
+  // Turning left (den > 0) the curve runs counter-clockwise round the centre.
+  const th = Math.atan2(b.y - cy, b.x - cx) + (den > 0 ? d / r : -d / r);
+  return { x: cx + r * Math.cos(th), y: cy + r * Math.sin(th) };
 }
 
 function last(pts: readonly Point[]): Point {
