@@ -123,7 +123,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
     looped = [];
     const ringsHere: number[] = [];
     const keep = Math.max(KEEP * w, RF - d);
-    for (const [poly, smooth] of region.flatMap((p) => loopsOf(p, RF, workable, keep))) {
+    for (const [poly, smooth] of region.flatMap((p) => loopsOf(p, RF, workable, keep, STRAY_RUN * w))) {
       let loop = smooth;
       looped.push(poly);
       const at = poly.outer[0];
@@ -232,10 +232,16 @@ function reachesObstacle(part: Polygon, plain: readonly Polygon[], parents: read
  * than the turning circle, corners too close together), the loops of the
  * part's pieces a circle of radius r rolls round instead; none where the
  * part is too small for a loop of radius r (it is the middle). A loop that
- * strays more than `keep` outside the part (into the loops further out) is
- * no loop.
+ * strays more than `keep` outside the part (into the loops further out) for
+ * longer than `strayRun` is no loop.
  */
-function loopsOf(poly: Polygon, r: number, workable: readonly Polygon[], keep: number): [Polygon, Point[]][] {
+function loopsOf(
+  poly: Polygon,
+  r: number,
+  workable: readonly Polygon[],
+  keep: number,
+  strayRun: number,
+): [Polygon, Point[]][] {
   const whole = (p: Polygon): Point[] | null => {
     const smooth = filletRing(p.outer, r, { maxAngle: TRACK_ARC_STEP });
     if (!smooth) return null;
@@ -245,16 +251,19 @@ function loopsOf(poly: Polygon, r: number, workable: readonly Polygon[], keep: n
     if (pieces.length !== 1 || Math.abs(polyLength(pieces[0]) - len) >= 1e-3) return null;
     // Nor may it cut across the area further out, where the loops outside it run (corners
     // merged or dropped where they crowd turn a bend of the edge into a chord): it keeps
-    // within `keep` of the part's edge, checked every metre.
+    // within `keep` of the part's edge, checked every metre, but for stretches no longer than
+    // strayRun (a short hook across the root of a thin arm that was dropped).
     const edge = new EdgeIndex([p.outer]);
     const n = loop.length;
+    let run = 0;
     for (let i = 0; i < n; i++) {
       const a = loop[i];
       const b = loop[(i + 1) % n];
       const steps = Math.ceil(dist(a, b));
       for (let k = 0; k < steps; k++) {
         const q = { x: a.x + ((b.x - a.x) * k) / steps, y: a.y + ((b.y - a.y) * k) / steps };
-        if (!edge.contains(q) && edge.distance(q, keep) > keep) return null;
+        if (edge.contains(q) || edge.distance(q, keep) <= keep) run = 0;
+        else if ((run += dist(a, b) / steps) > strayRun) return null;
       }
     }
     return loop;
@@ -393,6 +402,9 @@ function straightEntry(loop: Point[], near: Point | undefined, long: number): [P
  * radius moves it out.
  */
 const KEEP = 0.75;
+
+/** How long a loop may run further out than that [swaths] (a short hook where a thin arm was dropped). */
+const STRAY_RUN = 4;
 
 /** Segments longer than this [m] are straight stretches (arcs are sampled at most 1 m apart). */
 const STRAIGHT = 1.5;
