@@ -263,7 +263,10 @@ function loopsOf(
       for (let k = 0; k < steps; k++) {
         const q = { x: a.x + ((b.x - a.x) * k) / steps, y: a.y + ((b.y - a.y) * k) / steps };
         if (edge.contains(q) || edge.distance(q, keep) <= keep) run = 0;
-        else if ((run += dist(a, b) / steps) > strayRun) return null;
+        else {
+          run += dist(a, b) / steps;
+          if (run > strayRun) return null;
+        }
       }
     }
     return loop;
