@@ -176,6 +176,16 @@ describe('spiral plans', () => {
     },
     60_000,
   );
+  // A fishtail's creep back after a connector ending on an arc: running the connector on along
+  // its last chord turned the heading by 2 degrees at the cusp.
+  const creep = findCorpusField('fiboa-de_sh:DESHLIL020110213');
+  it.skipIf(!hasCorpus() || !creep).each(creep ? orientations(creep).map((f) => [f.properties.id, f]) : [])(
+    'plans %s in spirals without a heading jump at a cusp',
+    (_, f) => {
+      planSpiral(f);
+    },
+    60_000,
+  );
   // Small fields whose loops leave pockets beside cut-short loops, a core and rows of
   // corner crescents: worked by straight tracks through them (92 % and 95.8 % before).
   const filled: [string, number][] = [
