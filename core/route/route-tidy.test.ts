@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { junctionTurnDeg } from '../../test/helpers/check-plan.ts';
 import type { PathPart, Point } from '../types/index.ts';
 import { MIN_PART_LENGTH, withoutDegenerateParts } from './route-tidy.ts';
 
@@ -92,7 +93,7 @@ describe('withoutDegenerateParts', () => {
     continuous(out);
   });
 
-  it('runs a sampled arc on along its tangent, not its last chord, before the creep back (no heading jump at the cusp)', () => {
+  it('keeps the end heading of a reversing arc into the creep forward after it (no heading jump at the cusp)', () => {
     // A reversing quarter arc of radius 6 m sampled every 6 degrees; a 4.95 cm forward creep leaves along its end tangent.
     const R = 6;
     const arc: Point[] = Array.from({ length: 16 }, (_, k) => {
@@ -110,12 +111,10 @@ describe('withoutDegenerateParts', () => {
     const parts = [part('Turn', arc, true), part('Turn', [end, creepEnd]), part('Turn', back, true)];
     const out = withoutDegenerateParts(parts);
     expect(out.map((p) => !!p.reverse)).toEqual([true, false, true]);
-    const ext = out[0].points;
-    const [a, b] = [ext[ext.length - 2], ext[ext.length - 1]];
-    // The run-on keeps the arc's end tangent (the last chord lags it by 3 degrees).
-    expect((Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI).toBeCloseTo(90, 3);
+    // The creep keeps the heading the arc ends with (its last chord lags that by 3 degrees).
+    expect(junctionTurnDeg(out[0].points, out[1].points, true, 1 / R)).toBeLessThan(0.5);
     const [c, d] = out[1].points;
-    expect((Math.atan2(c.y - d.y, c.x - d.x) * 180) / Math.PI).toBeCloseTo(90, 3);
+    expect((Math.atan2(c.y - d.y, c.x - d.x) * 180) / Math.PI).toBeCloseTo(90, 1);
     expect(
       out.every(
         (p) =>
@@ -123,6 +122,36 @@ describe('withoutDegenerateParts', () => {
           MIN_PART_LENGTH,
       ),
     ).toBe(true);
+    continuous(out);
+  });
+
+  it('runs a part that ends on an arc on along the arc before a back-and-forth, not along its last chord', () => {
+    // A left-hand arc of radius 6 m sampled every 5 degrees, ending heading east at the origin;
+    // a 4.8 cm creep back along that heading, then on forwards 5.7 degrees off it.
+    const R = 6;
+    const arc: Point[] = [];
+    for (let k = 12; k >= 0; k--) {
+      const a = -Math.PI / 2 - (k * 5 * Math.PI) / 180;
+      arc.push({ x: R * Math.cos(a), y: R + R * Math.sin(a) });
+    }
+    arc[arc.length - 1] = { x: 0, y: 0 };
+    const nextPts = [
+      { x: -0.048, y: 0 },
+      { x: 0.452, y: 0.05 },
+      { x: 0.942, y: 0.15 },
+    ];
+    const parts = [
+      part('Turn', arc),
+      part('Turn', [{ x: 0, y: 0 }, nextPts[0]], true),
+      part('Turn', nextPts),
+    ];
+    const out = withoutDegenerateParts(parts);
+    expect(out.map((p) => !!p.reverse)).toEqual([false, true, false]);
+    // The creep back keeps the heading the arc ends with, and the arc stays an arc of 6 m.
+    expect(junctionTurnDeg(out[0].points, out[1].points, true, 1 / R)).toBeLessThan(0.5);
+    const tip = out[0].points[out[0].points.length - 1];
+    expect(tip.x).toBeGreaterThan(0);
+    expect(Math.hypot(tip.x, tip.y - R)).toBeCloseTo(R, 9);
     continuous(out);
   });
 

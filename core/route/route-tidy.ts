@@ -42,8 +42,8 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
     // Tracks keep their geometry (they follow their guidance tracks); passes and turns may take a stub.
     const free = (q: PathPart | undefined): q is PathPart => q !== undefined && q.type !== 'RouteTrack';
     // A back-and-forth between two parts driven the same way (a cusp, the stub, a cusp) where
-    // dropping the stub would join them with a kink (a tight bend over centimetres): the part before runs on instead,
-    // and the stub, as long as a part must be, comes back from there on its own line.
+    // dropping the stub would join them with a kink (a tight bend over centimetres): the part before runs on along its end tangent instead,
+    // and the stub, as long as a part must be, comes back from there.
     if (
       prev &&
       next &&
@@ -55,16 +55,12 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
       next.points.length >= 2 &&
       kinkDeg(prev.points[prev.points.length - 2], last(p.points), next.points[1]) > KINK_DEG
     ) {
-      // The part before runs on along its end tangent: on a sampled curve that is its last
-      // chord turned by half the chord's share of the bend, else the stub would meet it with a
-      // jump in heading at the cusp.
-      const b = last(prev.points);
       const a = prev.points[prev.points.length - 2];
-      const h = endHeading(prev.points);
+      const b = last(prev.points);
       const ab = Math.hypot(b.x - a.x, b.y - a.y);
       if (ab > 1e-9) {
         const d = 1.2 * MIN_PART_LENGTH - l;
-        const tip = { x: b.x + Math.cos(h) * d, y: b.y + Math.sin(h) * d };
+        const tip = runOn(prev.points, d);
         out[out.length - 1] = { ...prev, points: [...prev.points, tip] };
         out.push({ ...p, points: [tip, ...p.points.slice(1)] });
         continue;
@@ -88,32 +84,6 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
   return out;
 }
 
-/** Bends between chords above this [deg] are corners, not a sampled curve. */
-const CURVE_BEND_DEG = 20;
-
-/**
- * The heading [rad] at the end of a polyline: its last chord's, turned, where
- * the last two chords bend gently (a sampled arc), by the last chord's share
- * of half the bend (exact for a circular arc).
- */
-function endHeading(pts: readonly Point[]): number {
-  const n = pts.length;
-  const [b, c] = [pts[n - 2], pts[n - 1]];
-  const h2 = Math.atan2(c.y - b.y, c.x - b.x);
-  if (n < 3) return h2;
-  const a = pts[n - 3];
-  const c1 = Math.hypot(b.x - a.x, b.y - a.y);
-  const c2 = Math.hypot(c.x - b.x, c.y - b.y);
-  if (c1 < 1e-9 || c2 < 1e-9) return h2;
-  const bend = wrapRad(h2 - Math.atan2(b.y - a.y, b.x - a.x));
-  if (Math.abs(bend) > (CURVE_BEND_DEG * Math.PI) / 180) return h2;
-  return h2 + (bend * c2) / (c1 + c2);
-}
-
-function wrapRad(a: number): number {
-  return ((a + 3 * Math.PI) % (2 * Math.PI)) - Math.PI;
-}
-
 /** Joining parts whose chords meet at more than this [deg] keeps the back-and-forth between them. */
 const KINK_DEG = 1;
 
@@ -123,6 +93,45 @@ function kinkDeg(a: Point, b: Point, c: Point): number {
   const h2 = Math.atan2(c.y - b.y, c.x - b.x);
   const d = Math.abs(((h2 - h1 + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
   return (d * 180) / Math.PI;
+}
+
+/** Bends between chords above this [deg] are corners, not a sampled curve. */
+const CURVE_BEND_DEG = 20;
+
+/**
+ * The point d metres on from the end of pts along the curve it ends on: on
+ * the circle through its last three points (a chord of a sampled arc turns
+ * away from the arc's tangent by half a sampling step, and running on
+ * along it would bend the path by that at its end), else along its last
+ * chord.
+ */
+function runOn(pts: readonly Point[], d: number): Point {
+  const n = pts.length;
+  const b = pts[n - 1];
+  const a = pts[n - 2];
+  const ab = Math.hypot(b.x - a.x, b.y - a.y);
+  const straight = { x: b.x + ((b.x - a.x) / ab) * d, y: b.y + ((b.y - a.y) / ab) * d };
+  if (n < 3) return straight;
+  const o = pts[n - 3];
+  // Circumcentre of o, a, b.
+  const den = 2 * ((a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x));
+  const ao = (a.x - o.x) ** 2 + (a.y - o.y) ** 2;
+  const bo = (b.x - o.x) ** 2 + (b.y - o.y) ** 2;
+  if (Math.abs(den) < 1e-12) return straight;
+  const cx = o.x + ((b.y - o.y) * ao - (a.y - o.y) * bo) / den;
+  const cy = o.y + ((a.x - o.x) * bo - (b.x - o.x) * ao) / den;
+  const r = Math.hypot(b.x - cx, b.y - cy);
+  // A corner, not a sampled curve (the chords bend more than CURVE_BEND_DEG): straight on.
+  const bend = Math.abs(
+    ((Math.atan2(b.y - a.y, b.x - a.x) - Math.atan2(a.y - o.y, a.x - o.x) + 3 * Math.PI) % (2 * Math.PI)) -
+      Math.PI,
+  );
+  if (bend > (CURVE_BEND_DEG * Math.PI) / 180) return straight;
+  // Nearly straight (a radius of a kilometre or more): the chord will do.
+  if (!(r < 1000)) return straight;
+  // Turning left (den > 0) the curve runs counter-clockwise round the centre.
+  const th = Math.atan2(b.y - cy, b.x - cx) + (den > 0 ? d / r : -d / r);
+  return { x: cx + r * Math.cos(th), y: cy + r * Math.sin(th) };
 }
 
 function last(pts: readonly Point[]): Point {

@@ -150,6 +150,42 @@ describe('spiral plans', () => {
     },
     60_000,
   );
+  // A long arm whose tip crowds the loops' corners: merged there, they turned a bend of the
+  // arm's edge into a chord that cut across four loops further out (902 m of track driven
+  // twice, 2.6 % of the track; overlap 3.9 %).
+  const arm = findCorpusField('fiboa-dk:9-0');
+  it.skipIf(!hasCorpus() || !arm).each(arm ? orientations(arm).map((f) => [f.properties.id, f]) : [])(
+    'keeps the loops of %s off the loops further out',
+    (_, f) => {
+      const plan = planSpiral(f);
+      const trackLength = plan.zones
+        .flatMap((z) => z.groups[z.activeGroup].parts)
+        .filter((p) => p.type === 'RouteTrack')
+        .reduce(
+          (a, p) =>
+            a +
+            p.points
+              .slice(1)
+              .reduce((s, q, i) => s + Math.hypot(q.x - p.points[i].x, q.y - p.points[i].y), 0),
+          0,
+        );
+      expect(plan.stats.duplicateTrackLength ?? 0).toBeLessThan(0.005 * trackLength);
+      expect(plan.stats.overlapPercent).toBeLessThan(2.5);
+      expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(98.5);
+      expectSpiralRoute(plan);
+    },
+    60_000,
+  );
+  // A fishtail's creep back after a connector ending on an arc: running the connector on along
+  // its last chord turned the heading by 2 degrees at the cusp.
+  const creep = findCorpusField('fiboa-de_sh:DESHLIL020110213');
+  it.skipIf(!hasCorpus() || !creep).each(creep ? orientations(creep).map((f) => [f.properties.id, f]) : [])(
+    'plans %s in spirals without a heading jump at a cusp',
+    (_, f) => {
+      planSpiral(f);
+    },
+    60_000,
+  );
   // Small fields whose loops leave pockets beside cut-short loops, a core and rows of
   // corner crescents: worked by straight tracks through them (92 % and 95.8 % before).
   const filled: [string, number][] = [
