@@ -126,11 +126,13 @@ export class HeadlandDriver {
         const square = exterior ? this.cornersOf(path) : [];
         const s1 = chosen.s;
         const margin = 2 * R + 1;
+        // Lobe ends within the margin of the nearest join are passed by it already: they hold no join back.
+        const far = marks.filter((m) => Math.min(path.distance(s1, m, 1), path.distance(m, s1, 1)) > margin);
         const usable = (s: number) => {
           const ahead = path.distance(s1, s, 1);
           const [a, span] = ahead <= path.length / 2 ? [s1, ahead] : [s, path.length - ahead];
           return (
-            marks.every((m) => path.distance(a - margin, m, 1) > span + 2 * margin) &&
+            far.every((m) => path.distance(a - margin, m, 1) > span + 2 * margin) &&
             !square.some((c) => path.distance(c.from - 1, s, 1) <= path.distance(c.from - 1, c.to + 1, 1))
           );
         };
