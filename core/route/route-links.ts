@@ -545,10 +545,25 @@ export class RouteLinks {
       legs: [Connection, PathPart['type']][];
       length: number;
     } | null = null;
+    // A short ring (round a small obstacle) is tried all round, every eighth of its length.
+    const offsets = JOIN_RADII.map((k) => k * R);
+    if (offsets[offsets.length - 1] > path.length / 2) {
+      const eighth = path.length / 8;
+      offsets.splice(
+        0,
+        offsets.length,
+        ...offsets.filter((d) => d < eighth),
+        eighth,
+        2 * eighth,
+        3 * eighth,
+        4 * eighth,
+      );
+    }
     for (const dir of dirs) {
-      for (const k of JOIN_RADII) {
-        if (k * R > path.length / 2) break;
-        const s = path.snap(s0 + dir * k * R);
+      for (const off of offsets) {
+        if (off > path.length / 2) break;
+        const k = off / R;
+        const s = path.snap(s0 + dir * off);
         const to = path.poseAt(s, dir);
         if (!t.contains(to) || !usable(s)) continue;
         const c = this.connectPoses(from, to, R, this.region, {}, 'turnArea');
