@@ -155,6 +155,11 @@ export class RouteLinks {
     return c;
   }
 
+  /** True where a way may start or end keeping the whole implement inside (or where no turn area is known). */
+  inTurnArea(p: Point): boolean {
+    return !this.turnArea || this.turnArea.contains(p);
+  }
+
   /** Connections found outside the turn area (they may swing the implement over the edge). */
   private readonly overhanging = new WeakSet<Connection>();
 
@@ -562,7 +567,6 @@ export class RouteLinks {
     for (const dir of dirs) {
       for (const off of offsets) {
         if (off > path.length / 2) break;
-        const k = off / R;
         const s = path.snap(s0 + dir * off);
         const to = path.poseAt(s, dir);
         if (!t.contains(to) || !usable(s)) continue;
