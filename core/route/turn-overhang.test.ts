@@ -180,6 +180,37 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'joins onto headland passes near a lobe, round small obstacles and where the pass cuts an obstacle corner keep the implement inside, every orientation',
+    () => {
+      // Each swung the implement over the edge in some orientation: the
+      // join nearest a lobe end barred every join farther along
+      // (fiboa-lv:Lauki.4257327 11 m, fiboa-si:156, fiboa-bg:00151-781,
+      // fiboa-ec_si:6143672 28 m, fiboa-it_1:58 86 m); an obstacle's pass
+      // joined, and so left after the loop, where it cuts the obstacle's
+      // corner (fiboa-fi:31, fiboa-ec_lv:1631520).
+      for (const id of [
+        'fiboa-lv:Lauki.4257327',
+        'fiboa-si:156',
+        'fiboa-bg:00151-781',
+        'fiboa-ec_si:6143672',
+        'fiboa-it_1:58',
+        'fiboa-fi:31',
+        'fiboa-ec_lv:1631520',
+      ]) {
+        for (const f of orientations(findCorpusField(id)!)) {
+          const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+          const name = String(f.properties.id);
+          expect(checkPlan(plan), name).toEqual([]);
+          expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+          for (const z of plan.zones)
+            expect(z.warnings?.filter((w) => w.startsWith('overhang of turns')) ?? [], name).toEqual([]);
+        }
+      }
+    },
+    180_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'a pass into a narrow tip turns round where the tip is wide enough, backing up along its legs (fiboa-fr:20, fiboa-ec_ro:25)',
     () => {
       const cases = [
