@@ -211,6 +211,34 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'a headland pass round the tip of a thin arm turns there in several moves inside the turn area, every orientation',
+    () => {
+      // The way back down the arm's other side reversed round the tip over its edge (9 to 14 m).
+      const cases = [
+        ...['fiboa-us_ca_scm:5500048', 'fiboa-it_1:80', 'fiboa-at:112057260'].flatMap((id) =>
+          orientations(findCorpusField(id)!),
+        ),
+        ...orientations(findCorpusField('fiboa-ec_lv:1904910')!).slice(0, 2),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    180_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'a pass into a narrow tip turns round where the tip is wide enough, backing up along its legs (fiboa-fr:20, fiboa-ec_ro:25)',
     () => {
       const cases = [
