@@ -585,7 +585,8 @@ export class RouteLinks {
         const to = path.poseAt(s, dir);
         if (!t.contains(to) || !usable(s)) continue;
         const legs = held.connect(from, to);
-        if (!legs) continue;
+        // No run backwards longer than a turn needs (travel falls back to longer ones).
+        if (!legs || legs.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R))) continue;
         const length = legs.reduce((a, c) => a + c.length, 0);
         if (length <= maxLength && (!best || length < best.length))
           best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
@@ -683,6 +684,11 @@ export class RouteLinks {
     }
     return best;
   }
+}
+
+/** True when a piece of the connection runs backwards farther than `max` [m]. */
+function reversesFarther(c: Connection, max: number): boolean {
+  return c.pieces.some((pc) => pc.reverse && polyLen(pc.points) > max + 1e-6);
 }
 
 /** Index of the ring's segment holding arc length s (in [0, length)). */
