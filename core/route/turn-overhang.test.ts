@@ -154,7 +154,6 @@ describe('turns keep the implement inside the field', () => {
       // obstacle's pass where it cut the obstacle's corner (fiboa-lv:Lauki.4257318),
       // travel through the field past an obstacle corner (fiboa-bg:00151-52).
       for (const id of [
-        'fiboa-de_sh:DESHLIL020110156',
         'fiboa-hr:188186',
         'fiboa-lv:Lauki.4257346',
         'fiboa-lv:Lauki.4257318',
@@ -236,6 +235,34 @@ describe('turns keep the implement inside the field', () => {
       }
     },
     180_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'a join that keeps the implement inside only by reversing far is not taken: the overhang is reported instead (fiboa-de_sh:DESHLIL020110156)',
+    () => {
+      // The only way onto the exterior pass held to the turn area backed up some 280 m through the field.
+      for (const f of orientations(findCorpusField('fiboa-de_sh:DESHLIL020110156')!).slice(0, 4)) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        const over = plan.stats.overhangLength ?? 0;
+        expect(over, name).toBeLessThan(10);
+        if (over > 0)
+          expect(
+            plan.zones.some((z) => z.warnings?.some((w) => w.startsWith('overhang of turns'))),
+            name,
+          ).toBe(true);
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    60_000,
   );
 
   it.skipIf(!hasCorpus())(
