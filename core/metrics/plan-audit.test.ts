@@ -373,6 +373,110 @@ describe('auditZone', () => {
     expect(a.overhangs[0].length).toBeCloseTo(Math.hypot(1, 0.8) + 5 + (0.94 / 8) * Math.hypot(4, 8), 6);
   });
 
+  it('tells a way leaving a pass by the order of the parts where their sequences are alike (a zone before numbering)', () => {
+    // A zone's route is audited before the plan numbers its parts: every driven part has sequence 0.
+    const pass = (x0: number, x1: number): PathPart => ({
+      type: 'InteriorHeadlandPass',
+      points: [
+        { x: x0, y: 2.8 },
+        { x: x1, y: 2.8 },
+      ],
+      working: true,
+      sequence: 0,
+    });
+    const away: PathPart = {
+      type: 'HeadlandConnector',
+      points: [
+        { x: 40, y: 2.8 },
+        { x: 41, y: 2.9 },
+        { x: 42, y: 3.5 },
+        { x: 45, y: 10 },
+      ],
+      working: false,
+      sequence: 0,
+    };
+    const guidance: PathPart = {
+      type: 'GuidanceTrack',
+      points: [
+        { x: 20, y: 20 },
+        { x: 100, y: 20 },
+      ],
+      working: false,
+    };
+    const a = auditZone({
+      boundary: field,
+      passes: [],
+      tracks: [],
+      parts: [guidance, pass(30, 40), away, guidance],
+      swathWidth: W,
+      turningRadius: R,
+    });
+    expect(a.overhangLength).toBe(0);
+    // The same way with no pass before it is overhang.
+    const b = auditZone({
+      boundary: field,
+      passes: [],
+      tracks: [],
+      parts: [away, pass(30, 40)],
+      swathWidth: W,
+      turningRadius: R,
+    });
+    expect(b.overhangLength).toBeGreaterThan(1);
+  });
+
+  it('takes a way from a track that ends on the edge as the track only while it draws away from the edge', () => {
+    const track: PathPart = {
+      type: 'RouteTrack',
+      points: [
+        { x: 30, y: 30 },
+        { x: 30, y: 0 },
+      ],
+      working: true,
+      sequence: 0,
+    };
+    // Backs up along the track, away from the edge: the track's own.
+    const back: PathPart = {
+      type: 'Turn',
+      points: [
+        { x: 30, y: 0 },
+        { x: 30, y: 1 },
+        { x: 30, y: 2 },
+        { x: 30, y: 4 },
+      ],
+      working: false,
+      reverse: true,
+      sequence: 1,
+    };
+    const a = auditZone({
+      boundary: field,
+      passes: [],
+      tracks: [],
+      parts: [track, back],
+      swathWidth: W,
+      turningRadius: R,
+    });
+    expect(a.overhangLength).toBe(0);
+    // Turning back towards the edge before leaving the band: overhang from where it does.
+    const dip: PathPart = {
+      ...back,
+      points: [
+        { x: 30, y: 0 },
+        { x: 30, y: 2 },
+        { x: 32, y: 1 },
+        { x: 36, y: 10 },
+      ],
+    };
+    const b = auditZone({
+      boundary: field,
+      passes: [],
+      tracks: [],
+      parts: [track, dip],
+      swathWidth: W,
+      turningRadius: R,
+    });
+    expect(b.overhangLength).toBeGreaterThan(Math.hypot(2, 1));
+  });
+
   it('audits a plan of a few thousand segments in a few milliseconds', () => {
     const p = plan({ turnAtEdge: true });
     const t0 = performance.now();

@@ -513,9 +513,18 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     buf[2 * n] = a;
     buf[2 * n + 1] = b;
   };
-  // The sequence numbers of the driven working parts (a way leaving or joining one).
-  const working = new Set<number>();
-  for (const part of parts) if (part.working && part.sequence !== undefined) working.add(part.sequence);
+  // The driven parts in driving order: by sequence, and in the order of the
+  // parts where sequences are alike (a zone's route before the plan numbers
+  // its parts has them all 0). A way leaves the part before it and joins the one after.
+  const order = [...parts.keys()]
+    .filter((i) => parts[i].sequence !== undefined)
+    .sort((i, j) => (parts[i].sequence as number) - (parts[j].sequence as number) || i - j);
+  const before = new Map<number, PathPart>();
+  const after = new Map<number, PathPart>();
+  for (let k = 0; k < order.length; k++) {
+    if (k > 0) before.set(order[k], parts[order[k - 1]]);
+    if (k + 1 < order.length) after.set(order[k], parts[order[k + 1]]);
+  }
   for (const [partIndex, part] of parts.entries()) {
     if (part.working || part.sequence === undefined || part.points.length < 2) continue;
     const pts = part.points;
@@ -528,9 +537,9 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
     // How much farther along the line every point is surely more than r from every edge.
     let clear = 0;
     // Leaving or joining a pass that itself runs nearer the edge, the way is not the overhang's cause.
-    const lead = working.has(part.sequence - 1) ? joinStretch(pts, 0, 1, r, index) : 0;
+    const lead = before.get(partIndex)?.working ? joinStretch(pts, 0, 1, r, index) : 0;
     const trail =
-      pts.length - 1 - (working.has(part.sequence + 1) ? joinStretch(pts, pts.length - 1, -1, r, index) : 0);
+      pts.length - 1 - (after.get(partIndex)?.working ? joinStretch(pts, pts.length - 1, -1, r, index) : 0);
     for (let k = 1; k < pts.length; k++) {
       const p = pts[k - 1];
       const q = pts[k];
@@ -640,6 +649,8 @@ function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Ov
 
 /** A turn coming this much nearer the edge than the pass it leaves or joins [m] comes nearer. */
 const JOIN_SLACK = OVERHANG_NUMERIC;
+/** An end of a way this near the edge lies on it [m]. */
+const ON_EDGE = 1e-3;
 
 /**
  * How many segments from the end pts[i0] (walking by `step`) stay within
@@ -650,14 +661,19 @@ const JOIN_SLACK = OVERHANG_NUMERIC;
  */
 function joinStretch(pts: readonly Point[], i0: number, step: 1 | -1, r: number, index: EdgeIndex): number {
   const p0 = pts[i0];
-  if (!index.contains(p0)) return 0;
+  // An end on the edge itself (a track driven up to it, either side of it by
+  // rounding): the way is the track's only while it draws away from the edge.
+  const onEdge = index.distance(p0, ON_EDGE) < ON_EDGE;
+  if (!onEdge && !index.contains(p0)) return 0;
   const d0 = index.distance(p0, r + 1);
   if (d0 >= r) return 0;
   let k = 0;
+  let prev = d0;
   for (let i = i0 + step; i >= 0 && i < pts.length; i += step) {
     if (!index.contains(pts[i])) return k;
     const d = index.distance(pts[i], r + 1);
-    if (d < d0 - JOIN_SLACK) return k;
+    if (d < (onEdge ? prev : d0) - JOIN_SLACK) return k;
+    prev = d;
     k++;
     if (d >= r) return k;
   }

@@ -15,6 +15,10 @@ import type { RouteRing } from './route-links.ts';
 
 /** A way on that swings the implement over the edge counts this much longer [m]. */
 const OVERHANG_PENALTY = 1e6;
+/** Places round a pass a route may start on it at. */
+const START_PLACES = 16;
+/** A join where the pass runs nearer the edge than half the working width counts this much longer [m]. */
+const EDGE_JOIN_PENALTY = 1e4;
 /** A way on that keeps the implement inside is taken over one that does not when at most this many turning radii longer. */
 const INSIDE_DETOUR_RADII = 20;
 
@@ -94,17 +98,26 @@ export class HeadlandDriver {
     const dirs = this.ringDirections(path);
     const pose: Pose | null = b.pose;
     if (!pose) {
-      chosen = { s: 0, dir: dirs[0], conn: null };
+      // The route starts on this pass: where the way off it, after the loop, can keep the implement inside.
+      chosen = { s: exterior ? 0 : this.startOn(path, dirs[0]), dir: dirs[0], conn: null };
     } else {
       const s0 = path.project(pose);
-      // The shortest way on that keeps the implement inside the field, else the shortest.
+      // The shortest way on that keeps the implement inside the field, else
+      // the shortest; joined where the way off, after the loop, can keep it
+      // inside too (not where the pass runs nearer the edge, round a sharp
+      // corner of an obstacle, say).
       let bestLen = Number.POSITIVE_INFINITY;
       for (const dir of dirs) {
         for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
           if (la > path.length / 2) continue;
           const s = path.snap(s0 + dir * la);
-          const c = b.links.connectPoses(pose, path.poseAt(s, dir), R, input.region);
-          const len = c ? c.length + (b.links.overhangs(c) ? OVERHANG_PENALTY : 0) : bestLen;
+          const at = path.poseAt(s, dir);
+          const c = b.links.connectPoses(pose, at, R, input.region);
+          const len = c
+            ? c.length +
+              (b.links.overhangs(c) ? OVERHANG_PENALTY : 0) +
+              (b.links.inTurnArea(at) ? 0 : EDGE_JOIN_PENALTY)
+            : bestLen;
           if (c && len < bestLen) {
             bestLen = len;
             chosen = { s, dir, conn: c };
@@ -126,11 +139,13 @@ export class HeadlandDriver {
         const square = exterior ? this.cornersOf(path) : [];
         const s1 = chosen.s;
         const margin = 2 * R + 1;
+        // Lobe ends within the margin of the nearest join are passed by it already: they hold no join back.
+        const far = marks.filter((m) => Math.min(path.distance(s1, m, 1), path.distance(m, s1, 1)) > margin);
         const usable = (s: number) => {
           const ahead = path.distance(s1, s, 1);
           const [a, span] = ahead <= path.length / 2 ? [s1, ahead] : [s, path.length - ahead];
           return (
-            marks.every((m) => path.distance(a - margin, m, 1) > span + 2 * margin) &&
+            far.every((m) => path.distance(a - margin, m, 1) > span + 2 * margin) &&
             !square.some((c) => path.distance(c.from - 1, s, 1) <= path.distance(c.from - 1, c.to + 1, 1))
           );
         };
@@ -150,7 +165,7 @@ export class HeadlandDriver {
         // Join anywhere on the ring along the headland.
         for (const frac of [0, 0.25, 0.5, 0.75]) {
           for (const dir of dirs) {
-            const s = path.snap(s0 + frac * path.length);
+            const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
             const target = path.poseAt(s, dir);
             const via = input.headlandDrivethrough ? null : b.links.viaRing(pose, target, true);
             if (via) {
@@ -168,7 +183,7 @@ export class HeadlandDriver {
       // Held to the turn area first, onto any of the join points.
       for (const travel of b.links.fieldTravels()) {
         for (const frac of [0, 0.25, 0.5, 0.75]) {
-          const s = path.snap(s0 + frac * path.length);
+          const s = this.clearPlace(path, s0 + frac * path.length, dirs[0], !exterior);
           const target = path.poseAt(s, dirs[0]);
           const legs = travel.connect(pose, target);
           if (legs) {
@@ -258,6 +273,39 @@ export class HeadlandDriver {
     // Round the whole loop, back where it started.
     b.pose = path.arrivalPoseAt(chosen.s + chosen.dir * path.length, chosen.dir);
     return true;
+  }
+
+  /**
+   * A place to join a pass at near s: s itself where the pass runs in the
+   * turn area (the way off it, after the loop, can keep the implement
+   * inside), else, round an obstacle (no lobes, no corners driven square),
+   * the nearest such place within a few turning radii, else s.
+   */
+  private clearPlace(path: RingPath, s: number, dir: RingDirection, interior: boolean): number {
+    const links = this.b.links;
+    const R = this.b.R;
+    const at = path.snap(s);
+    if (!interior || links.inTurnArea(path.poseAt(at, dir))) return at;
+    for (const k of [1, -1, 2, -2, 3, -3]) {
+      if (Math.abs(k) * R > path.length / 4) break;
+      const t = path.snap(s + k * R);
+      if (links.inTurnArea(path.poseAt(t, dir))) return t;
+    }
+    return at;
+  }
+
+  /**
+   * Where a route that starts on a pass round an obstacle joins it: its
+   * start, else the first of a few places round it where the pass runs in
+   * the turn area.
+   */
+  private startOn(path: RingPath, dir: RingDirection): number {
+    const links = this.b.links;
+    for (let k = 0; k < START_PLACES; k++) {
+      const s = path.snap((k * path.length) / START_PLACES);
+      if (links.inTurnArea(path.poseAt(s, dir))) return s;
+    }
+    return 0;
   }
 
   /** A short way between two poses near each other: a turn with little reversing, else turning round in several moves. */

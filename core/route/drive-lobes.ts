@@ -315,7 +315,10 @@ export function lobeParts(
         if (c) break;
         if (only === 'turnArea') {
           to = apexOut;
-          c = b.links.tipTurn(from, { ...to, heading: outLeg.heading }, loop ? 0 : roomIn, outLeg.length);
+          c =
+            b.links.tipTurn(from, { ...to, heading: outLeg.heading }, loop ? 0 : roomIn, outLeg.length) ??
+            // Turning round in several moves at the tip itself.
+            b.links.turnRound(from, { ...to, heading: outLeg.heading }, 'turnArea');
           if (c) break;
         }
       }

@@ -155,6 +155,11 @@ export class RouteLinks {
     return c;
   }
 
+  /** True where a way may start or end keeping the whole implement inside (or where no turn area is known). */
+  inTurnArea(p: Point): boolean {
+    return !this.turnArea || this.turnArea.contains(p);
+  }
+
   /** Connections found outside the turn area (they may swing the implement over the edge). */
   private readonly overhanging = new WeakSet<Connection>();
 
@@ -545,10 +550,24 @@ export class RouteLinks {
       legs: [Connection, PathPart['type']][];
       length: number;
     } | null = null;
+    // A short ring (round a small obstacle) is tried all round, every eighth of its length.
+    const offsets = JOIN_RADII.map((k) => k * R);
+    if (offsets[offsets.length - 1] > path.length / 2) {
+      const eighth = path.length / 8;
+      offsets.splice(
+        0,
+        offsets.length,
+        ...offsets.filter((d) => d < eighth),
+        eighth,
+        2 * eighth,
+        3 * eighth,
+        4 * eighth,
+      );
+    }
     for (const dir of dirs) {
-      for (const k of JOIN_RADII) {
-        if (k * R > path.length / 2) break;
-        const s = path.snap(s0 + dir * k * R);
+      for (const off of offsets) {
+        if (off > path.length / 2) break;
+        const s = path.snap(s0 + dir * off);
         const to = path.poseAt(s, dir);
         if (!t.contains(to) || !usable(s)) continue;
         const c = this.connectPoses(from, to, R, this.region, {}, 'turnArea');
@@ -566,7 +585,8 @@ export class RouteLinks {
         const to = path.poseAt(s, dir);
         if (!t.contains(to) || !usable(s)) continue;
         const legs = held.connect(from, to);
-        if (!legs) continue;
+        // No run backwards longer than a turn needs (travel falls back to longer ones).
+        if (!legs || legs.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R))) continue;
         const length = legs.reduce((a, c) => a + c.length, 0);
         if (length <= maxLength && (!best || length < best.length))
           best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
@@ -664,6 +684,11 @@ export class RouteLinks {
     }
     return best;
   }
+}
+
+/** True when a piece of the connection runs backwards farther than `max` [m]. */
+function reversesFarther(c: Connection, max: number): boolean {
+  return c.pieces.some((pc) => pc.reverse && polyLen(pc.points) > max + 1e-6);
 }
 
 /** Index of the ring's segment holding arc length s (in [0, length)). */

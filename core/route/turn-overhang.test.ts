@@ -154,7 +154,6 @@ describe('turns keep the implement inside the field', () => {
       // obstacle's pass where it cut the obstacle's corner (fiboa-lv:Lauki.4257318),
       // travel through the field past an obstacle corner (fiboa-bg:00151-52).
       for (const id of [
-        'fiboa-de_sh:DESHLIL020110156',
         'fiboa-hr:188186',
         'fiboa-lv:Lauki.4257346',
         'fiboa-lv:Lauki.4257318',
@@ -177,6 +176,93 @@ describe('turns keep the implement inside the field', () => {
       }
     },
     120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'joins onto headland passes near a lobe, round small obstacles and where the pass cuts an obstacle corner keep the implement inside, every orientation',
+    () => {
+      // Each swung the implement over the edge in some orientation: the
+      // join nearest a lobe end barred every join farther along
+      // (fiboa-lv:Lauki.4257327 11 m, fiboa-si:156, fiboa-bg:00151-781,
+      // fiboa-ec_si:6143672 28 m, fiboa-it_1:58 86 m); an obstacle's pass
+      // joined, and so left after the loop, where it cuts the obstacle's
+      // corner (fiboa-fi:31, fiboa-ec_lv:1631520).
+      for (const id of [
+        'fiboa-lv:Lauki.4257327',
+        'fiboa-si:156',
+        'fiboa-bg:00151-781',
+        'fiboa-ec_si:6143672',
+        'fiboa-it_1:58',
+        'fiboa-fi:31',
+        'fiboa-ec_lv:1631520',
+      ]) {
+        for (const f of orientations(findCorpusField(id)!)) {
+          const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+          const name = String(f.properties.id);
+          expect(checkPlan(plan), name).toEqual([]);
+          expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+          for (const z of plan.zones)
+            expect(z.warnings?.filter((w) => w.startsWith('overhang of turns')) ?? [], name).toEqual([]);
+        }
+      }
+    },
+    180_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'a headland pass round the tip of a thin arm turns there in several moves inside the turn area, every orientation',
+    () => {
+      // The way back down the arm's other side reversed round the tip over its edge (9 to 14 m).
+      const cases = [
+        ...['fiboa-us_ca_scm:5500048', 'fiboa-it_1:80', 'fiboa-at:112057260'].flatMap((id) =>
+          orientations(findCorpusField(id)!),
+        ),
+        ...orientations(findCorpusField('fiboa-ec_lv:1904910')!).slice(0, 2),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    180_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'a join that keeps the implement inside only by reversing far is not taken: the overhang is reported instead (fiboa-de_sh:DESHLIL020110156)',
+    () => {
+      // The only way onto the exterior pass held to the turn area backed up some 280 m through the field.
+      for (const f of orientations(findCorpusField('fiboa-de_sh:DESHLIL020110156')!).slice(0, 4)) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        const over = plan.stats.overhangLength ?? 0;
+        expect(over, name).toBeLessThan(10);
+        if (over > 0)
+          expect(
+            plan.zones.some((z) => z.warnings?.some((w) => w.startsWith('overhang of turns'))),
+            name,
+          ).toBe(true);
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    60_000,
   );
 
   it.skipIf(!hasCorpus())(
