@@ -78,11 +78,17 @@ export type RouteDebugTaskOutput =
 
 /** The route optimizer's input and statistics for a field (core/route/route-debug.ts), as JSON. */
 export function routeDebugTask(input: RouteDebugTaskInput): RouteDebugTaskOutput {
-  const t0 = performance.now();
+  // The optimizer's time runs from its first question: measuring the distance matrix
+  // before it (seconds on a large field or a busy machine) leaves it the whole budget.
+  let deadline: number | undefined;
   try {
     const result = routeDebug(input.request, {
       clock: () => performance.now(),
-      shouldStopOptimizer: () => performance.now() >= t0 + input.optimizerTimeMs,
+      shouldStopOptimizer: () => {
+        const now = performance.now();
+        deadline ??= now + input.optimizerTimeMs;
+        return now >= deadline;
+      },
     });
     return { ok: true, json: JSON.stringify(result) };
   } catch (e) {
