@@ -315,6 +315,7 @@ export class HeadlandDriver {
     return (
       links.connectPoses(from, to, R, input.region, {}, 'turnArea') ??
       links.tipTurn(from, to, 2 * R, 2 * R) ??
+      links.cornerTurn(from, to) ??
       links.connectPoses(from, to, R, input.region, {}, 'field') ??
       links.turnRound(from, to)
     );
