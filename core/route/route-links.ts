@@ -45,6 +45,9 @@ const CORNER_STEP = 0.25;
 /** ... and may come this much nearer the edge than their end there [m] (the audit's rounding). */
 const CORNER_SLACK = 0.005;
 
+/** An end of a way this near the edge lies on it (a track driven up to it) [m]. */
+const ON_EDGE = 1e-3;
+
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
 
@@ -266,16 +269,21 @@ export class RouteLinks {
    * until the turn area is wide enough, turn there (a turn with little
    * reversing, else several moves), and back up straight along the way out
    * onto `to` (coming from at most `maxOut` along it). The straights run on
-   * the lines the machine drives in and out on. Null where no such turn
-   * fits the turn area (or with a curvature-rate limit).
+   * the lines the machine drives in and out on. An end on the edge (a
+   * track driven up to it) is backed away from the edge; with `fromBand`,
+   * any end in the band along the edge outside the turn area (a headland
+   * pass pulled round a corner) whose straight draws no nearer the edge.
+   * Null where no such turn fits the turn area (or with a curvature-rate limit).
    */
-  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number): Connection | null {
+  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number, fromBand = false): Connection | null {
     const t = this.turnArea;
     if (!t || this.sigma !== undefined) return null;
     const R = this.R;
     const opts = { maxReverse: MAX_REVERSE_RADII * R };
-    // An end outside the turn area (a track ended on the edge) is backed away from the edge.
-    const inside = (a: Point, b: Point) => this.straightInside(a, b, t);
+    const inside = (a: Point, b: Point) =>
+      fromBand || t.contains(a) || this.region.distance(a, 2 * ON_EDGE) < ON_EDGE
+        ? this.straightInside(a, b, t)
+        : false;
     const pairs: [number, number][] = [];
     // Backed out about as far as backed in (the tip is about as wide either side).
     for (const d of TIP_BACKS_RADII)

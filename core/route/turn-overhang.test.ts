@@ -263,12 +263,16 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
-    'the exterior pass round an inside corner of the edge is joined backing round the corner, not cutting it (fiboa-hr:188232)',
+    'the exterior pass round an inside corner of the edge is joined backing round the corner, not cutting it (fiboa-hr:188232, fiboa-it_1:6)',
     () => {
-      // The forward join round the corner came within 1.86 m of the edge (9 m of overhang).
-      // Mirrored, the pass is driven the other way and the join's end lies on the pass
-      // pulled round the corner, where no straight leads into it: not covered here.
-      for (const f of orientations(findCorpusField('fiboa-hr:188232')!).slice(0, 4)) {
+      // The forward join round the corner came within 1.86 m (1.23 m) of the edge: 9 m (12 m)
+      // of overhang. Mirrored, fiboa-hr:188232's pass is driven the other way and the join's
+      // end lies on the pass pulled round the corner, where no straight leads into it: not covered here.
+      const cases = [
+        ...orientations(findCorpusField('fiboa-hr:188232')!).slice(0, 4),
+        ...orientations(findCorpusField('fiboa-it_1:6')!),
+      ];
+      for (const f of cases) {
         const { plan } = planField({ boundary: f, ...S1, decomposition: true });
         const name = String(f.properties.id);
         expect(checkPlan(plan), name).toEqual([]);
