@@ -183,6 +183,60 @@ function reversingConnection(
   return null;
 }
 
+/** Corner turns: the lines in and out cross at this much turn at least [rad] (else they run nearly parallel). */
+const MIN_CORNER_TURN = (10 * Math.PI) / 180;
+/** ... and at most (else the lines meet far away). */
+const MAX_CORNER_TURN = (170 * Math.PI) / 180;
+
+/**
+ * A turn at a corner where the lines in and out cross (a headland pass round
+ * an inside corner of the field edge, which no forward turn follows inside
+ * it): drive on along the line in past where the lines cross, back round an
+ * arc of the turning radius onto the line out, behind the crossing, and
+ * drive on along it. The arc lies on the outer side of the corner, away
+ * from the edge the forward turn would cut. The path only, unchecked; null
+ * where it runs backwards farther than `maxReverse`, is longer than
+ * `maxLength`, or where `from` lies beyond the arc's start or `to` before
+ * its end.
+ */
+export function cornerTurnPath(
+  from: Pose,
+  to: Pose,
+  radius: number,
+  maxReverse = Number.POSITIVE_INFINITY,
+  maxLength = Number.POSITIVE_INFINITY,
+): TurnPath | null {
+  const phi = angleDiff(to.heading, from.heading);
+  if (Math.abs(phi) < MIN_CORNER_TURN || Math.abs(phi) > MAX_CORNER_TURN) return null;
+  const ux = Math.cos(from.heading);
+  const uy = Math.sin(from.heading);
+  const vx = Math.cos(to.heading);
+  const vy = Math.sin(to.heading);
+  // The crossing M = from + s u = to + t v.
+  const den = ux * vy - uy * vx;
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const s = (dx * vy - dy * vx) / den;
+  const t = (dx * uy - dy * ux) / den;
+  // The arc's tangent points lie this far from M: ahead of it on the line in, behind it on the line out.
+  const d = radius * Math.tan(Math.abs(phi) / 2);
+  const a = s + d;
+  const b = d - t;
+  if (a < 0 || b < 0) return null;
+  const arc = radius * Math.abs(phi);
+  if (arc > maxReverse || a + arc + b > maxLength) return null;
+  // Backwards, steering right turns the heading left.
+  return {
+    segments: [
+      { type: 'S', length: a, reverse: false },
+      { type: phi > 0 ? 'R' : 'L', length: arc, reverse: true },
+      { type: 'S', length: b, reverse: false },
+    ],
+    length: a + arc + b,
+    word: 'S+C-S+',
+  };
+}
+
 /** Length driven backwards [m]. */
 function reversed(pieces: readonly { length: number; reverse: boolean }[]): number {
   let s = 0;

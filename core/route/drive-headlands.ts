@@ -314,7 +314,8 @@ export class HeadlandDriver {
     const { R, input } = this.b;
     return (
       links.connectPoses(from, to, R, input.region, {}, 'turnArea') ??
-      links.tipTurn(from, to, 2 * R, 2 * R) ??
+      links.tipTurn(from, to, 2 * R, 2 * R, true) ??
+      links.cornerTurn(from, to) ??
       links.connectPoses(from, to, R, input.region, {}, 'field') ??
       links.turnRound(from, to)
     );

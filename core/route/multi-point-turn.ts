@@ -14,8 +14,11 @@ import type { Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { angleDiffRad } from './route-geometry.ts';
 
-/** Moves (cusps) at most. */
-const MAX_MOVES = 8;
+/**
+ * Moves (cusps) at most: near the end of a tapering tip only 10 to 20
+ * degrees of turn fit in a move, and a half turn takes more than eight.
+ */
+const MAX_MOVES = 16;
 /** Arc angles tried for each move, longest first [rad]. */
 const MOVE_ANGLES = [90, 70, 50, 35, 20, 10].map((d) => (d * Math.PI) / 180);
 

@@ -7,9 +7,14 @@
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import type { SampledPiece } from '../turn/path.ts';
+import { type SampledPiece, samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
-import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
+import {
+  type Connection,
+  type ConnectOptions,
+  connectPoses as connectWith,
+  cornerTurnPath,
+} from './connect.ts';
 import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
@@ -34,6 +39,14 @@ const DETOUR_RADII = 10;
  * way onto a pass tries first).
  */
 const JOIN_RADII = [1, 1.5, 4, 6.5, 11, 16];
+
+/** The straights of a turn round an inside corner are checked this often where they run outside the turn area [m]. */
+const CORNER_STEP = 0.25;
+/** ... and may come this much nearer the edge than their end there [m] (the audit's rounding). */
+const CORNER_SLACK = 0.005;
+
+/** An end of a way this near the edge lies on it (a track driven up to it) [m]. */
+const ON_EDGE = 1e-3;
 
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
@@ -145,6 +158,53 @@ export class RouteLinks {
     return c;
   }
 
+  /**
+   * A turn round an inside corner of the edge (cornerTurnPath) whose arc
+   * keeps to the turn area `t` and whose straights keep to it but where they
+   * leave or join the ends, which may lie a little outside it on a pass
+   * pulled round the corner: there they draw no nearer the edge than the
+   * end they run from or into. Null where none fits.
+   */
+  cornerTurn(from: Pose, to: Pose): Connection | null {
+    const t = this.turnArea;
+    if (!t || this.sigma !== undefined) return null;
+    const r = this.R;
+    const path = cornerTurnPath(from, to, r, MAX_REVERSE_RADII * r);
+    if (!path) return null;
+    const pieces = samplePath(from, path, r);
+    if (pieces.length !== 3 || pieces[1].points.length < 2) return null;
+    const arc = pieces[1].points;
+    if (t.polylineCrosses(arc) || !arc.every((q) => t.contains(q))) return null;
+    const ins = pieces[0].points;
+    const outs = pieces[2].points;
+    const end = outs[outs.length - 1];
+    if (Math.hypot(end.x - to.x, end.y - to.y) > 1e-6) return null;
+    if (!this.straightInside(ins[0], ins[ins.length - 1], t) || !this.straightInside(end, outs[0], t))
+      return null;
+    const c: Connection = { pieces, length: path.length, kind: 'K' };
+    return staysInside(c, this.region) ? c : null;
+  }
+
+  /**
+   * True when the straight from the end `p` to `q` (in the turn area `t`)
+   * keeps to t, but for a stretch from p outside it where it draws no
+   * nearer the field edge than p.
+   */
+  private straightInside(p: Point, q: Point, t: EdgeIndex): boolean {
+    if (!t.contains(q) || this.region.segmentCrosses(p, q)) return false;
+    if (t.contains(p)) return !t.segmentCrosses(p, q);
+    const L = Math.hypot(q.x - p.x, q.y - p.y);
+    const d0 = this.region.distance(p, this.w);
+    const n = Math.ceil(L / CORNER_STEP);
+    for (let i = 1; i <= n; i++) {
+      const f = i / n;
+      const m = { x: p.x + f * (q.x - p.x), y: p.y + f * (q.y - p.y) };
+      if (t.contains(m)) return !t.segmentCrosses(m, q);
+      if (this.region.distance(m, this.w) < d0 - CORNER_SLACK) return false;
+    }
+    return false;
+  }
+
   /** True where a way may start or end keeping the whole implement inside (or where no turn area is known). */
   inTurnArea(p: Point): boolean {
     return !this.turnArea || this.turnArea.contains(p);
@@ -199,16 +259,21 @@ export class RouteLinks {
    * until the turn area is wide enough, turn there (a turn with little
    * reversing, else several moves), and back up straight along the way out
    * onto `to` (coming from at most `maxOut` along it). The straights run on
-   * the lines the machine drives in and out on. Null where no such turn
-   * fits the turn area (or with a curvature-rate limit).
+   * the lines the machine drives in and out on. An end on the edge (a
+   * track driven up to it) is backed away from the edge; with `fromBand`,
+   * any end in the band along the edge outside the turn area (a headland
+   * pass pulled round a corner) whose straight draws no nearer the edge.
+   * Null where no such turn fits the turn area (or with a curvature-rate limit).
    */
-  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number): Connection | null {
+  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number, fromBand = false): Connection | null {
     const t = this.turnArea;
     if (!t || this.sigma !== undefined) return null;
     const R = this.R;
     const opts = { maxReverse: MAX_REVERSE_RADII * R };
     const inside = (a: Point, b: Point) =>
-      t.contains(b) && !t.segmentCrosses(a, b) && !this.region.segmentCrosses(a, b);
+      fromBand || t.contains(a) || this.region.distance(a, 2 * ON_EDGE) < ON_EDGE
+        ? this.straightInside(a, b, t)
+        : false;
     const pairs: [number, number][] = [];
     // Backed out about as far as backed in (the tip is about as wide either side).
     for (const d of TIP_BACKS_RADII)

@@ -238,6 +238,86 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'a headland pass into a tapering tip turns round there in more than eight moves inside the turn area, every orientation',
+    () => {
+      // Each reversed round the tip over its edge: fiboa-ec_si:6961194 16 m,
+      // fiboa-at:115641724 9 m, fiboa-de_bb:DEBBLI0265000251#2 9 m.
+      for (const id of ['fiboa-ec_si:6961194', 'fiboa-at:115641724', 'fiboa-de_bb:DEBBLI0265000251#2']) {
+        for (const f of orientations(findCorpusField(id)!)) {
+          const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+          const name = String(f.properties.id);
+          expect(checkPlan(plan), name).toEqual([]);
+          expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+          for (const z of plan.zones)
+            for (const p of z.groups[z.activeGroup].parts) {
+              if (!p.reverse) continue;
+              let len = 0;
+              for (let i = 1; i < p.points.length; i++)
+                len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+              expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+            }
+        }
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'the exterior pass round an inside corner of the edge is joined backing round the corner, not cutting it (fiboa-hr:188232, fiboa-it_1:6)',
+    () => {
+      // The forward join round the corner came within 1.86 m (1.23 m) of the edge: 9 m (12 m)
+      // of overhang. Mirrored, fiboa-hr:188232's pass is driven the other way and the join's
+      // end lies on the pass pulled round the corner, where no straight leads into it: not covered here.
+      const cases = [
+        ...orientations(findCorpusField('fiboa-hr:188232')!).slice(0, 4),
+        ...orientations(findCorpusField('fiboa-it_1:6')!),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'tracks ended on the edge with no headland turn round backed away from the edge (fiboa-si:43, fiboa-sk:498130409/1)',
+    () => {
+      // The K-turn from one track end to the next ran along the edge (19 m of overhang on each).
+      // Mirrored, fiboa-sk:498130409/1 still turns along the edge at one end: not covered here.
+      const cases = [
+        ...orientations(findCorpusField('fiboa-si:43')!),
+        ...orientations(findCorpusField('fiboa-sk:498130409/1')!).slice(0, 4),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        for (const z of plan.zones)
+          for (const p of z.groups[z.activeGroup].parts) {
+            if (!p.reverse) continue;
+            let len = 0;
+            for (let i = 1; i < p.points.length; i++)
+              len += Math.hypot(p.points[i].x - p.points[i - 1].x, p.points[i].y - p.points[i - 1].y);
+            expect(len, name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+          }
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'a join that keeps the implement inside only by reversing far is not taken: the overhang is reported instead (fiboa-de_sh:DESHLIL020110156)',
     () => {
       // The only way onto the exterior pass held to the turn area backed up some 280 m through the field.
