@@ -8,9 +8,10 @@
 import { bufferLines, intersection } from '../geometry/clip.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import { missedPolygons } from '../metrics/compute-stats.ts';
+import { overhangLength } from '../metrics/plan-audit.ts';
 import type { TrackSet } from '../tracks/generate-tracks.ts';
 import { runIntoMissedWedges } from '../tracks/wedge-runs.ts';
-import type { PlanStats, Polygon } from '../types/index.ts';
+import type { PathPart, PlanStats, Polygon } from '../types/index.ts';
 import { MIN_PART_LENGTH } from './route-tidy.ts';
 import type { RouteResult } from './route-types.ts';
 
@@ -18,15 +19,19 @@ import type { RouteResult } from './route-types.ts';
 const RUN_BAND = 0.25;
 /** Zones covered less than this [%] are looked at for run-ons. */
 const WEDGE_COVERED_PERCENT = 96;
-/** Run-ons are tried where they work at least this share of the zone [%] of missed ground (as sampled) ... */
+/** Run-ons are tried where they work missed ground of at least this share of the zone [%] (as sampled). */
 const MIN_SAMPLED_PERCENT = 0.2;
 /** A plan with run-ons is taken when it covers at least this much more of the zone [% points] ... */
 const MIN_GAIN_PERCENT = 0.05;
+/** ... adds at most this much turn overhang [m], or this share of the overhang there was ... */
+const OVERHANG_SLACK = 0.5;
+const OVERHANG_SHARE = 0.1;
 /** ... and adds at most this many square metres of overlap per square metre it covers more. */
 const MAX_OVERLAP_PER_GAIN = 2;
 
 interface Driven {
   route: RouteResult;
+  parts: PathPart[];
   stats: PlanStats;
 }
 
@@ -72,5 +77,9 @@ export function withWedgeRuns<D extends Driven>(
   const gain = t.coveredArea - s.coveredArea;
   if (t.coveredPercent - s.coveredPercent < MIN_GAIN_PERCENT) return undefined;
   if (t.overlapArea - s.overlapArea > MAX_OVERLAP_PER_GAIN * gain) return undefined;
+  // Longer tracks end nearer the edge: their turns may not swing over it more.
+  const before = overhangLength(zone, driven.parts, w / 2);
+  if (overhangLength(zone, next.parts, w / 2) > before + Math.max(OVERHANG_SLACK, OVERHANG_SHARE * before))
+    return undefined;
   return { ...next, tracks: runs };
 }
