@@ -18,9 +18,9 @@ import type { RouteResult } from './route-types.ts';
 /** Half-width of the band round a run-on taken into the area tracks work [m]. */
 const RUN_BAND = 0.25;
 /** Zones covered less than this [%] are looked at for run-ons. */
-const WEDGE_COVERED_PERCENT = 96;
+const WEDGE_COVERED_PERCENT = 95;
 /** Run-ons are tried where they work missed ground of at least this share of the zone [%] (as sampled). */
-const MIN_SAMPLED_PERCENT = 0.2;
+const MIN_SAMPLED_PERCENT = 0.3;
 /** A plan with run-ons is taken when it covers at least this much more of the zone [% points] ... */
 const MIN_GAIN_PERCENT = 0.05;
 /** ... adds at most this much turn overhang [m], or this share of the overhang there was ... */
