@@ -52,7 +52,16 @@ export function withWedgeRuns<D extends Driven>(
   if (s.coveredPercent >= WEDGE_COVERED_PERCENT || tracks.tracks.length === 0) return undefined;
   const missed = missedPolygons(s);
   if (!missed?.length) return undefined;
-  const { tracks: runs, gain: sampled, stretches } = runIntoMissedWedges({ tracks, zone, missed });
+  const {
+    tracks: runs,
+    gain: sampled,
+    stretches,
+  } = runIntoMissedWedges({
+    tracks,
+    zone,
+    missed,
+    skip: driven.route.skippedTracks,
+  });
   // Planning the route again is dear: only for run-ons that may lift the cover.
   if (sampled < (MIN_SAMPLED_PERCENT / 100) * s.fieldArea) return undefined;
   // What the run-ons work: the missed ground under their swaths, and a

@@ -95,6 +95,12 @@ describe('runIntoMissedWedges', () => {
     expect(m[0].da).toBeGreaterThan(8);
   });
 
+  it('leaves the tracks the route leaves out', () => {
+    const ts = trackSet();
+    const r = runIntoMissedWedges({ tracks: ts, zone, missed: [rect(80, 50, 92, 56)], skip: [5] });
+    expect(r.tracks).toBe(ts);
+  });
+
   it('leaves curved tracks as they are', () => {
     const ts = trackSet();
     const curved: TrackSet = {

@@ -40,6 +40,8 @@ export interface WedgeRunInput {
   zone: Polygon;
   /** The ground the zone's plan leaves unworked. */
   missed: readonly Polygon[];
+  /** Indices of tracks not to run on (the route leaves them out). */
+  skip?: readonly number[];
 }
 
 export interface WedgeRuns {
@@ -117,7 +119,9 @@ export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
   };
   let total = 0;
   const stretches: [Point, Point][] = [];
-  const out = tracks.tracks.map((t) => {
+  const skip = new Set(input.skip ?? []);
+  const out = tracks.tracks.map((t, i) => {
+    if (skip.has(i)) return t;
     const same = (byLine.get(t.line) ?? []).filter((o) => o !== t);
     const ta = along(t.a);
     const tb = along(t.b);
