@@ -492,6 +492,17 @@ function duplicates(
   return { trackLength, duplicateTrackLength: dup };
 }
 
+/**
+ * Length of the turn overhang of a zone's parts [m] (as the audit measures
+ * it), for parts not yet numbered: the driven ones (sequence set) are taken
+ * in their order.
+ */
+export function overhangLength(boundary: Polygon, parts: readonly PathPart[], hw: number): number {
+  let seq = 0;
+  const numbered = parts.map((p) => (p.sequence === undefined ? p : { ...p, sequence: seq++ }));
+  return overhang(boundary, numbered, hw).reduce((a, o) => a + o.length, 0);
+}
+
 /** The overhang of each driven turn or connector: within hw of an edge (less the slack), or outside. */
 function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
   const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
