@@ -85,8 +85,8 @@ export class RouteLinks {
   private readonly turnArea: EdgeIndex | null;
   /** Which regions connectPoses tries: the turn area only, the field only, or the one then the other. */
   private mode: 'turnArea' | 'field' | 'both' = 'both';
-  private travel: FieldTravel | null = null;
-  private turnAreaTravel: FieldTravel | null = null;
+  /** What the zone's routes share (the zone's regions, travel through it). */
+  private readonly shared: SharedLinks;
 
   constructor(s: LinkSetup) {
     this.region = s.region;
@@ -96,19 +96,9 @@ export class RouteLinks {
     this.w = s.swathWidth;
     this.drivethrough = s.headlandDrivethrough;
     this.travelRings = s.travelRings;
-    this.turnArea = turnRegion(s.zone, s.swathWidth / 2);
-    // Where no way keeps the whole implement inside, turns and connectors
-    // still keep half the machine's width off obstacles where they can
-    // (less 5 cm: the first interior headland pass runs at exactly half a swath).
-    const clearance = s.swathWidth / 2 - TURN_REGION_SLACK;
-    const holes = s.zone.holes.map((h) => ({
-      outer: ringArea(h) < 0 ? h.slice().reverse() : h,
-      holes: [],
-    }));
-    this.buffered =
-      holes.length && clearance > 0
-        ? new EdgeIndex([s.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
-        : s.region;
+    this.shared = sharedLinks(s);
+    this.turnArea = this.shared.turnArea;
+    this.buffered = this.shared.buffered;
   }
 
   /**
@@ -283,8 +273,7 @@ export class RouteLinks {
   fieldTravel(): { connect(from: Pose, to: Pose): Connection[] | null } {
     const held = this.heldTravel();
     if (this.mode === 'turnArea' && held) return held;
-    this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
-    const field = this.travel;
+    const field = this.plainTravel();
     if (this.mode === 'field' || !held) return field;
     // Either: held to the turn area where the ends allow, else anywhere in the field.
     const t = this.turnArea;
@@ -301,11 +290,11 @@ export class RouteLinks {
   fieldTravels(): { connect(from: Pose, to: Pose): Connection[] | null }[] {
     const held = this.heldTravel();
     const t = this.turnArea;
-    this.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
-    if (!held || !t) return [this.travel];
+    const field = this.plainTravel();
+    if (!held || !t) return [field];
     return [
       { connect: (from, to) => (t.contains(from) && t.contains(to) ? held.connect(from, to) : null) },
-      this.travel,
+      field,
     ];
   }
 
@@ -316,13 +305,19 @@ export class RouteLinks {
    */
   private heldTravel(): FieldTravel | null {
     if (!this.turnArea) return null;
-    this.turnAreaTravel ??= new FieldTravel(
+    this.shared.turnAreaTravel ??= new FieldTravel(
       turnRegionPolygons(this.zone, this.w / 2),
       this.turnArea,
       this.R,
       this.sigma,
     );
-    return this.turnAreaTravel;
+    return this.shared.turnAreaTravel;
+  }
+
+  /** Travel anywhere in the field. */
+  private plainTravel(): FieldTravel {
+    this.shared.travel ??= new FieldTravel(this.zone, this.region, this.R, this.sigma);
+    return this.shared.travel;
   }
 
   /**
@@ -702,4 +697,47 @@ function segmentOf(path: RingPath, s: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * What every route planned in a zone shares: the turn area and the field
+ * with its obstacles grown by the clearance (and so the ways found in them,
+ * which connect.ts keeps by region), and travel through the field. A zone
+ * is routed more than once (the optimizer's order and the plain one, again
+ * with run-ons or corridor passes): each is built once.
+ */
+interface SharedLinks {
+  zone: Polygon;
+  key: string;
+  turnArea: EdgeIndex | null;
+  buffered: EdgeIndex;
+  travel?: FieldTravel;
+  turnAreaTravel?: FieldTravel;
+}
+
+const sharedByRegion = new WeakMap<EdgeIndex, SharedLinks>();
+
+function sharedLinks(s: LinkSetup): SharedLinks {
+  const key = `${s.swathWidth} ${s.radius} ${s.curvatureRate}`;
+  const known = sharedByRegion.get(s.region);
+  if (known && known.zone === s.zone && known.key === key) return known;
+  // Where no way keeps the whole implement inside, turns and connectors
+  // still keep half the machine's width off obstacles where they can
+  // (less 5 cm: the first interior headland pass runs at exactly half a swath).
+  const clearance = s.swathWidth / 2 - TURN_REGION_SLACK;
+  const holes = s.zone.holes.map((h) => ({
+    outer: ringArea(h) < 0 ? h.slice().reverse() : h,
+    holes: [],
+  }));
+  const shared: SharedLinks = {
+    zone: s.zone,
+    key,
+    turnArea: turnRegion(s.zone, s.swathWidth / 2),
+    buffered:
+      holes.length && clearance > 0
+        ? new EdgeIndex([s.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
+        : s.region,
+  };
+  sharedByRegion.set(s.region, shared);
+  return shared;
 }
