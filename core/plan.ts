@@ -592,7 +592,7 @@ function planZone(
   }
   const statsOf = (ps: readonly PathPart[], wa: readonly Polygon[]) =>
     computeStats({ field: workField, fieldIndex, workable: wa, parts: ps, machine: m });
-  /** The zone's parts for the tracks driven by the route, with its corridors where they pay. */
+  /** The zone's parts for the tracks driven by the route, and their statistics. */
   const drive = (t: typeof tracks, r: typeof route, tracked: Polygon[] = workable) => {
     const parts = zoneParts(t, r, headlands, options.useCrossHatches ? tracked : undefined);
     const warnings = leftOutWarnings({
@@ -603,29 +603,34 @@ function planZone(
       undrivenRings: r.undrivenRings,
       failures: r.failures,
     });
-    const corridors = withZoneCorridors({
-      route: r,
-      parts,
-      workable: tracked,
-      field: workField,
-      firstIndex: t.tracks.length,
-      stats: statsOf(parts, tracked),
-      statsOf,
-    });
-    return { ...corridors, parts, warnings };
+    return { route: r, parts, warnings, workable: tracked, stats: statsOf(parts, tracked) };
   };
-  let driven = drive(tracks, route);
+  let plain = drive(tracks, route);
   if (trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0) {
     // Missed wedges at track ends: the tracks beside them run on where that pays.
     // What the run-ons work joins the area the tracks work.
-    const wedged = withWedgeRuns(tracks, driven, zone, (t, runs) =>
+    const wedged = withWedgeRuns(tracks, plain, zone, (t, runs) =>
       drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
     );
     if (wedged) {
       tracks = wedged.tracks;
-      driven = wedged;
+      plain = wedged;
     }
   }
+  // Then the corridors the plan leaves, where they pay.
+  const driven = {
+    ...withZoneCorridors({
+      route: plain.route,
+      parts: plain.parts,
+      workable: plain.workable,
+      field: workField,
+      firstIndex: tracks.tracks.length,
+      stats: plain.stats,
+      statsOf,
+    }),
+    parts: plain.parts,
+    warnings: plain.warnings,
+  };
   pattern.warnings.push(...driven.warnings);
   const parts = driven.parts;
   const { workable: worked, stats } = driven;
