@@ -9,7 +9,7 @@
  */
 import { planDecomposedPart } from './decompose/plan-decomposed.ts';
 import { prepareField } from './field/prepare-field.ts';
-import { difference, intersection } from './geometry/clip.ts';
+import { difference, intersection, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea } from './geometry/polygon.ts';
 import { polylineLength } from './geometry/vec.ts';
@@ -21,6 +21,7 @@ import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
+import { withWedgeRuns } from './route/wedge-zone.ts';
 import { contourDirection } from './terrain/contour.ts';
 import type { ElevationSampler } from './terrain/slopes.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
@@ -44,6 +45,7 @@ import {
   type Zone,
 } from './types/index.ts';
 import { withUnworkedBand } from './unworked-band.ts';
+import { zoneParts } from './zone-parts.ts';
 
 /**
  * Plan a field. `hooks.shouldStopOptimizer` is the caller's clock for the
@@ -555,22 +557,25 @@ function planZone(
       headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
       runOnCorners: options.extendTracks === true,
     });
-  let route = routeOf(tracks, trackType);
-  if (route.optimizer && !options.route.trackOrder) {
+  const bestRoute = (t: typeof tracks, type: typeof trackType) => {
+    const first = routeOf(t, type);
+    if (!first.optimizer || options.route.trackOrder) return first;
     // The optimizer prices transitions with a quicker search than the route
     // drives them with: the plain boustrophedon order, driven, is kept when
     // it reaches as much and costs less (the report then gains nothing).
-    const plain = routeOf(tracks, trackType, 'boustrophedon');
-    const reach = (r: typeof route) => r.skippedTracks.length + r.failures + r.undrivenRings.length;
+    const plain = routeOf(t, type, 'boustrophedon');
+    const reach = (r: typeof first) => r.skippedTracks.length + r.failures + r.undrivenRings.length;
     if (
-      reach(plain) < reach(route) ||
-      (reach(plain) === reach(route) && nonWorking(plain.parts) < nonWorking(route.parts))
+      reach(plain) < reach(first) ||
+      (reach(plain) === reach(first) && nonWorking(plain.parts) < nonWorking(first.parts))
     )
-      route = {
+      return {
         ...plain,
-        optimizer: { ...route.optimizer, cost: route.optimizer.baselineCost, gainPercent: 0 },
+        optimizer: { ...first.optimizer, cost: first.optimizer.baselineCost, gainPercent: 0 },
       };
-  }
+    return first;
+  };
+  let route = bestRoute(tracks, trackType);
   if (trackType !== 'Straight' && route.failures > 0) {
     // The curved or spiral tracks could not all be joined inside the field: plan straight ones instead.
     const straight = straightTracks();
@@ -585,87 +590,51 @@ function planZone(
       route = alt;
     }
   }
-  const parts: PathPart[] = [];
-  const skipped = new Set(route.skippedTracks);
-  tracks.tracks.forEach((t, i) => {
-    if (skipped.has(i)) return;
-    parts.push({
-      type: 'GuidanceTrack',
-      points: t.path ? t.path.slice() : [t.a, t.b],
-      working: false,
-      trackIndex: i,
-      ...(t.path ? {} : { bearingDeg: tracks.bearingDeg }),
-    });
-  });
-  if (options.useCrossHatches) {
-    // Crosshatch lines: one swath apart at right angles to the tracks, across the same workable area.
-    const cross = generateTracks(workable, {
-      swathWidth: w,
-      preferredBearingDeg: (tracks.bearingDeg + 90) % 180,
-    });
-    cross.tracks.forEach((t, i) => {
-      parts.push({
-        type: 'Crosshatch',
-        points: [t.a, t.b],
-        working: false,
-        trackIndex: i,
-        bearingDeg: cross.bearingDeg,
-      });
-    });
-  }
-  // A reference pass is only given where the machine drives it: a pass too
-  // narrow for a loop of the turning radius, or out of reach, is left out
-  // (its area shows as missed).
-  const drivenExt = new Set(
-    route.parts.filter((p) => p.type === 'ExteriorHeadlandPass').map((p) => p.passNumber),
-  );
-  const drivenInt = new Set(
-    route.parts.filter((p) => p.type === 'InteriorHeadlandPass').map((p) => p.passNumber),
-  );
-  for (const h of headlands.exterior) {
-    if (!drivenExt.has(h.passNumber)) continue;
-    parts.push({
-      type: 'ExteriorHeadlandPass',
-      points: closeRing(h.ring),
-      working: false,
-      passNumber: h.passNumber,
-    });
-  }
-  for (const h of headlands.interior) {
-    if (!drivenInt.has(h.passNumber)) continue;
-    parts.push({
-      type: 'InteriorHeadlandPass',
-      points: closeRing(h.ring),
-      working: false,
-      passNumber: h.passNumber,
-      obstacleIndex: h.obstacleIndex,
-    });
-  }
-  pattern.warnings.push(
-    ...leftOutWarnings({
-      tracks: tracks.tracks,
-      skippedTracks: route.skippedTracks,
-      swathWidth: w,
-      turningRadius: m.minTurningRadius,
-      undrivenRings: route.undrivenRings,
-      failures: route.failures,
-    }),
-  );
-  for (const p of route.parts) parts.push({ ...p, sequence: 0 });
   const statsOf = (ps: readonly PathPart[], wa: readonly Polygon[]) =>
     computeStats({ field: workField, fieldIndex, workable: wa, parts: ps, machine: m });
-  const firstIndex = tracks.tracks.length;
-  const corridors = withZoneCorridors({
-    route,
-    parts,
-    workable,
-    field: workField,
-    firstIndex,
-    stats: statsOf(parts, workable),
-    statsOf,
-  });
-  const { workable: worked, stats } = corridors;
-  route = corridors.route;
+  /** The zone's parts for the tracks driven by the route, and their statistics. */
+  const drive = (t: typeof tracks, r: typeof route, tracked: Polygon[] = workable) => {
+    const parts = zoneParts(t, r, headlands, options.useCrossHatches ? tracked : undefined);
+    const warnings = leftOutWarnings({
+      tracks: t.tracks,
+      skippedTracks: r.skippedTracks,
+      swathWidth: w,
+      turningRadius: m.minTurningRadius,
+      undrivenRings: r.undrivenRings,
+      failures: r.failures,
+    });
+    return { route: r, parts, warnings, workable: tracked, stats: statsOf(parts, tracked) };
+  };
+  let plain = drive(tracks, route);
+  if (trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0) {
+    // Missed wedges at track ends: the tracks beside them run on where that pays.
+    // What the run-ons work joins the area the tracks work.
+    const wedged = withWedgeRuns(tracks, plain, zone, (t, runs) =>
+      drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
+    );
+    if (wedged) {
+      tracks = wedged.tracks;
+      plain = wedged;
+    }
+  }
+  // Then the corridors the plan leaves, where they pay.
+  const driven = {
+    ...withZoneCorridors({
+      route: plain.route,
+      parts: plain.parts,
+      workable: plain.workable,
+      field: workField,
+      firstIndex: tracks.tracks.length,
+      stats: plain.stats,
+      statsOf,
+    }),
+    parts: plain.parts,
+    warnings: plain.warnings,
+  };
+  pattern.warnings.push(...driven.warnings);
+  const parts = driven.parts;
+  const { workable: worked, stats } = driven;
+  route = driven.route;
   const group: GeometryGroup = {
     trackType,
     bearingDeg: tracks.bearingDeg,
@@ -741,10 +710,6 @@ function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], m
     activeGroup: 0,
     stats,
   };
-}
-
-function closeRing(ring: readonly Point[]): Point[] {
-  return [...ring, ring[0]];
 }
 
 /** Length of the turns and connectors of driven parts [m]. */

@@ -149,14 +149,16 @@ const missedRegions = new WeakMap<PlanStats, () => Polygon[]>();
 
 /**
  * The pieces of the worked field no swath covers, as measured for these
- * statistics by computeStats (built on the first call); [] when nothing is
+ * statistics by computeStats (built on the first call, then kept); [] when nothing is
  * missed; undefined for statistics made elsewhere (summed, copied).
  */
 export function missedPolygons(stats: PlanStats): Polygon[] | undefined {
   const build = missedRegions.get(stats);
   if (!build) return stats.missedArea > 0 ? undefined : [];
-  missedRegions.delete(stats);
-  return build();
+  const pieces = build();
+  // Kept for the next caller (the strips go).
+  missedRegions.set(stats, () => pieces);
+  return pieces;
 }
 
 /** Sum of zone statistics, with the percentages recomputed. */

@@ -253,3 +253,8 @@ export function outsideArea(stretches: readonly (readonly Point[])[], boundary: 
   c.execute(ClipType.Difference, FillRule.NonZero, outside);
   return Clipper.areaPaths(outside) / (SCALE * SCALE);
 }
+
+/** Length of the turn overhang of a zone's parts [m], as the audit measures it. */
+export function overhangLength(boundary: Polygon, parts: readonly PathPart[], hw: number): number {
+  return overhang(boundary, parts, hw).reduce((a, o) => a + o.length, 0);
+}

@@ -127,14 +127,14 @@ export function extendTracks(input: ExtendInput): TrackSet {
   return { ...tracks, tracks: out };
 }
 
-interface Edges {
+export interface Edges {
   ax: Float64Array;
   ay: Float64Array;
   bx: Float64Array;
   by: Float64Array;
 }
 
-function ringsEdges(rings: readonly (readonly Point[])[]): Edges {
+export function ringsEdges(rings: readonly (readonly Point[])[]): Edges {
   const n = rings.reduce((s, r) => s + r.length, 0);
   const e: Edges = {
     ax: new Float64Array(n),
@@ -195,6 +195,6 @@ function rayHits(p: Point, dx: number, dy: number, e: Edges, maxT: number): numb
 }
 
 /** Distance along the ray p + t (dx, dy), t > 0, to the first edge it meets (infinity if none). */
-function rayHit(p: Point, dx: number, dy: number, e: Edges): number {
+export function rayHit(p: Point, dx: number, dy: number, e: Edges): number {
   return rayHits(p, dx, dy, e, Number.POSITIVE_INFINITY)[0] ?? Number.POSITIVE_INFINITY;
 }

@@ -1,0 +1,58 @@
+/**
+ * Track run-ons into missed wedges (tracks/wedge-runs.ts, route/wedge-zone.ts)
+ * on real fields, in every orientation and mirrored: where the plan left
+ * wedges unworked at the track ends, the tracks beside them run on and the
+ * field is covered more, without much more overlap, with a clean plan, no
+ * track driven twice and any turn overhang named.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../test/helpers/check-plan.ts';
+import { hasCorpus } from '../test/helpers/corpus.ts';
+import { findCorpusField, orientations } from '../test/helpers/field-transforms.ts';
+import { planField } from './plan.ts';
+import type { Plan } from './types/index.ts';
+
+function planned(feature: unknown): Plan {
+  const plan = planField({
+    boundary: feature,
+    machine: { swathWidth: 6, minTurningRadius: 6 },
+    exteriorHeadlandPasses: 2,
+    interiorHeadlandPasses: 1,
+  }).plan;
+  expect(checkPlan(plan).slice(0, 5)).toEqual([]);
+  return plan;
+}
+
+describe('track run-ons into missed wedges', () => {
+  const cases: [string, string, number, number][] = [
+    // id, covered without run-ons in the five orientations [%], covered at
+    // least [%] and overlap at most [%] in every one.
+    ['fiboa-ec_si:6362303', '86.5-90.8', 91.5, 40],
+    ['fiboa-dk:12-9', '88.7-91.4', 93.5, 41.5],
+    ['fiboa-ec_lv:1933869', '92.4-95.9', 94.5, 9.5],
+    ['fiboa-us_usda_cropland:351724000000051', '94.4-96.5', 96, 4.5],
+  ];
+  for (const [id, before, covered, overlap] of cases) {
+    it.skipIf(!hasCorpus())(`${id}: wedges at the track ends worked (covered ${before} % before)`, () => {
+      const field = findCorpusField(id);
+      expect(field).toBeDefined();
+      for (const f of orientations(field as NonNullable<typeof field>)) {
+        const plan = planned(f);
+        const name = f.properties.id;
+        expect(plan.stats.coveredPercent, name).toBeGreaterThan(covered);
+        expect(plan.stats.overlapPercent, name).toBeLessThan(overlap);
+        for (const z of plan.zones) {
+          const a = z.audit;
+          expect(a, name).toBeDefined();
+          if (!a) continue;
+          expect(a.duplicateTrackLength, name).toBeLessThanOrEqual(0.02 * a.trackLength);
+          if (a.overhangLength >= 1)
+            expect(
+              z.warnings?.some((w) => w.startsWith('overhang of turns')),
+              name,
+            ).toBe(true);
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,94 @@
+/**
+ * Track run-ons in a zone's plan: where the plan leaves the zone
+ * under-covered, the tracks whose ends meet missed wedges run on into them
+ * (tracks/wedge-runs.ts), the route is planned again, and that plan is
+ * taken when it covers more, reaches as much and does not buy the cover
+ * with much overlap.
+ */
+import { bufferLines, intersection } from '../geometry/clip.ts';
+import { polylineLength } from '../geometry/vec.ts';
+import { missedPolygons } from '../metrics/compute-stats.ts';
+import { overhangLength } from '../metrics/turn-overhang.ts';
+import type { TrackSet } from '../tracks/generate-tracks.ts';
+import { runIntoMissedWedges } from '../tracks/wedge-runs.ts';
+import type { PathPart, PlanStats, Polygon } from '../types/index.ts';
+import { MIN_PART_LENGTH } from './route-tidy.ts';
+import type { RouteResult } from './route-types.ts';
+
+/** Half-width of the band round a run-on taken into the area tracks work [m]. */
+const RUN_BAND = 0.25;
+/** Zones covered less than this [%] are looked at for run-ons. */
+const WEDGE_COVERED_PERCENT = 95;
+/** Run-ons are tried where they work missed ground of at least this share of the zone [%] (as sampled). */
+const MIN_SAMPLED_PERCENT = 0.3;
+/** A plan with run-ons is taken when it covers at least this much more of the zone [% points] ... */
+const MIN_GAIN_PERCENT = 0.05;
+/** ... adds at most this much turn overhang [m], or this share of the overhang there was ... */
+const OVERHANG_SLACK = 0.5;
+const OVERHANG_SHARE = 0.1;
+/** ... and adds at most this many square metres of overlap per square metre it covers more. */
+const MAX_OVERLAP_PER_GAIN = 2;
+
+interface Driven {
+  route: RouteResult;
+  parts: PathPart[];
+  stats: PlanStats;
+}
+
+/**
+ * The zone's plan with track run-ons into missed wedges, or undefined where
+ * the zone is covered well, no track end meets a missed wedge, or the plan
+ * with run-ons is no better (see the file comment). `drive` plans the zone
+ * again over the given tracks, with what their run-ons work (to join the
+ * area the tracks work).
+ */
+export function withWedgeRuns<D extends Driven>(
+  tracks: TrackSet,
+  driven: D,
+  zone: Polygon,
+  drive: (tracks: TrackSet, worked: Polygon[]) => D,
+): (D & { tracks: TrackSet }) | undefined {
+  const s = driven.stats;
+  if (s.coveredPercent >= WEDGE_COVERED_PERCENT || tracks.tracks.length === 0) return undefined;
+  const missed = missedPolygons(s);
+  if (!missed?.length) return undefined;
+  const {
+    tracks: runs,
+    gain: sampled,
+    stretches,
+  } = runIntoMissedWedges({
+    tracks,
+    zone,
+    missed,
+    skip: driven.route.skippedTracks,
+  });
+  // Planning the route again is dear: only for run-ons that may lift the cover.
+  if (sampled < (MIN_SAMPLED_PERCENT / 100) * s.fieldArea) return undefined;
+  // What the run-ons work: the missed ground under their swaths, and a
+  // narrow band round their centre lines (they cross worked ground too).
+  const w = tracks.swathWidth;
+  const worked = [
+    ...bufferLines(stretches, RUN_BAND, 'butt'),
+    ...intersection(bufferLines(stretches, w / 2, 'butt'), missed),
+  ];
+  const next = drive(runs, worked);
+  const r0 = driven.route;
+  const r1 = next.route;
+  const t = next.stats;
+  if (
+    r1.failures > r0.failures ||
+    r1.skippedTracks.length > r0.skippedTracks.length ||
+    r1.undrivenRings.length > r0.undrivenRings.length ||
+    // A stub the route's tidying left (the route as planned without run-ons is kept).
+    r1.parts.some((p) => polylineLength(p.points) < MIN_PART_LENGTH)
+  )
+    return undefined;
+  const gain = t.coveredArea - s.coveredArea;
+  if (t.coveredPercent - s.coveredPercent < MIN_GAIN_PERCENT) return undefined;
+  if (t.overlapArea - s.overlapArea > MAX_OVERLAP_PER_GAIN * gain) return undefined;
+  // Longer tracks end nearer the edge: their turns may not swing over it more.
+  const before = overhangLength(zone, driven.parts, w / 2);
+  if (overhangLength(zone, next.parts, w / 2) > before + Math.max(OVERHANG_SLACK, OVERHANG_SHARE * before))
+    return undefined;
+  return { ...next, tracks: runs };
+}
