@@ -127,7 +127,8 @@ describe('corridors', () => {
     ['fiboa-cz:47266506', '65.0-69.9', 76, 50],
     // Short corridors (a swath and a half to two and a half long): wedges and
     // strips by the headland passes, each worked with one short pass.
-    ['fiboa-ec_si:7071175', '93.1-94.8', 94.4, 60],
+    // Run-ons into the wedges at the lanes' ends work much of what its corridor passes did.
+    ['fiboa-ec_si:7071175', '93.1-94.8', 96.5, 10],
     // Mirrored, a track run into the wedge works it instead (wedge-runs.ts).
     ['fiboa-ec_si:6130612', '91.6-94.5', 93.2, 0],
     ['fiboa-pt:166974', '83.2-89.0', 88, 10],

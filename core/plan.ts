@@ -605,32 +605,52 @@ function planZone(
     });
     return { route: r, parts, warnings, workable: tracked, stats: statsOf(parts, tracked) };
   };
-  let plain = drive(tracks, route);
-  if (trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0) {
-    // Missed wedges at track ends: the tracks beside them run on where that pays.
-    // What the run-ons work joins the area the tracks work.
-    const wedged = withWedgeRuns(tracks, plain, zone, (t, runs) =>
-      drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
-    );
-    if (wedged) {
-      tracks = wedged.tracks;
-      plain = wedged;
-    }
-  }
-  // Then the corridors the plan leaves, where they pay.
-  const driven = {
+  /** A plan with the corridors it leaves worked, where they pay. */
+  const withCorridors = (d: ReturnType<typeof drive>, t: typeof tracks) => ({
     ...withZoneCorridors({
-      route: plain.route,
-      parts: plain.parts,
-      workable: plain.workable,
+      route: d.route,
+      parts: d.parts,
+      workable: d.workable,
       field: workField,
-      firstIndex: tracks.tracks.length,
-      stats: plain.stats,
+      firstIndex: t.tracks.length,
+      stats: d.stats,
       statsOf,
     }),
-    parts: plain.parts,
-    warnings: plain.warnings,
-  };
+    parts: d.parts,
+    warnings: d.warnings,
+  });
+  const plain = drive(tracks, route);
+  const canRunOn = trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
+  const wedged = canRunOn
+    ? // Missed wedges at track ends: the tracks beside them run on where that pays.
+      // What the run-ons work joins the area the tracks work.
+      withWedgeRuns(tracks, plain, zone, (t, runs) =>
+        drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
+      )
+    : undefined;
+  // Then the corridors the plan leaves, looked for once on the plan taken; where
+  // the plan with run-ons gets none, the plan without them may do better with its own.
+  let driven = withCorridors(wedged ?? plain, wedged?.tracks ?? tracks);
+  let runOn = wedged !== undefined;
+  if (wedged && driven.route === wedged.route) {
+    const other = withCorridors(plain, tracks);
+    if (other.route !== plain.route && other.stats.coveredPercent > driven.stats.coveredPercent) {
+      driven = other;
+      runOn = false;
+    }
+  }
+  if (wedged && runOn) tracks = wedged.tracks;
+  else if (!wedged && driven.route !== plain.route && canRunOn) {
+    // Run-ons the plan did not pay for may pay beside its corridor passes.
+    const t0 = tracks;
+    const again = withWedgeRuns(t0, driven, zone, (t, runs) =>
+      withCorridors(drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))), t),
+    );
+    if (again) {
+      driven = again;
+      tracks = again.tracks;
+    }
+  }
   pattern.warnings.push(...driven.warnings);
   const parts = driven.parts;
   const { workable: worked, stats } = driven;
