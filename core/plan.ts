@@ -12,7 +12,7 @@ import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea } from './geometry/polygon.ts';
-import { polylineLength } from './geometry/vec.ts';
+import { nearestOnPolyline, polylineLength } from './geometry/vec.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
 import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
@@ -94,7 +94,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   const passable = req.usePassable === false ? [] : field.passable;
   parts.forEach((part, index) => {
     // With a staging area, the route enters and leaves at the nearest point of the zone's edge.
-    const gate = staging ? nearestOnRing(staging, part.outer) : undefined;
+    const gate = staging ? nearestOnPolyline(part.outer, staging, true) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
     const result = alongStrip(
@@ -389,27 +389,6 @@ export function resolveOptions(req: PlanRequest): PlanOptions {
       ...(stagingArea ? { stagingArea: [stagingArea[0], stagingArea[1]] as [number, number] } : {}),
     },
   };
-}
-
-/** The point of a ring nearest to p. */
-function nearestOnRing(p: Point, ring: readonly Point[]): Point {
-  let best = ring[0];
-  let bd = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i];
-    const b = ring[(i + 1) % ring.length];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const q = { x: a.x + t * dx, y: a.y + t * dy };
-    const d = Math.hypot(q.x - p.x, q.y - p.y);
-    if (d < bd) {
-      bd = d;
-      best = q;
-    }
-  }
-  return best;
 }
 
 /** A route node belongs to the zone whose boundary is nearest. */

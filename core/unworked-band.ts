@@ -6,7 +6,7 @@ import { difference, offset, union } from './geometry/clip.ts';
 import { polygonArea } from './geometry/polygon.ts';
 import { ringLength } from './geometry/vec.ts';
 import { type HeadlandResult, type HeadlandRing, ringSwaths } from './headland/generate-headlands.ts';
-import type { Point, Polygon } from './types/index.ts';
+import type { Polygon } from './types/index.ts';
 
 /**
  * The workable area, and where the field is too narrow for a headland pass

@@ -5,6 +5,7 @@
  * Flat typed arrays, no allocation per query.
  */
 import type { Point } from '../types/index.ts';
+import { distToSegment } from './vec.ts';
 
 export class EdgeIndex {
   private readonly ax: Float64Array;
@@ -197,7 +198,7 @@ export class EdgeIndex {
       if (q.x > maxX) maxX = q.x;
       if (q.y > maxY) maxY = q.y;
       outer = Math.max(outer, Math.hypot(q.x - cx, q.y - cy));
-      if (i > 0) inner = Math.min(inner, segmentDistance(cx, cy, pts[i - 1], q));
+      if (i > 0) inner = Math.min(inner, distToSegment({ x: cx, y: cy }, pts[i - 1], q));
     }
     if (!(inner <= outer)) return this.polylineCrosses(pts);
     const near = this.nearRing(
@@ -274,7 +275,7 @@ export class EdgeIndex {
           const db2 = (bx - cx) * (bx - cx) + (by - cy) * (by - cy);
           if (Math.max(da2, db2) < lo2) continue;
           // Wholly outside the ring.
-          const d = segmentDistance(cx, cy, { x: ax, y: ay }, { x: bx, y: by });
+          const d = distToSegment({ x: cx, y: cy }, { x: ax, y: ay }, { x: bx, y: by });
           if (d * d > hi2) continue;
           buf[n++] = e;
         }
@@ -350,14 +351,4 @@ export class EdgeIndex {
     }
     return inside;
   }
-}
-
-/** Distance from (px, py) to segment ab. */
-function segmentDistance(px: number, py: number, a: Point, b: Point): number {
-  const ex = b.x - a.x;
-  const ey = b.y - a.y;
-  const l2 = ex * ex + ey * ey;
-  let t = l2 > 0 ? ((px - a.x) * ex + (py - a.y) * ey) / l2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return Math.hypot(a.x + t * ex - px, a.y + t * ey - py);
 }

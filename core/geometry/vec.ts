@@ -79,6 +79,29 @@ export function distToSegment(p: Point, a: Point, b: Point): number {
   return Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
 }
 
+/** The point of the polyline nearest to p (`closed`: a ring, its closing edge included). */
+export function nearestOnPolyline(pts: readonly Point[], p: Point, closed = false): Point {
+  let best = pts[0];
+  let bd = Number.POSITIVE_INFINITY;
+  const n = pts.length;
+  for (let i = 0; i < (closed ? n : n - 1); i++) {
+    const a = pts[i];
+    const b = pts[(i + 1) % n];
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const l2 = dx * dx + dy * dy;
+    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
+    const x = a.x + t * dx;
+    const y = a.y + t * dy;
+    const d = (x - p.x) ** 2 + (y - p.y) ** 2;
+    if (d < bd) {
+      bd = d;
+      best = { x, y };
+    }
+  }
+  return best;
+}
+
 /** Length of an open polyline [m]. */
 export function polylineLength(pts: readonly Point[]): number {
   let s = 0;

@@ -24,7 +24,7 @@ import { bufferRings, difference, intersection, offset, simplifyPolygons, union 
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
-import { ringLength } from '../geometry/vec.ts';
+import { nearestOnPolyline, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { RingChoice } from './ring-choice.ts';
 
@@ -546,7 +546,7 @@ function bays(outerRing: readonly Point[], near: readonly Polygon[], grow: numbe
     limit += Math.max(2 * grow, 6);
     const shadow = ring.map((p) => {
       if (edge.distance(p, limit) > limit) return null;
-      const q = nearestOnRing(p, outerRing);
+      const q = nearestOnPolyline(outerRing, p, true);
       const d = Math.hypot(q.x - p.x, q.y - p.y);
       return d > 1e-9 ? { x: q.x + (q.x - p.x) / d, y: q.y + (q.y - p.y) / d } : q;
     });
@@ -561,26 +561,6 @@ function bays(outerRing: readonly Point[], near: readonly Polygon[], grow: numbe
     }
   }
   return union(out);
-}
-
-function nearestOnRing(p: Point, ring: readonly Point[]): Point {
-  let best = ring[0];
-  let bd = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i];
-    const b = ring[(i + 1) % ring.length];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const q = { x: a.x + t * dx, y: a.y + t * dy };
-    const d = (q.x - p.x) ** 2 + (q.y - p.y) ** 2;
-    if (d < bd) {
-      bd = d;
-      best = q;
-    }
-  }
-  return best;
 }
 
 /** True when the ring neither crosses the indexed region's edges nor lies inside it. */

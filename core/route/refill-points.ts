@@ -10,6 +10,7 @@
  * - 'ClosestExternalHeadland': the exact point moved to the nearest point
  *   of the outermost headland pass, where a tender can meet the machine.
  */
+import { nearestOnPolyline, polylineLength } from '../geometry/vec.ts';
 import type { PathPart, Point, RefillPoint, RefillStrategy } from '../types/index.ts';
 
 export interface RefillInput {
@@ -35,7 +36,7 @@ export function refillPoints(input: RefillInput): RefillPoint[] {
   const add = (p: Point, part: PathPart) => {
     let point = p;
     if (input.strategy === 'ClosestExternalHeadland' && input.outerRing && input.outerRing.length > 1) {
-      point = nearestOnRing(p, input.outerRing);
+      point = nearestOnPolyline(input.outerRing, p);
     }
     out.push({ point, partSequence: part.sequence ?? -1, volumeApplied: applied });
     left = cap;
@@ -43,7 +44,7 @@ export function refillPoints(input: RefillInput): RefillPoint[] {
   for (const part of input.parts) {
     if (!part.working) continue;
     const pts = part.points;
-    const need = polyLen(pts) * perMetre;
+    const need = polylineLength(pts) * perMetre;
     if (input.strategy === 'StartOfTrack' && need > left + 1e-9 && left < cap) add(pts[0], part);
     for (let i = 1; i < pts.length; i++) {
       const a = pts[i - 1];
@@ -63,30 +64,4 @@ export function refillPoints(input: RefillInput): RefillPoint[] {
     }
   }
   return out;
-}
-
-function nearestOnRing(p: Point, ring: readonly Point[]): Point {
-  let best = ring[0];
-  let bd = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < ring.length; i++) {
-    const a = ring[i - 1];
-    const b = ring[i];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const q = { x: a.x + t * dx, y: a.y + t * dy };
-    const d = Math.hypot(q.x - p.x, q.y - p.y);
-    if (d < bd) {
-      bd = d;
-      best = q;
-    }
-  }
-  return best;
-}
-
-function polyLen(pts: readonly Point[]): number {
-  let s = 0;
-  for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-  return s;
 }

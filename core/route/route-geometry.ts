@@ -30,12 +30,6 @@ export function ringArea(r: readonly Point[]): number {
   return a / 2;
 }
 
-export function polyLen(pts: readonly Point[]): number {
-  let s = 0;
-  for (let i = 1; i < pts.length; i++) s += dist(pts[i - 1], pts[i]);
-  return s;
-}
-
 export function dist(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }

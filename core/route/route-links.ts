@@ -6,6 +6,7 @@
  */
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { type SampledPiece, samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
@@ -19,7 +20,7 @@ import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
-import { dist, pickShorter, polyLen, ringArea, singleChord } from './route-geometry.ts';
+import { dist, pickShorter, ringArea, singleChord } from './route-geometry.ts';
 import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
@@ -324,7 +325,7 @@ export class RouteLinks {
             reverse: true,
           });
         // No run backwards longer than a turn needs.
-        if (pieces.some((pc) => pc.reverse && polyLen(pc.points) > opts.maxReverse + 1e-6)) continue;
+        if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > opts.maxReverse + 1e-6)) continue;
         return { pieces, length: d + middle.length + e, kind: 'K' };
       }
     }
@@ -566,8 +567,8 @@ export class RouteLinks {
     if (!c2) return null;
     const c3 = this.connectPoses(B.arrivalPoseAt(b0 + db * lb, db), to, R, this.region);
     if (!c3) return null;
-    const ta = polyLen(onA);
-    const tb = polyLen(onB);
+    const ta = polylineLength(onA);
+    const tb = polylineLength(onB);
     const leg = (pts: Point[], length: number): Connection => ({
       pieces: [{ points: pts, reverse: false }],
       length,
@@ -748,7 +749,7 @@ export class RouteLinks {
 
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
 function reversesFarther(c: Connection, max: number): boolean {
-  return c.pieces.some((pc) => pc.reverse && polyLen(pc.points) > max + 1e-6);
+  return c.pieces.some((pc) => pc.reverse && polylineLength(pc.points) > max + 1e-6);
 }
 
 /** Index of the ring's segment holding arc length s (in [0, length)). */

@@ -20,7 +20,7 @@
  * all in percent (100 x rise / run). A sample where the ground or its
  * gradient is unknown is a no-data sample: it is counted, never averaged.
  */
-import type { PathPart, Plan, Point } from '../types/index.ts';
+import type { PathPart, Point } from '../types/index.ts';
 
 export interface ElevationSampler {
   /** Ground elevation [m] at (x, y) of the plan's metric frame [m]; NaN where unknown. */

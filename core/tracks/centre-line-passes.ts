@@ -16,7 +16,7 @@
 import { difference, offset } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { polygonArea, ringBBox } from '../geometry/polygon.ts';
-import { ringLength } from '../geometry/vec.ts';
+import { nearestOnPolyline, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { filletOpen } from './path-tracks.ts';
 
@@ -136,7 +136,7 @@ function centreLines(outer: readonly Point[], o: CentreLineOptions): Point[][] {
   const inA: (Point | null)[] = [];
   const inB: (Point | null)[] = [];
   const pairs = sideA.map((p) => {
-    const q = nearestOnLine(sideB, p);
+    const q = nearestOnPolyline(sideB, p);
     return { p, q, d: Math.hypot(p.x - q.x, p.y - q.y) };
   });
   // The width, averaged over a swath along side A: a corner or a notch does
@@ -249,27 +249,6 @@ function insideStretches(line: readonly Point[], region: EdgeIndex): Point[][] {
     if (part.length >= 2) parts.push(part);
     return parts;
   });
-}
-
-function nearestOnLine(line: readonly Point[], p: Point): Point {
-  let best = Number.POSITIVE_INFINITY;
-  let at: Point = line[0];
-  for (let i = 1; i < line.length; i++) {
-    const a = line[i - 1];
-    const b = line[i];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const x = a.x + t * dx;
-    const y = a.y + t * dy;
-    const d = (p.x - x) ** 2 + (p.y - y) ** 2;
-    if (d < best) {
-      best = d;
-      at = { x, y };
-    }
-  }
-  return at;
 }
 
 function densifyRing(ring: readonly Point[], step: number): Point[] {

@@ -26,10 +26,10 @@
 import { Clipper } from 'clipper2-ts';
 import { difference, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { headingToBearingDeg } from '../geometry/vec.ts';
+import { headingToBearingDeg, polylineLength } from '../geometry/vec.ts';
 import { type CurvedOptions, PlanningError, type Point, type Polygon } from '../types/index.ts';
 import type { Track, TrackSet } from './generate-tracks.ts';
-import { arcParam, bufferLine, clipPolyline, dist, filletOpen, polyLength, tidyEnds } from './path-tracks.ts';
+import { arcParam, bufferLine, clipPolyline, dist, filletOpen, tidyEnds } from './path-tracks.ts';
 
 export interface CurvedTrackOptions {
   swathWidth: number;
@@ -60,7 +60,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
   const minLen = opts.minTrackLength ?? Math.min(w, 3);
   const curved = resolveCurvedOptions(opts.curved);
   const raw = opts.reference ? dedupe(opts.reference.slice()) : longestSmoothRun(workable);
-  if (raw.length < 2 || polyLength(raw) < 1e-3) {
+  if (raw.length < 2 || polylineLength(raw) < 1e-3) {
     throw new PlanningError(
       'INVALID_OPTION',
       'The reference line of curved tracks needs two distinct points.',
@@ -112,7 +112,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
       if (smooth.length < 2) continue;
       for (const piece of clipPolyline(smooth, false, workable)) {
         let p = tidyEnds(piece, opts.turningRadius);
-        if (p.length < 2 || polyLength(p) < minLen) continue;
+        if (p.length < 2 || polylineLength(p) < minLen) continue;
         let s0 = arcParam(extended, p[0]);
         let s1 = arcParam(extended, p[p.length - 1]);
         if (s1 < s0) {
@@ -205,7 +205,7 @@ export function smoothRuns(area: readonly Polygon[]): Point[][] {
         i = (i + 1) % n;
         run.push(ring[i]);
       } while (i !== to);
-      runs.push({ run, len: polyLength(run) });
+      runs.push({ run, len: polylineLength(run) });
     }
   }
   return runs.sort((a, b) => b.len - a.len).map((r) => r.run);

@@ -6,6 +6,7 @@
  */
 import { expect } from 'vitest';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { nearestOnPolyline } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export function curvature(a: Point, b: Point, c: Point): number {
@@ -40,15 +41,7 @@ export function expectInside(pts: readonly Point[], area: readonly Polygon[], to
 }
 
 export function distToPolyline(p: Point, line: readonly Point[]): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < line.length; i++) {
-    const a = line[i - 1];
-    const b = line[i];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    best = Math.min(best, Math.hypot(a.x + t * dx - p.x, a.y + t * dy - p.y));
-  }
-  return best;
+  if (line.length < 2) return Number.POSITIVE_INFINITY;
+  const q = nearestOnPolyline(line, p);
+  return Math.hypot(q.x - p.x, q.y - p.y);
 }

@@ -42,11 +42,12 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { distToRing, pointInPolygon, signedArea } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
+import { polylineLength } from '../geometry/vec.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Track, TrackSet } from './generate-tracks.ts';
-import { clipPolyline, dist, dropDuplicates, polyLength } from './path-tracks.ts';
+import { clipPolyline, dist, dropDuplicates } from './path-tracks.ts';
 import { gapTracks } from './spiral-gaps.ts';
 import { type LoopRing, middleTracks } from './spiral-middle.ts';
 
@@ -179,7 +180,7 @@ export function generateSpiralTracks(workable: readonly Polygon[], opts: SpiralT
   const loops: Point[][] = [];
   for (const raw of chainTracks) {
     const p = dropDuplicates(raw);
-    if (p.length < 2 || polyLength(p) < minLen) continue;
+    if (p.length < 2 || polylineLength(p) < minLen) continue;
     loops.push(p);
     tracks.push({ a: p[0], b: p[p.length - 1], line, seg: 0, path: p, along: [0, 0] });
     line += 2;
@@ -248,7 +249,7 @@ function loopsOf(
     const loop = signedArea(smooth) > 0 ? smooth : smooth.slice().reverse();
     const len = ringLen(loop);
     const pieces = clipPolyline(loop, true, workable);
-    if (pieces.length !== 1 || Math.abs(polyLength(pieces[0]) - len) >= 1e-3) return null;
+    if (pieces.length !== 1 || Math.abs(polylineLength(pieces[0]) - len) >= 1e-3) return null;
     // Nor may it cut across the area further out, where the loops outside it run (corners
     // merged or dropped where they crowd turn a bend of the edge into a chord): it keeps
     // within `keep` of the part's edge, checked every metre, but for stretches no longer than
@@ -358,7 +359,7 @@ function laneChange(
         if (k === leave) break;
       }
       if (cut) before.push(cut);
-      if (polyLength(before) < total / 2) continue;
+      if (polylineLength(before) < total / 2) continue;
       return { before, bend: pts.slice(1, -1) };
     }
   }
