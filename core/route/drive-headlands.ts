@@ -8,7 +8,7 @@ import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
-import { type LobeEnd, lobeEntry, lobeExit, PlannedLines } from './lobe-joins.ts';
+import { type JoinContext, type LobeEnd, lobeEntry, lobeExit, PlannedLines } from './lobe-joins.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { dist } from './route-geometry.ts';
@@ -232,17 +232,39 @@ export class HeadlandDriver {
     // The lobes that leave this pass are driven where they leave it: out of
     // the loop into the lobe, along it, and back onto the loop past its neck.
     let at = 0;
+    const joins: JoinContext = {
+      region: input.region,
+      R,
+      swath: b.w,
+      forward: (from, to, maxLength) =>
+        b.links.connectPoses(from, to, R, input.region, { allowReverse: false, maxLength }, 'field'),
+    };
     for (const lobe of exterior ? this.lobesOf(path, ring.passNumber, s, dir) : []) {
       const legs = openLegs({ ...lobe.lobe, points: lobe.points }, null);
       if (!legs.length) continue;
-      // Straight on from the loop into the lobe (and back) where the loop runs on the planned
-      // line, else off and back onto the loop at its vertices (on straights where the machine
+      // On from the loop into the lobe (and back) along the planned line where the loop runs on
+      // it, else off and back onto the loop at its vertices (on straights where the machine
       // steers smoothly) by a connector.
-      const planned = this.plannedLines(ring.passNumber);
-      const forward = (from: Pose, to: Pose, maxLength: number) =>
-        b.links.connectPoses(from, to, R, input.region, { allowReverse: false, maxLength }, 'field');
-      const into = lobeEntry(path, s, dir, lobe.enter, legs[0], planned, 3 * R, forward);
-      const outOf = lobeExit(path, s, dir, lobe.leave, legs[legs.length - 1], planned, 3 * R, forward);
+      const into = lobeEntry(
+        path,
+        s,
+        dir,
+        lobe.enter,
+        legs[0],
+        this.plannedLines(ring.passNumber),
+        3 * R,
+        joins,
+      );
+      const outOf = lobeExit(
+        path,
+        s,
+        dir,
+        lobe.leave,
+        legs[legs.length - 1],
+        this.plannedLines(ring.passNumber),
+        3 * R,
+        joins,
+      );
       const enter = into?.at ?? path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
       const leave = outOf?.at ?? path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
       if (enter < at + 1 || leave > path.length - 1) continue;
@@ -275,16 +297,19 @@ export class HeadlandDriver {
     return true;
   }
 
-  /** A way between a ring and a lobe: worked along the planned line (a LobeEnd), else a connector. */
+  /** A way between a ring and a lobe: along the planned line (a LobeEnd: worked, with a corner turn), else a connector. */
   private pushJoin(j: LobeEnd | Connection, passNumber: number): void {
     const b = this.b;
     if (!('at' in j)) {
       b.pushConnection(j, 'HeadlandConnector');
       return;
     }
-    for (const piece of j.join?.pieces ?? []) {
-      if (piece.points.length >= 2)
-        b.parts.push({ type: 'ExteriorHeadlandPass', points: piece.points, working: true, passNumber });
+    for (const piece of j.pieces) {
+      if ('turn' in piece) b.pushConnection(piece.turn, 'HeadlandTurn');
+      else
+        for (const pc of piece.work.pieces)
+          if (pc.points.length >= 2)
+            b.parts.push({ type: 'ExteriorHeadlandPass', points: pc.points, working: true, passNumber });
     }
   }
 
