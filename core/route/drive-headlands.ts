@@ -8,7 +8,14 @@ import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
-import { type JoinContext, type LobeEnd, lobeEntry, lobeExit, PlannedLines } from './lobe-joins.ts';
+import {
+  extendLobes,
+  type JoinContext,
+  type LobeEnd,
+  lobeEntry,
+  lobeExit,
+  PlannedLines,
+} from './lobe-joins.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { dist } from './route-geometry.ts';
@@ -377,6 +384,10 @@ export class HeadlandDriver {
     if (!l) {
       const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
       l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+      // Each worked up to where a ring runs on its line.
+      const planned = b.input.headlands.exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
+      const rings = driven.filter((r) => r.ring.passNumber === k).map((r) => r.path.pts);
+      l = extendLobes(l, planned, rings, 2 * b.R);
       this.lobeCache.set(key, l);
     }
     return l;

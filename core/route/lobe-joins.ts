@@ -21,7 +21,7 @@ import { Clipper } from 'clipper2-ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
-import type { Leg } from './drive-lobes.ts';
+import type { Leg, Lobe } from './drive-lobes.ts';
 import { cornerTurn, keepsClear, reflexCornerTurn } from './headland-corners.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { angleDiffRad } from './route-geometry.ts';
@@ -320,4 +320,92 @@ function nearestOn(
     }
   });
   return best;
+}
+
+/**
+ * Open lobes lengthened at each end along the planned line to where a
+ * driven ring runs on it (within ON_LINE), at most `reach` farther: a lobe
+ * ends where the ring comes within half a swath of the line, and between
+ * there and where the ring meets the line (the ring rounding off it) the
+ * line is otherwise worked by neither. Ends that reach no such point in
+ * `reach`, or only round a bend, stay as they are. `driven` holds the rings of the lobes' pass.
+ */
+export function extendLobes(
+  lobes: readonly Lobe[],
+  planned: readonly (readonly Point[])[],
+  driven: readonly (readonly Point[])[],
+  reach: number,
+): Lobe[] {
+  if (!lobes.some((l) => !l.closed) || driven.length === 0) return lobes.slice();
+  const rings = new EdgeIndex(driven.map((r) => r.slice()));
+  const onRing = (p: Point) => rings.distance(p, ON_LINE) <= ON_LINE;
+  return lobes.map((l) => {
+    if (l.closed || l.points.length < 2) return l;
+    const first = l.points[0];
+    const last = l.points[l.points.length - 1];
+    const at0 = nearestOn(planned, first);
+    const at1 = nearestOn(planned, last);
+    if (!at0 || !at1 || at0.d > ON_LINE || at1.d > ON_LINE || at0.ring !== at1.ring) return l;
+    const ring = planned[at0.ring];
+    let head = onRing(first) ? [] : walk(ring, at0.seg, first, -1, reach, onRing).reverse();
+    let tail = onRing(last) ? [] : walk(ring, at1.seg, last, 1, reach, onRing);
+    // Only straight on from the lobe (a bend the lobe would turn at is joined from the ring: lobeEntry).
+    if (head.length && !straight([...head, first, l.points[1]])) head = [];
+    if (tail.length && !straight([l.points[l.points.length - 2], last, ...tail])) tail = [];
+    if (!head.length && !tail.length) return l;
+    return { ...l, points: [...head, ...l.points, ...tail] };
+  });
+}
+
+/** True when the line bends by no more than STEP_BEND at any vertex. */
+function straight(pts: readonly Point[]): boolean {
+  let h: number | null = null;
+  for (let i = 1; i < pts.length; i++) {
+    if (Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) < 1e-3) continue;
+    const g = heading(pts[i - 1], pts[i]);
+    if (h !== null && Math.abs(angleDiffRad(g, h)) > STEP_BEND) return false;
+    h = g;
+  }
+  return true;
+}
+
+/**
+ * From p (on segment seg of the closed ring) along the ring backwards (way
+ * -1) or forwards (way 1), at most `reach`: the points passed up to the first
+ * one (sampled every STEP) where `stop` holds, that one last; none where no
+ * point within reach does.
+ */
+function walk(
+  ring: readonly Point[],
+  seg: number,
+  p: Point,
+  way: -1 | 1,
+  reach: number,
+  stop: (q: Point) => boolean,
+): Point[] {
+  const n = ring.length;
+  const out: Point[] = [];
+  let at = p;
+  let travelled = 0;
+  // The next vertex: the segment's start going backwards, its end going forwards.
+  let v = way === 1 ? (seg + 1) % n : seg;
+  for (let k = 0; k < n && travelled < reach; k++) {
+    const to = ring[v];
+    const len = Math.hypot(to.x - at.x, to.y - at.y);
+    const steps = Math.max(1, Math.ceil(len / STEP));
+    for (let i = 1; i <= steps; i++) {
+      const t = i / steps;
+      const q = { x: at.x + (to.x - at.x) * t, y: at.y + (to.y - at.y) * t };
+      if (travelled + len * t > reach) return [];
+      if (stop(q)) {
+        out.push(q);
+        return out;
+      }
+    }
+    out.push(to);
+    travelled += len;
+    at = to;
+    v = (v + way + n) % n;
+  }
+  return [];
 }
