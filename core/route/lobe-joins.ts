@@ -276,12 +276,12 @@ function worked(points: Point[]): Connection {
 
 /**
  * The corner turn at `at` onto heading hOut (none where the headings
- * agree): inside the field with the implement clear of its edges;
+ * differ by no more than STEP_BEND, a step heading continuity allows): inside the field with the implement clear of its edges;
  * undefined where none fits.
  */
 function corner(at: Pose, hOut: number, ctx: JoinContext): Connection | null | undefined {
   const phi = Math.abs(angleDiffRad(hOut, at.heading));
-  if (phi <= ALONG) return null;
+  if (phi <= STEP_BEND) return null;
   if (phi > MAX_CORNER) return undefined;
   // Square where the bend turns away from the edge, else past the apex (a reflex bend).
   const clearance = ctx.swath / 2 - TURN_REGION_SLACK;
