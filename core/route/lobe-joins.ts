@@ -48,6 +48,13 @@ const MAX_CORNER = (150 * Math.PI) / 180;
 const STRAIGHT = 1e-5;
 /** ... and those bending by up to this [rad] are driven through (heading continuity allows 2 degrees between parts). */
 const STEP_BEND = (1.5 * Math.PI) / 180;
+/**
+ * Tight bends of the planned line at most this many turning radii apart
+ * are one corner (an arc's vertices, simplified, lie a metre or two apart).
+ */
+const BEND_GAP = 0.5;
+/** Corner turns on the way between ring and lobe, at most. */
+const MAX_TURNS = 2;
 /** Planned lines bending tighter than the turning radius times this are not driven as they are. */
 const CURVATURE_SLACK = 1.01;
 
@@ -228,11 +235,13 @@ function plannedLine(from: Point, to: Point, planned: PlannedLines): Point[] | n
  * turn does not fit.
  */
 function alongLine(
-  pts: readonly Point[],
+  line: readonly Point[],
   hStart: number | null,
   hEnd: number | null,
   ctx: JoinContext,
 ): JoinPiece[] | null {
+  const pts = squareBends(line, hStart, hEnd, ctx.R);
+  if (!pts) return null;
   const out: JoinPiece[] = [];
   const turnAt = (p: Point, h0: number, h1: number): boolean => {
     const turn = corner({ x: p.x, y: p.y, heading: h0 }, h1, ctx);
@@ -259,7 +268,82 @@ function alongLine(
   out.push({ work: worked(cur) });
   const n = pts.length;
   if (hEnd !== null && !turnAt(pts[n - 1], heading(pts[n - 2], pts[n - 1]), hEnd)) return null;
-  return out;
+  // Two corners at most: a line that bends at more (round a rounded corner of the field, say) is joined by a connector.
+  return out.filter((p) => 'turn' in p).length <= MAX_TURNS ? out : null;
+}
+
+/**
+ * The line with each run of tight bends (an arc of the planned line rounded
+ * tighter than the turning radius: the inward offset of a reflex corner of
+ * the field, say) replaced by the apex where its straight legs meet, so it
+ * is turned at once, at a corner, as a square corner of a pass is. hStart
+ * and hEnd, where given, are the headings on before the line's start and
+ * after its end (a bend there joins the run). Null where a run's legs do
+ * not meet ahead.
+ */
+function squareBends(
+  line: readonly Point[],
+  hStart: number | null,
+  hEnd: number | null,
+  R: number,
+): Point[] | null {
+  const n = line.length;
+  const ext: Point[] = [
+    ...(hStart === null ? [] : [along(line[0], hStart, -1)]),
+    ...line,
+    ...(hEnd === null ? [] : [along(line[n - 1], hEnd, 1)]),
+  ];
+  const first = hStart === null ? 0 : 1;
+  const last = first + n - 1;
+  const tight = (i: number) =>
+    Math.abs(angleDiffRad(heading(ext[i], ext[i + 1]), heading(ext[i - 1], ext[i]))) > STEP_BEND ||
+    circumradius(ext[i - 1], ext[i], ext[i + 1]) < R * CURVATURE_SLACK;
+  const out: Point[] = [];
+  let i = first;
+  while (i <= last) {
+    if (i === 0 || i === ext.length - 1 || !tight(i)) {
+      out.push(ext[i]);
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < ext.length - 1 && tight(j + 1) && dist(ext[j], ext[j + 1]) <= BEND_GAP * R) j++;
+    if (j === i) {
+      out.push(ext[i]);
+      i++;
+      continue;
+    }
+    const apex = lineMeet(ext[i - 1], ext[i], ext[j], ext[j + 1]);
+    if (!apex) return null;
+    if (i === first) out.push(ext[i]);
+    if (!out.length || dist(out[out.length - 1], apex) > 1e-3) out.push(apex);
+    if (j === last && dist(apex, ext[j]) > 1e-3) out.push(ext[j]);
+    i = j + 1;
+  }
+  return out.length >= 2 ? out : null;
+}
+
+/** Where the line through a0, a1 meets the line through b0, b1: ahead of a1 and behind b0, or null. */
+function lineMeet(a0: Point, a1: Point, b0: Point, b1: Point): Point | null {
+  const ux = a1.x - a0.x;
+  const uy = a1.y - a0.y;
+  const vx = b1.x - b0.x;
+  const vy = b1.y - b0.y;
+  const den = ux * vy - uy * vx;
+  if (Math.abs(den) < 1e-12) return null;
+  const t = ((b0.x - a0.x) * vy - (b0.y - a0.y) * vx) / den;
+  const p = { x: a0.x + t * ux, y: a0.y + t * uy };
+  const ahead = (p.x - a1.x) * ux + (p.y - a1.y) * uy;
+  const behind = (b0.x - p.x) * vx + (b0.y - p.y) * vy;
+  return ahead >= -1e-9 && behind >= -1e-9 ? p : null;
+}
+
+function along(p: Point, h: number, d: number): Point {
+  return { x: p.x + d * Math.cos(h), y: p.y + d * Math.sin(h) };
+}
+
+function dist(a: Point, b: Point): number {
+  return Math.hypot(b.x - a.x, b.y - a.y);
 }
 
 function heading(a: Point, b: Point): number {
