@@ -5,8 +5,9 @@
  * mirrored: none drives a track twice, leaves a stretch of a planned pass
  * undriven without a warning naming the pass, or has a turn over the edge or
  * low coverage the plan does not warn of; together they are worked to a
- * median of 97.5 % (the target is 98.5 %: short stretches of passes round
- * narrow necks and tips are still left, each named in a warning).
+ * median of 97.95 % (the target is 98.5 %: short stretches of passes round
+ * narrow necks and tips are still left on six of them, each named in a
+ * warning; the others drive every planned pass).
  */
 import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../test/helpers/check-plan.ts';
@@ -46,8 +47,24 @@ const REPORTED: [string, Partial<PlanRequest>][] = [
   ['fiboa-de_sh:DESHLIL020210000', S1],
 ];
 
+/**
+ * Most undriven planned pass length [m] in any orientation, where a field
+ * still leaves some: stretches at bends and necks no corner turn fits
+ * (named in warnings). The fields not listed leave none.
+ */
+const UNDRIVEN_AT_MOST: Record<string, number> = {
+  'fiboa-jp:0cfab1b4-... swath 6': 20,
+  'fiboa-dk:1-0 swath 6': 45,
+  'fiboa-nz:23 swath 6': 6,
+  'fiboa-nz:23 swath 24': 170,
+  'fiboa-us_usda_cropland:351724000000022 swath 6': 75,
+  'fiboa-bg:00151-587 swath 6': 20,
+};
+
 interface Planned {
   name: string;
+  /** The field as reported, and the swath. */
+  key: string;
   plan: Plan;
 }
 
@@ -58,7 +75,11 @@ function planAll(): Planned[] {
     if (!f) continue;
     for (const o of orientations(f)) {
       const plan = planField({ boundary: o, ...request } as PlanRequest).plan;
-      out.push({ name: `${o.properties.id} swath ${request.machine?.swathWidth}`, plan });
+      out.push({
+        name: `${o.properties.id} swath ${request.machine?.swathWidth}`,
+        key: `${id} swath ${request.machine?.swathWidth}`,
+        plan,
+      });
     }
   }
   return out;
@@ -69,10 +90,17 @@ const warnings = (p: Plan) => p.zones.flatMap((z) => z.warnings ?? []);
 describe.skipIf(!hasCorpus())('the fields of the plan quality report', () => {
   const planned = hasCorpus() ? planAll() : [];
 
-  it('are worked to a median of 97.5 % in every orientation', () => {
+  it('are worked to a median of 97.95 % in every orientation', () => {
     const covered = planned.map((p) => p.plan.stats.coveredPercent).sort((a, b) => a - b);
     expect(covered.length).toBe(REPORTED.length * 5);
-    expect(covered[covered.length >> 1]).toBeGreaterThanOrEqual(97.5);
+    expect(covered[covered.length >> 1]).toBeGreaterThanOrEqual(97.95);
+  });
+
+  it('drive every planned pass, but for short stretches on a few fields', () => {
+    const worst = new Map<string, number>();
+    for (const p of planned)
+      worst.set(p.key, Math.max(worst.get(p.key) ?? 0, p.plan.stats.undrivenPassLength ?? 0));
+    for (const [key, undriven] of worst) expect(undriven, key).toBeLessThan(UNDRIVEN_AT_MOST[key] ?? 0.5);
   });
 
   it.each(planned.map((p) => [p.name, p.plan] as const))('%s', (_name, plan) => {

@@ -8,6 +8,14 @@ import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
+import {
+  extendLobes,
+  type JoinContext,
+  type LobeEnd,
+  lobeEntry,
+  lobeExit,
+  PlannedLines,
+} from './lobe-joins.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { dist } from './route-geometry.ts';
@@ -29,6 +37,7 @@ export class HeadlandDriver {
   private readonly drivenLobes = new Set<string>();
   /** Lobes of each pass (by pass and how many rings were left undriven when found). */
   private readonly lobeCache = new Map<string, Lobe[]>();
+  private readonly planned = new Map<number, PlannedLines>();
 
   constructor(b: RouteBuilder) {
     this.b = b;
@@ -245,26 +254,61 @@ export class HeadlandDriver {
     // The lobes that leave this pass are driven where they leave it: out of
     // the loop into the lobe, along it, and back onto the loop past its neck.
     let at = 0;
+    const joins: JoinContext = {
+      region: input.region,
+      R,
+      swath: b.w,
+      forward: (from, to, maxLength) =>
+        b.links.connectPoses(from, to, R, input.region, { allowReverse: false, maxLength }, 'field'),
+    };
     for (const lobe of exterior ? this.lobesOf(path, ring.passNumber, s, dir) : []) {
-      // Off and back onto the loop at its vertices (on straights where the machine steers smoothly).
-      const enter = path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
-      const leave = path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
-      if (enter < at + 1 || leave > path.length - 1) continue;
       const legs = openLegs({ ...lobe.lobe, points: lobe.points }, null);
+      if (!legs.length) continue;
+      // On from the loop into the lobe (and back) along the planned line where the loop runs on
+      // it, else off and back onto the loop at its vertices (on straights where the machine
+      // steers smoothly) by a connector.
+      const into = lobeEntry(
+        path,
+        s,
+        dir,
+        lobe.enter,
+        legs[0],
+        this.plannedLines(ring.passNumber),
+        3 * R,
+        joins,
+      );
+      const outOf = lobeExit(
+        path,
+        s,
+        dir,
+        lobe.leave,
+        legs[legs.length - 1],
+        this.plannedLines(ring.passNumber),
+        3 * R,
+        joins,
+      );
+      const enter = into?.at ?? path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
+      const leave = outOf?.at ?? path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
+      if (enter < at + 1 || leave > path.length - 1) continue;
       // Closed lobes near its tips are driven from there.
       const closed = this.lobes(ring.passNumber).filter((l) => l.closed && !this.drivenLobes.has(lobeKey(l)));
       const pending = closed.slice();
-      const inner = legs.length ? lobeParts(b, legs, ring.passNumber, pending) : null;
+      const inner = lobeParts(b, legs, ring.passNumber, pending);
       if (!inner) continue;
-      const into = path.arrivalPoseAt(s + dir * enter, dir);
       const first = legs[0];
-      const onto = this.join(into, { x: first.a.x, y: first.a.y, heading: first.heading });
-      const back = onto && this.join(inner.end, path.poseAt(s + dir * leave, dir));
+      const onto =
+        into ??
+        this.join(path.arrivalPoseAt(s + dir * enter, dir), {
+          x: first.a.x,
+          y: first.a.y,
+          heading: first.heading,
+        });
+      const back = onto && (outOf ?? this.join(inner.end, path.poseAt(s + dir * leave, dir)));
       if (!onto || !back) continue;
       stretch(at, enter - at);
-      b.pushConnection(onto, 'HeadlandConnector');
+      this.pushJoin(onto, ring.passNumber);
       b.parts.push(...inner.parts);
-      b.pushConnection(back, 'HeadlandConnector');
+      this.pushJoin(back, ring.passNumber);
       this.drivenLobes.add(lobeKey(lobe.lobe));
       for (const l of closed) if (!pending.includes(l)) this.drivenLobes.add(lobeKey(l));
       at = leave;
@@ -306,6 +350,34 @@ export class HeadlandDriver {
       if (links.inTurnArea(path.poseAt(s, dir))) return s;
     }
     return 0;
+  }
+
+  /** A way between a ring and a lobe: along the planned line (a LobeEnd: worked, with a corner turn), else a connector. */
+  private pushJoin(j: LobeEnd | Connection, passNumber: number): void {
+    const b = this.b;
+    if (!('at' in j)) {
+      b.pushConnection(j, 'HeadlandConnector');
+      return;
+    }
+    for (const piece of j.pieces) {
+      if ('turn' in piece) b.pushConnection(piece.turn, 'HeadlandTurn');
+      else
+        for (const pc of piece.work.pieces)
+          if (pc.points.length >= 2)
+            b.parts.push({ type: 'ExteriorHeadlandPass', points: pc.points, working: true, passNumber });
+    }
+  }
+
+  /** The planned rings of exterior pass k. */
+  private plannedLines(k: number): PlannedLines {
+    let p = this.planned.get(k);
+    if (!p) {
+      p = new PlannedLines(
+        this.b.input.headlands.exterior.filter((r) => r.passNumber === k).map((r) => r.ring),
+      );
+      this.planned.set(k, p);
+    }
+    return p;
   }
 
   /** A short way between two poses near each other: a turn with little reversing, else turning round in several moves. */
@@ -361,6 +433,10 @@ export class HeadlandDriver {
     if (!l) {
       const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
       l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+      // Each worked up to where a ring runs on its line.
+      const planned = b.input.headlands.exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
+      const rings = driven.filter((r) => r.ring.passNumber === k).map((r) => r.path.pts);
+      l = extendLobes(l, planned, rings, 2 * b.R);
       this.lobeCache.set(key, l);
     }
     return l;

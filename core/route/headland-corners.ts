@@ -192,7 +192,7 @@ export function squareCorners(
 }
 
 /** True when the apex and every point of the turn lie at least `clearance` from the region's edges. */
-function keepsClear(apex: Point, turn: Connection, clearance: number, region: EdgeIndex): boolean {
+export function keepsClear(apex: Point, turn: Connection, clearance: number, region: EdgeIndex): boolean {
   if (clearance <= 0) return true;
   if (region.distance(apex, clearance) < clearance) return false;
   for (const pc of turn.pieces)
@@ -296,6 +296,43 @@ export function cornerTurn(
     heading: from.heading,
   };
   const pieces = samplePath(start, path, radius);
+  for (const pc of pieces) if (region.polylineCrosses(pc.points)) return null;
+  return { pieces, length: path.length, kind: 'K' };
+}
+
+/**
+ * The turn at an apex where the line turns the other way, towards the
+ * field edge (a reflex bend of the field, where the corner turn's arc,
+ * inside the bend, would swing over the edge): on along the leg in past
+ * the apex by d, back up round the arc on the outside of the bend, and on
+ * forwards along the leg out to the apex. Null when it does not fit inside
+ * the region.
+ *
+ *        V ------> A     1. on past V to A (d = R tan(phi / 2))
+ *        ^       .'      2. back up round the arc from A to B
+ *        |    .-'        3. forwards from B to V, on along the leg out
+ *        B--'
+ */
+export function reflexCornerTurn(
+  from: Pose,
+  headingOut: number,
+  radius: number,
+  region: EdgeIndex,
+): Connection | null {
+  const phi = wrap(headingOut - from.heading);
+  const a = Math.abs(phi);
+  if (a < 1e-6 || a >= Math.PI - 1e-6) return null;
+  const d = radius * Math.tan(a / 2);
+  const path: TurnPath = {
+    segments: [
+      { type: 'S', length: d, reverse: false },
+      { type: phi > 0 ? 'R' : 'L', length: radius * a, reverse: true },
+      { type: 'S', length: d, reverse: false },
+    ],
+    length: 2 * d + radius * a,
+    word: phi > 0 ? 'S+R-S+' : 'S+L-S+',
+  };
+  const pieces = samplePath(from, path, radius);
   for (const pc of pieces) if (region.polylineCrosses(pc.points)) return null;
   return { pieces, length: path.length, kind: 'K' };
 }
