@@ -51,6 +51,33 @@ export interface ExtendInput {
   trackArea?: readonly Polygon[];
 }
 
+/**
+ * Half the gap from each end of a track to the next track on its scan line
+ * [m] (infinite where there is none): how far that end may run on without
+ * meeting the run-on of its neighbour.
+ */
+export function lineGaps(tracks: TrackSet): (t: Track) => { gapA: number; gapB: number } {
+  const ux = Math.cos(tracks.heading);
+  const uy = Math.sin(tracks.heading);
+  const along = (p: Point) => p.x * ux + p.y * uy;
+  const byLine = new Map<number, Track[]>();
+  for (const t of tracks.tracks) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+  return (t) => {
+    const ta = along(t.a);
+    const tb = along(t.b);
+    let gapB = Number.POSITIVE_INFINITY;
+    let gapA = Number.POSITIVE_INFINITY;
+    for (const o of byLine.get(t.line) ?? []) {
+      if (o === t) continue;
+      const oa = along(o.a);
+      const ob = along(o.b);
+      if (oa >= tb) gapB = Math.min(gapB, (oa - tb) / 2);
+      if (ob <= ta) gapA = Math.min(gapA, (ta - ob) / 2);
+    }
+    return { gapA, gapB };
+  };
+}
+
 export function extendTracks(input: ExtendInput): TrackSet {
   const { tracks, workable, zone } = input;
   const w = tracks.swathWidth;
@@ -82,22 +109,10 @@ export function extendTracks(input: ExtendInput): TrackSet {
   const uy = Math.sin(tracks.heading);
   const nx = -uy;
   const ny = ux;
-  const along = (p: Point) => p.x * ux + p.y * uy;
   // Neighbours on the same scan line bound each extension (half the gap each).
-  const byLine = new Map<number, Track[]>();
-  for (const t of tracks.tracks) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+  const neighbourGaps = lineGaps(tracks);
   const out: Track[] = tracks.tracks.map((t) => {
-    const same = (byLine.get(t.line) ?? []).filter((o) => o !== t);
-    const ta = along(t.a);
-    const tb = along(t.b);
-    let gapB = Number.POSITIVE_INFINITY;
-    let gapA = Number.POSITIVE_INFINITY;
-    for (const o of same) {
-      const oa = along(o.a);
-      const ob = along(o.b);
-      if (oa >= tb) gapB = Math.min(gapB, (oa - tb) / 2);
-      if (ob <= ta) gapA = Math.min(gapA, (ta - ob) / 2);
-    }
+    const { gapA, gapB } = neighbourGaps(t);
     const reach = (p: Point, dx: number, dy: number, gap: number): number => {
       // The centre line stays inside the field shrunk by half a swath.
       if (!limit.contains(p)) return 0;

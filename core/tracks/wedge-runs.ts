@@ -20,8 +20,8 @@
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { rayHit, ringsEdges } from './extend-tracks.ts';
-import type { Track, TrackSet } from './generate-tracks.ts';
+import { lineGaps, rayHit, ringsEdges } from './extend-tracks.ts';
+import type { TrackSet } from './generate-tracks.ts';
 
 /** Offsets across the swath at which the ground ahead is tested [fractions of w]. */
 const ACROSS = [-0.4375, -0.3125, -0.1875, -0.0625, 0.0625, 0.1875, 0.3125, 0.4375];
@@ -73,9 +73,7 @@ export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
   const uy = Math.sin(tracks.heading);
   const nx = -uy;
   const ny = ux;
-  const along = (p: Point) => p.x * ux + p.y * uy;
-  const byLine = new Map<number, Track[]>();
-  for (const t of tracks.tracks) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
+  const neighbourGaps = lineGaps(tracks);
   // The missed ground's box: ends far from it are not looked at.
   let x0 = Number.POSITIVE_INFINITY;
   let y0 = Number.POSITIVE_INFINITY;
@@ -122,17 +120,7 @@ export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
   const skip = new Set(input.skip ?? []);
   const out = tracks.tracks.map((t, i) => {
     if (skip.has(i)) return t;
-    const same = (byLine.get(t.line) ?? []).filter((o) => o !== t);
-    const ta = along(t.a);
-    const tb = along(t.b);
-    let gapB = Number.POSITIVE_INFINITY;
-    let gapA = Number.POSITIVE_INFINITY;
-    for (const o of same) {
-      const oa = along(o.a);
-      const ob = along(o.b);
-      if (oa >= tb) gapB = Math.min(gapB, (oa - tb) / 2);
-      if (ob <= ta) gapA = Math.min(gapA, (ta - ob) / 2);
-    }
+    const { gapA, gapB } = neighbourGaps(t);
     const eb = runOn(t.b, ux, uy, gapB);
     const ea = runOn(t.a, -ux, -uy, gapA);
     if (eb === 0 && ea === 0) return t;
