@@ -79,7 +79,7 @@ export function withWedgeRuns<D extends Driven>(
     r1.failures > r0.failures ||
     r1.skippedTracks.length > r0.skippedTracks.length ||
     r1.undrivenRings.length > r0.undrivenRings.length ||
-    // A stub the route's tidying left (the route as planned without run-ons is kept).
+    // A part shorter than the tidying allows (the route as planned without run-ons is kept).
     r1.parts.some((p) => polylineLength(p.points) < MIN_PART_LENGTH)
   )
     return undefined;
