@@ -416,9 +416,11 @@ function duplicates(
   others: readonly PathPart[],
   r: number,
 ): { trackLength: number; duplicateTrackLength: number } {
+  // Cells a swath wide: a track is walked in fewer pieces, and its
+  // neighbours a swath off still mostly fall in cells of their own.
   const grid = new SegmentGrid(
     [...tracks, ...others].map((p) => p.points),
-    Math.max(1, 2 * r),
+    Math.max(1, 4 * r),
   );
   let own = 0;
   for (const t of tracks) own += Math.max(0, t.points.length - 1);

@@ -17,7 +17,7 @@ import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
 
 /** Turns are checked against the edge this far ahead at a time [m]. */
-const LOOKAHEAD = 4;
+const LOOKAHEAD = 12;
 
 /** Turns may come this much closer than half the width to an edge (the route's own clearance) [m]. */
 export const OVERHANG_SLACK = 0.05;

@@ -27,7 +27,14 @@ import {
   sampleCurvePath,
 } from '../turn/clothoid.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
-import { type SampledPiece, type Segment, samplePath, segmentEnd, type TurnPath } from '../turn/path.ts';
+import {
+  MIN_SEGMENT_LENGTH,
+  type SampledPiece,
+  type Segment,
+  samplePath,
+  segmentEnd,
+  type TurnPath,
+} from '../turn/path.ts';
 import { reedsSheppPaths } from '../turn/reeds-shepp.ts';
 import type { Point, Pose } from '../types/index.ts';
 
@@ -56,9 +63,44 @@ export interface ConnectOptions {
  * The connections found so far in each region, by their ends and options: a
  * route asks for the same way more than once (its links are looked for
  * again as the route grows and the search widens), and the answer is the
- * same every time.
+ * same every time. Kept in buckets by a hash of the ends.
  */
-const found = new WeakMap<EdgeIndex, Map<string, Connection | null>>();
+const found = new WeakMap<EdgeIndex, Map<number, KnownWay[]>>();
+
+interface KnownWay {
+  from: Pose;
+  to: Pose;
+  radius: number;
+  opts: ConnectOptions;
+  connection: Connection | null;
+}
+
+const HASHED = new Float64Array(1);
+const HASHED_WORDS = new Int32Array(HASHED.buffer);
+
+/** Mixes a number's bits into the hash h (0 and -0 alike). */
+function mix(h: number, v: number): number {
+  HASHED[0] = v + 0;
+  h = Math.imul(h ^ HASHED_WORDS[0], 0x9e3779b1);
+  return Math.imul(h ^ HASHED_WORDS[1], 0x85ebca6b);
+}
+
+function sameWay(k: KnownWay, from: Pose, to: Pose, radius: number, opts: ConnectOptions): boolean {
+  const o = k.opts;
+  return (
+    k.from.x === from.x &&
+    k.from.y === from.y &&
+    k.from.heading === from.heading &&
+    k.to.x === to.x &&
+    k.to.y === to.y &&
+    k.to.heading === to.heading &&
+    k.radius === radius &&
+    o.allowReverse === opts.allowReverse &&
+    o.maxLength === opts.maxLength &&
+    o.maxReverse === opts.maxReverse &&
+    o.curvatureRate === opts.curvatureRate
+  );
+}
 
 export function connectPoses(
   from: Pose,
@@ -72,11 +114,25 @@ export function connectPoses(
     known = new Map();
     found.set(region, known);
   }
-  const key = `${from.x} ${from.y} ${from.heading} ${to.x} ${to.y} ${to.heading} ${radius} ${opts.allowReverse} ${opts.maxLength} ${opts.maxReverse} ${opts.curvatureRate}`;
-  const hit = known.get(key);
-  if (hit !== undefined) return hit;
+  let h = mix(mix(mix(0x811c9dc5, from.x), from.y), from.heading);
+  h = mix(mix(mix(mix(h, to.x), to.y), to.heading), radius);
+  const bucket = known.get(h);
+  if (bucket) for (const k of bucket) if (sameWay(k, from, to, radius, opts)) return k.connection;
   const c = search(from, to, radius, region, opts);
-  known.set(key, c);
+  const entry: KnownWay = {
+    from: { x: from.x, y: from.y, heading: from.heading },
+    to: { x: to.x, y: to.y, heading: to.heading },
+    radius,
+    opts: {
+      allowReverse: opts.allowReverse,
+      maxLength: opts.maxLength,
+      maxReverse: opts.maxReverse,
+      curvatureRate: opts.curvatureRate,
+    },
+    connection: c,
+  };
+  if (bucket) bucket.push(entry);
+  else known.set(h, [entry]);
   return c;
 }
 
@@ -336,27 +392,61 @@ function reversingCurve(
 function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex): Connection | null {
   // Check segment by segment so a path that leaves the field early is dropped early.
   let p = from;
+  const starts: Pose[] = [];
+  const samples: (SampledPiece[] | null)[] = [];
   for (const seg of path.segments) {
-    if (seg.length < 1e-9) continue;
+    if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
     const end = segmentEnd(p, seg, radius);
+    starts.push(p);
     if (seg.type === 'S') {
       // A straight is checked as the one segment it is.
       if (region.segmentCrosses(p, end)) return null;
+      samples.push(null);
     } else {
       const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
       for (const pc of piece) if (arcCrosses(region, p, seg, radius, pc.points)) return null;
+      samples.push(piece);
     }
     p = end;
   }
-  const pieces = samplePath(from, path, radius);
+  const pieces = joinSamples(path, starts, samples, radius);
   if (slipsThrough(region, pieces)) return null;
   const reverse = path.segments.some((s) => s.reverse);
   const arcs = path.segments.filter((s) => s.type !== 'S' && s.length >= 1e-9).length;
   return {
     pieces,
     length: path.length,
-    kind: classify(from, segmentsEnd(from, path, radius), reverse, arcs),
+    kind: classify(from, p, reverse, arcs),
   };
+}
+
+/**
+ * The path sampled as samplePath samples it whole, from the samples of its
+ * segments (each from its own start, as samplePath reaches it): one piece
+ * per run of equal driving direction; straights are sampled here.
+ */
+function joinSamples(
+  path: TurnPath,
+  starts: readonly Pose[],
+  samples: readonly (SampledPiece[] | null)[],
+  radius: number,
+): SampledPiece[] {
+  const pieces: SampledPiece[] = [];
+  let cur: SampledPiece | null = null;
+  let k = 0;
+  for (const seg of path.segments) {
+    if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
+    const p = starts[k];
+    const own = samples[k] ?? samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
+    k++;
+    if (cur === null || seg.reverse !== cur.reverse) {
+      cur = { points: [{ x: p.x, y: p.y }], reverse: seg.reverse };
+      pieces.push(cur);
+    }
+    // One segment, one direction: at most one piece, starting where this one is.
+    if (own.length) for (let i = 1; i < own[0].points.length; i++) cur.points.push(own[0].points[i]);
+  }
+  return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
 }
 
 /** Chords of an arc farther than this [m] from every edge need no crossing test. */
@@ -374,12 +464,6 @@ function arcCrosses(
   const cx = p.x - side * radius * Math.sin(p.heading);
   const cy = p.y + side * radius * Math.cos(p.heading);
   return region.arcCrosses(pts, cx, cy, ARC_CLEARANCE);
-}
-
-function segmentsEnd(from: Pose, path: TurnPath, radius: number): Pose {
-  let p = from;
-  for (const s of path.segments) if (s.length >= 1e-9) p = segmentEnd(p, s, radius);
-  return p;
 }
 
 function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | null {
@@ -411,6 +495,8 @@ function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | 
 
 /** Samples this close to an edge [m] count as touching it in the crossing test. */
 const TOUCH = 1e-3;
+/** Edges are looked for this far round a sample [m]: farther ones need no test of the samples near it. */
+const CLEAR_REACH = 8;
 
 /**
  * True when a sample of the path lies outside the region (outside the field
@@ -419,8 +505,22 @@ const TOUCH = 1e-3;
  * sample lying on an edge, or that starts on the edge heading out.
  */
 function slipsThrough(region: EdgeIndex, pieces: SampledPiece[]): boolean {
+  // A sample is tested in full only where the path has left the edge-free
+  // disc round the last sample tested: inside it, no edge lies between them.
+  let clear = 0;
+  let last: Point | null = null;
   for (const pc of pieces)
-    for (const q of pc.points) if (!region.contains(q) && region.distance(q, 2 * TOUCH) >= TOUCH) return true;
+    for (const q of pc.points) {
+      if (last !== null) clear -= Math.hypot(q.x - last.x, q.y - last.y);
+      last = q;
+      if (clear > 0) continue;
+      const d = region.distance(q, CLEAR_REACH);
+      if (!region.contains(q)) {
+        if (d >= TOUCH) return true;
+        // On the edge, outside by a hair: the next sample is tested in full.
+        clear = 0;
+      } else clear = Math.min(d, CLEAR_REACH);
+    }
   return false;
 }
 

@@ -98,7 +98,12 @@ export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
     let bestAt = 0;
     let gain = 0;
     let bestGain = 0;
-    for (let t = STEP / 2; t < room; t += STEP) {
+    // Past where the swath leaves the missed ground's box, nothing ahead is missed.
+    const h = w / 2;
+    const exitX = dx > 0 ? (x1 + h - p.x) / dx : dx < 0 ? (x0 - h - p.x) / dx : Number.POSITIVE_INFINITY;
+    const exitY = dy > 0 ? (y1 + h - p.y) / dy : dy < 0 ? (y0 - h - p.y) / dy : Number.POSITIVE_INFINITY;
+    const end = Math.min(room, exitX, exitY);
+    for (let t = STEP / 2; t < end; t += STEP) {
       let hit = 0;
       for (const f of ACROSS)
         if (gaps.contains({ x: p.x + t * dx + f * w * nx, y: p.y + t * dy + f * w * ny })) hit++;
