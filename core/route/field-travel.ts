@@ -128,7 +128,13 @@ export class FieldTravel {
       );
     };
     const h = new Float64Array(n + 2);
-    for (let i = 0; i < n + 2; i++) h[i] = Math.hypot(nodes[i].x - to.x, nodes[i].y - to.y);
+    const xs = new Float64Array(n + 2);
+    const ys = new Float64Array(n + 2);
+    for (let i = 0; i < n + 2; i++) {
+      xs[i] = nodes[i].x;
+      ys[i] = nodes[i].y;
+      h[i] = Math.hypot(nodes[i].x - to.x, nodes[i].y - to.y);
+    }
     const dist = new Float64Array(n + 2).fill(Number.POSITIVE_INFINITY);
     const prev = new Int32Array(n + 2).fill(-1);
     const done = new Uint8Array(n + 2);
@@ -143,11 +149,16 @@ export class FieldTravel {
         }
       if (u < 0 || u === dst) break;
       done[u] = 1;
+      const ux = xs[u];
+      const uy = ys[u];
+      const du = dist[u];
       for (let v = 0; v < n + 2; v++) {
         if (done[v] || v === src) continue;
         if (u === src && v === dst) continue;
-        const d = dist[u] + Math.hypot(nodes[u].x - nodes[v].x, nodes[u].y - nodes[v].y);
+        const d = du + Math.hypot(ux - xs[v], uy - ys[v]);
         if (d >= dist[v]) continue;
+        // No way on through v can be shorter than the way to \`to\` found already.
+        if (d + h[v] > dist[dst]) continue;
         if (!visible(u, v)) continue;
         dist[v] = d;
         prev[v] = u;
