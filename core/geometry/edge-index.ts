@@ -231,6 +231,24 @@ export class EdgeIndex {
     return false;
   }
 
+  /**
+   * True when no edge meets the box (x0, y0)-(x1, y1) and comes between
+   * radii lo and hi of (cx, cy): an arc whose samples and chords lie in
+   * that ring and box crosses none (arcCrosses would find none to test).
+   */
+  ringClear(
+    cx: number,
+    cy: number,
+    lo: number,
+    hi: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+  ): boolean {
+    return this.nearRing(cx, cy, lo, hi, x0, y0, x1, y1) === 0;
+  }
+
   private nearBuf: Int32Array | null = null;
 
   /**

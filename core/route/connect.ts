@@ -28,6 +28,7 @@ import {
 } from '../turn/clothoid.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import {
+  ARC_STEP,
   MIN_SEGMENT_LENGTH,
   type SampledPiece,
   type Segment,
@@ -402,6 +403,9 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
       // A straight is checked as the one segment it is.
       if (region.segmentCrosses(p, end)) return null;
       samples.push(null);
+    } else if (arcClear(region, p, seg, radius)) {
+      // Sampled only if the whole path fits.
+      samples.push(null);
     } else {
       const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
       for (const pc of piece) if (arcCrosses(region, p, seg, radius, pc.points)) return null;
@@ -451,6 +455,50 @@ function joinSamples(
 
 /** Chords of an arc farther than this [m] from every edge need no crossing test. */
 const ARC_CLEARANCE = 0.01;
+
+/** Rounding allowed for in the bounds of an arc's samples [m]. */
+const ARC_ROUNDING = 1e-6;
+
+/**
+ * True when no edge of the region comes near the arc of `seg` from `p`: not
+ * within ARC_CLEARANCE of the ring its samples and chords lie in (samples
+ * at most ARC_STEP apart on the circle), inside the arc's box. Such an arc
+ * crosses no edge however it is sampled (as arcCrosses finds).
+ */
+function arcClear(region: EdgeIndex, p: Pose, seg: Segment, radius: number): boolean {
+  const side = seg.type === 'L' ? 1 : -1;
+  const cx = p.x - side * radius * Math.sin(p.heading);
+  const cy = p.y + side * radius * Math.cos(p.heading);
+  const sweep = (side * (seg.reverse ? -seg.length : seg.length)) / radius;
+  const a0 = Math.atan2(p.y - cy, p.x - cx);
+  const lo = Math.min(a0, a0 + sweep);
+  const hi = Math.max(a0, a0 + sweep);
+  let x0 = cx + radius * Math.min(Math.cos(lo), Math.cos(hi));
+  let x1 = cx + radius * Math.max(Math.cos(lo), Math.cos(hi));
+  let y0 = cy + radius * Math.min(Math.sin(lo), Math.sin(hi));
+  let y1 = cy + radius * Math.max(Math.sin(lo), Math.sin(hi));
+  // The circle's extreme points the arc passes.
+  const quarter = Math.PI / 2;
+  const last = Math.min(Math.floor(hi / quarter), Math.ceil(lo / quarter) + 4);
+  for (let k = Math.ceil(lo / quarter); k <= last; k++) {
+    const q = ((k % 4) + 4) % 4;
+    if (q === 0) x1 = cx + radius;
+    else if (q === 1) y1 = cy + radius;
+    else if (q === 2) x0 = cx - radius;
+    else y0 = cy - radius;
+  }
+  const m = ARC_CLEARANCE + ARC_ROUNDING;
+  return region.ringClear(
+    cx,
+    cy,
+    radius * Math.cos(ARC_STEP / 2) - m,
+    radius + m,
+    x0 - m,
+    y0 - m,
+    x1 + m,
+    y1 + m,
+  );
+}
 
 /** True when the sampled arc of `seg` from `p` (its chords `pts`) crosses an edge of the region. */
 function arcCrosses(
