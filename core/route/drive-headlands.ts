@@ -4,8 +4,8 @@
  * once round with its sharp corners squared, back where it started.
  */
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import type { Point, Pose } from '../types/index.ts';
 import { OFF_LINE } from '../metrics/plan-audit.ts';
+import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
@@ -137,13 +137,15 @@ export class HeadlandDriver {
       }
       // A way on that keeps the implement inside, at a detour of a few turning
       // radii at most, joined no farther round the pass than where a lobe
-      // leaves or rejoins it (the loop from there takes in the same lobes) and
-      // not inside a corner driven square (the corner would stay round).
+      // leaves or rejoins it (the loop from there takes in the same lobes; a
+      // shallow lobe is worked only where the loop can take it in, and holds
+      // no join back) and not inside a corner driven square (the corner would
+      // stay round).
       if (chosen?.conn && b.links.overhangs(chosen.conn)) {
         const marks: number[] = [];
         if (exterior) {
           for (const l of this.lobes(ring.passNumber)) {
-            if (this.drivenLobes.has(lobeKey(l))) continue;
+            if (l.shallow || this.drivenLobes.has(lobeKey(l))) continue;
             marks.push(path.project(l.points[0]), path.project(l.points[l.points.length - 1]));
           }
         }

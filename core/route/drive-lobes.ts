@@ -26,10 +26,10 @@ export interface Lobe {
   points: Point[];
   closed: boolean;
   /**
-   * Off the driven ring by less than half a swath all along (a pass pulled
-   * in round a bend, a neck or a corner), but farther than a pass driven on
-   * its line may be: driven only where the route can leave and rejoin the
-   * ring along the planned line.
+   * Farther off the driven rings than a pass driven on its line may be, but
+   * too short or too near them to be a lobe of its own (a pass pulled in
+   * round a bend, a neck or a corner): driven only where the route can leave
+   * and rejoin the ring along the planned line, keeping the implement inside.
    */
   shallow?: boolean;
 }
@@ -52,8 +52,8 @@ const SPLICE_RADII = 3;
 /**
  * The stretches of the reference passes of `passNumber` farther than half a
  * swath from every driven ring of that pass, at least `minLength` long; with
- * `shallow`, also (marked shallow) those farther than `shallow.reach` but
- * nowhere half a swath off, at least `shallow.minLength` long.
+ * `shallow`, also (marked shallow) the stretches farther than `shallow.reach`
+ * at least `shallow.minLength` long that hold no such lobe.
  */
 export function undrivenLobes(
   reference: readonly HeadlandRing[],
