@@ -96,9 +96,11 @@ export function undrivenLobes(
       if (first < 0 && !off[i]) first = i;
     }
     if (shallow && first >= 0) {
+      // As above, the segment that held the last sample mostly holds the next.
+      let e = -1;
       for (let i = 0; i < n; i++) {
-        if (off[i]) continue;
-        const e = grid.nearestSegment(xs[i], ys[i], shallow.reach);
+        if (off[i] || (e >= 0 && grid.distanceTo(e, xs[i], ys[i]) < shallow.reach)) continue;
+        e = grid.nearestSegment(xs[i], ys[i], shallow.reach);
         if (e < 0 || grid.distanceTo(e, xs[i], ys[i]) >= shallow.reach) off[i] = 2;
       }
       out.push(...shallowRuns(xs, ys, off, passNumber, shallow.minLength, minLength));
