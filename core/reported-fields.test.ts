@@ -5,7 +5,7 @@
  * mirrored: none drives a track twice, leaves a stretch of a planned pass
  * undriven without a warning naming the pass, or has a turn over the edge or
  * low coverage the plan does not warn of; together they are worked to a
- * median of 97.95 % (the target is 98.5 %: short stretches of passes round
+ * median of 98.1 % (the target is 98.5 %: short stretches of passes round
  * narrow necks and tips are still left on six of them, each named in a
  * warning; the others drive every planned pass).
  */
@@ -49,16 +49,17 @@ const REPORTED: [string, Partial<PlanRequest>][] = [
 
 /**
  * Most undriven planned pass length [m] in any orientation, where a field
- * still leaves some: stretches at bends and necks no corner turn fits
- * (named in warnings). The fields not listed leave none.
+ * still leaves some: stretches at bends and necks no corner turn fits, and
+ * (ch) a few metres of a pass's bend that a square corner turn cuts (named
+ * in warnings). The fields not listed leave none.
  */
 const UNDRIVEN_AT_MOST: Record<string, number> = {
-  'fiboa-jp:0cfab1b4-... swath 6': 20,
-  'fiboa-dk:1-0 swath 6': 45,
-  'fiboa-nz:23 swath 6': 6,
+  'fiboa-jp:0cfab1b4-... swath 6': 21,
+  'fiboa-dk:1-0 swath 6': 18,
+  'fiboa-nz:23 swath 6': 5,
   'fiboa-nz:23 swath 24': 170,
-  'fiboa-us_usda_cropland:351724000000022 swath 6': 75,
-  'fiboa-bg:00151-587 swath 6': 20,
+  'fiboa-us_usda_cropland:351724000000022 swath 6': 70,
+  'fiboa-ch:3835013 swath 6': 4.5,
 };
 
 interface Planned {
@@ -90,10 +91,10 @@ const warnings = (p: Plan) => p.zones.flatMap((z) => z.warnings ?? []);
 describe.skipIf(!hasCorpus())('the fields of the plan quality report', () => {
   const planned = hasCorpus() ? planAll() : [];
 
-  it('are worked to a median of 97.95 % in every orientation', () => {
+  it('are worked to a median of 98.1 % in every orientation', () => {
     const covered = planned.map((p) => p.plan.stats.coveredPercent).sort((a, b) => a - b);
     expect(covered.length).toBe(REPORTED.length * 5);
-    expect(covered[covered.length >> 1]).toBeGreaterThanOrEqual(97.95);
+    expect(covered[covered.length >> 1]).toBeGreaterThanOrEqual(98.1);
   });
 
   it('drive every planned pass, but for short stretches on a few fields', () => {

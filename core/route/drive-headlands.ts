@@ -4,6 +4,7 @@
  * once round with its sharp corners squared, back where it started.
  */
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import { OFF_LINE } from '../metrics/plan-audit.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
@@ -75,7 +76,8 @@ export class HeadlandDriver {
   /** The lobes of exterior pass k (stretches no driven ring follows), nearest first. */
   private driveLobes(k: number): void {
     const b = this.b;
-    const lobes = this.lobes(k).filter((l) => !this.drivenLobes.has(lobeKey(l)));
+    // A shallow lobe is driven only from the ring it leaves, along the planned line.
+    const lobes = this.lobes(k).filter((l) => !l.shallow && !this.drivenLobes.has(lobeKey(l)));
     // Closed lobes (no ring follows any of it) are driven from a tip of another lobe they begin near, where one does.
     const closed = lobes.filter((l) => l.closed);
     while (lobes.length) {
@@ -135,13 +137,15 @@ export class HeadlandDriver {
       }
       // A way on that keeps the implement inside, at a detour of a few turning
       // radii at most, joined no farther round the pass than where a lobe
-      // leaves or rejoins it (the loop from there takes in the same lobes) and
-      // not inside a corner driven square (the corner would stay round).
+      // leaves or rejoins it (the loop from there takes in the same lobes; a
+      // shallow lobe is worked only where the loop can take it in, and holds
+      // no join back) and not inside a corner driven square (the corner would
+      // stay round).
       if (chosen?.conn && b.links.overhangs(chosen.conn)) {
         const marks: number[] = [];
         if (exterior) {
           for (const l of this.lobes(ring.passNumber)) {
-            if (this.drivenLobes.has(lobeKey(l))) continue;
+            if (l.shallow || this.drivenLobes.has(lobeKey(l))) continue;
             marks.push(path.project(l.points[0]), path.project(l.points[l.points.length - 1]));
           }
         }
@@ -287,14 +291,18 @@ export class HeadlandDriver {
         3 * R,
         joins,
       );
+      if (lobe.lobe.shallow && !(into && outOf)) continue;
       const enter = into?.at ?? path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
       const leave = outOf?.at ?? path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
       if (enter < at + 1 || leave > path.length - 1) continue;
       // Closed lobes near its tips are driven from there.
       const closed = this.lobes(ring.passNumber).filter((l) => l.closed && !this.drivenLobes.has(lobeKey(l)));
       const pending = closed.slice();
-      const inner = lobeParts(b, legs, ring.passNumber, pending);
+      const seen = { overhang: false };
+      const inner = lobeParts(b, legs, ring.passNumber, pending, seen);
       if (!inner) continue;
+      // A shallow lobe is worth driving only where the implement stays inside the field all the way.
+      if (lobe.lobe.shallow && seen.overhang) continue;
       const first = legs[0];
       const onto =
         into ??
@@ -432,7 +440,10 @@ export class HeadlandDriver {
     let l = this.lobeCache.get(key);
     if (!l) {
       const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
-      l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w));
+      l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w), {
+        reach: OFF_LINE * b.w,
+        minLength: 2 * Math.max(b.R, b.w),
+      });
       // Each worked up to where a ring runs on its line.
       const planned = b.input.headlands.exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
       const rings = driven.filter((r) => r.ring.passNumber === k).map((r) => r.path.pts);

@@ -25,6 +25,13 @@ export interface Lobe {
   passNumber: number;
   points: Point[];
   closed: boolean;
+  /**
+   * Farther off the driven rings than a pass driven on its line may be, but
+   * too short or too near them to be a lobe of its own (a pass pulled in
+   * round a bend, a neck or a corner): driven only where the route can leave
+   * and rejoin the ring along the planned line, keeping the implement inside.
+   */
+  shallow?: boolean;
 }
 
 /** Samples nearer half a swath than this [m] are measured along the driven rings. */
@@ -44,7 +51,9 @@ const SPLICE_RADII = 3;
 
 /**
  * The stretches of the reference passes of `passNumber` farther than half a
- * swath from every driven ring of that pass, at least `minLength` long.
+ * swath from every driven ring of that pass, at least `minLength` long; with
+ * `shallow`, also (marked shallow) the stretches farther than `shallow.reach`
+ * at least `shallow.minLength` long that hold no such lobe.
  */
 export function undrivenLobes(
   reference: readonly HeadlandRing[],
@@ -52,6 +61,7 @@ export function undrivenLobes(
   passNumber: number,
   swath: number,
   minLength: number,
+  shallow?: { reach: number; minLength: number },
 ): Lobe[] {
   const out: Lobe[] = [];
   const paths = driven.filter((r) => r.ring.passNumber === passNumber).map((r) => r.path);
@@ -78,11 +88,22 @@ export function undrivenLobes(
     if (ref.passNumber !== passNumber) continue;
     const { xs, ys } = densify(ref.ring);
     const n = xs.length;
+    // 1: farther than half a swath from every driven ring; 2: within that, but farther than shallow.reach.
     const off = new Uint8Array(n);
     let first = -1;
     for (let i = 0; i < n; i++) {
       off[i] = near(xs[i], ys[i]) ? 0 : 1;
       if (first < 0 && !off[i]) first = i;
+    }
+    if (shallow && first >= 0) {
+      // As above, the segment that held the last sample mostly holds the next.
+      let e = -1;
+      for (let i = 0; i < n; i++) {
+        if (off[i] || (e >= 0 && grid.distanceTo(e, xs[i], ys[i]) < shallow.reach)) continue;
+        e = grid.nearestSegment(xs[i], ys[i], shallow.reach);
+        if (e < 0 || grid.distanceTo(e, xs[i], ys[i]) >= shallow.reach) off[i] = 2;
+      }
+      out.push(...shallowRuns(xs, ys, off, passNumber, shallow.minLength, minLength));
     }
     if (first < 0) {
       if (polylineLength([...ref.ring, ref.ring[0]]) >= minLength)
@@ -99,7 +120,7 @@ export function undrivenLobes(
     };
     for (let k = 1; k <= n; k++) {
       const i = (first + k) % n;
-      if (off[i]) {
+      if (off[i] === 1) {
         if (run.length === 0) run.push(pt((i - 1 + n) % n));
         run.push(pt(i));
       } else if (run.length) {
@@ -108,6 +129,51 @@ export function undrivenLobes(
       }
     }
     flush();
+  }
+  return out;
+}
+
+/**
+ * The runs of samples marked 1 or 2 (round the ring from one marked 0) at
+ * least minLength long in which no stretch marked 1 is a lobe of its own
+ * (deepMin long), as shallow lobes (each from the last sample before it to
+ * the first after it).
+ */
+function shallowRuns(
+  xs: Float64Array,
+  ys: Float64Array,
+  off: Uint8Array,
+  passNumber: number,
+  minLength: number,
+  deepMin: number,
+): Lobe[] {
+  const n = xs.length;
+  const out: Lobe[] = [];
+  const first = off.indexOf(0);
+  if (first < 0) return out;
+  let run: Point[] = [];
+  let deep = 0;
+  let deepest = 0;
+  const pt = (i: number): Point => ({ x: xs[i], y: ys[i] });
+  for (let k = 1; k <= n; k++) {
+    const i = (first + k) % n;
+    const j = (i - 1 + n) % n;
+    if (off[i]) {
+      if (run.length === 0) run.push(pt(j));
+      run.push(pt(i));
+      // A stretch marked 1 reaches from the sample before it to the one after it.
+      if (off[i] === 1 || off[j] === 1) deep += Math.hypot(xs[i] - xs[j], ys[i] - ys[j]);
+      else deep = 0;
+      deepest = Math.max(deepest, deep);
+    } else if (run.length) {
+      run.push(pt(i));
+      if (off[j] === 1) deepest = Math.max(deepest, deep + Math.hypot(xs[i] - xs[j], ys[i] - ys[j]));
+      if (deepest < deepMin && polylineLength(run) >= minLength)
+        out.push({ passNumber, points: run, closed: false, shallow: true });
+      run = [];
+      deep = 0;
+      deepest = 0;
+    }
   }
   return out;
 }
@@ -220,19 +286,22 @@ function toLegs(pts: readonly Point[]): Leg[] {
  * bends (vertices closer together than BEND_GROUP_RADII turning radii bend
  * as one). A bend is rounded forward (working) where the arc fits, else
  * turned at by a reversing manoeuvre from the bend's first vertex onto the
- * leg after it.
+ * leg after it. `seen.overhang` is set where a turn or a rounding does not
+ * keep the implement inside the field.
  */
 export function lobeParts(
   b: RouteBuilder,
   legs: readonly Leg[],
   passNumber: number,
   closedLobes: Lobe[],
+  seen?: { overhang: boolean },
 ): { parts: PathPart[]; end: Pose } | null {
   const R = b.R;
   const region = b.input.region;
   const parts: PathPart[] = [];
   const type: PathPart['type'] = 'ExteriorHeadlandPass';
   const push = (c: Connection, working: boolean, t: PathPart['type']) => {
+    if (seen && b.links.overhangs(c)) seen.overhang = true;
     for (const piece of c.pieces) {
       if (piece.points.length < 2) continue;
       const part: PathPart = working
@@ -325,6 +394,7 @@ export function lobeParts(
       if (!c) {
         to = apexOut;
         c = b.links.turnRound(from, { ...to, heading: outLeg.heading });
+        if (seen) seen.overhang = true;
       }
       if (!c) return null;
       push(c, false, 'HeadlandTurn');
