@@ -709,10 +709,18 @@ export class RouteLinks {
 
   /**
    * Along one headland ring that passes near both ends: held to the turn
-   * area first (the ways onto the ring and off it, and the stretch along it).
+   * area first (the ways onto the ring and off it, and the stretch along it);
+   * with `heldOnly`, only so.
    */
-  viaRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
-    return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+  viaRing(from: Pose, to: Pose, allowReverse: boolean, heldOnly = false): Found | null {
+    if (!heldOnly) return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+    if (!this.turnArea || this.mode !== 'both') return null;
+    this.mode = 'turnArea';
+    try {
+      return this.alongRing(from, to, allowReverse);
+    } finally {
+      this.mode = 'both';
+    }
   }
 
   private alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
