@@ -30,6 +30,8 @@ const START_PLACES = 16;
 const EDGE_JOIN_PENALTY = 1e4;
 /** A way on that keeps the implement inside is taken over one that does not when at most this many turning radii longer. */
 const INSIDE_DETOUR_RADII = 20;
+/** Where round a pass (fractions of its length from the nearest point) a way along the headland or through the field joins it. */
+const JOIN_PLACES = [0, 0.25, 0.5, 0.75];
 
 export class HeadlandDriver {
   private readonly b: RouteBuilder;
@@ -175,37 +177,14 @@ export class HeadlandDriver {
         }
       }
       if (!chosen) {
-        // Join anywhere on the ring along the headland.
-        for (const frac of [0, 0.25, 0.5, 0.75]) {
-          for (const dir of dirs) {
-            const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
-            const target = path.poseAt(s, dir);
-            const via = input.headlandDrivethrough ? null : b.links.viaRing(pose, target, true);
-            if (via) {
-              for (const [c, t] of via.legs) b.pushConnection(c, t);
-              chosen = { s, dir, conn: null };
-              break;
-            }
-          }
-          if (chosen) break;
-        }
-      }
-    }
-    if (!chosen && pose) {
-      const s0 = path.project(pose);
-      // Held to the turn area first, onto any of the join points.
-      for (const travel of b.links.fieldTravels()) {
-        for (const frac of [0, 0.25, 0.5, 0.75]) {
-          const s = this.clearPlace(path, s0 + frac * path.length, dirs[0], !exterior);
-          const target = path.poseAt(s, dirs[0]);
-          const legs = travel.connect(pose, target);
-          if (legs) {
-            for (const c of legs) b.pushConnection(c, 'Connector');
-            chosen = { s, dir: dirs[0], conn: null };
-            break;
-          }
-        }
-        if (chosen) break;
+        // Join anywhere on the ring along the headland or through the field:
+        // where the way keeps the implement inside first.
+        const travels = b.links.fieldTravels();
+        chosen =
+          this.joinAlong(path, pose, dirs, exterior, true) ??
+          (travels.length > 1 ? this.joinThrough(path, pose, dirs[0], exterior, travels[0]) : null) ??
+          this.joinAlong(path, pose, dirs, exterior, false) ??
+          this.joinThrough(path, pose, dirs[0], exterior, travels[travels.length - 1]);
       }
     }
     if (!chosen && pose) {
@@ -325,6 +304,54 @@ export class HeadlandDriver {
     // Round the whole loop, back where it started.
     b.pose = path.arrivalPoseAt(chosen.s + chosen.dir * path.length, chosen.dir);
     return true;
+  }
+
+  /**
+   * Onto the pass along a headland ring, at one of four places round it
+   * (with `held`, only by ways that keep the implement inside), the ways
+   * driven; null where none is found.
+   */
+  private joinAlong(
+    path: RingPath,
+    pose: Pose,
+    dirs: readonly RingDirection[],
+    exterior: boolean,
+    held: boolean,
+  ): { s: number; dir: RingDirection; conn: null } | null {
+    const b = this.b;
+    if (b.input.headlandDrivethrough) return null;
+    const s0 = path.project(pose);
+    for (const frac of JOIN_PLACES) {
+      for (const dir of dirs) {
+        const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
+        const via = b.links.viaRing(pose, path.poseAt(s, dir), true, held);
+        if (via) {
+          for (const [c, t] of via.legs) b.pushConnection(c, t);
+          return { s, dir, conn: null };
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Onto the pass through the field by `travel`, at one of four places round it, the legs driven; null where none is found. */
+  private joinThrough(
+    path: RingPath,
+    pose: Pose,
+    dir: RingDirection,
+    exterior: boolean,
+    travel: { connect(from: Pose, to: Pose): Connection[] | null },
+  ): { s: number; dir: RingDirection; conn: null } | null {
+    const s0 = path.project(pose);
+    for (const frac of JOIN_PLACES) {
+      const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
+      const legs = travel.connect(pose, path.poseAt(s, dir));
+      if (legs) {
+        for (const c of legs) this.b.pushConnection(c, 'Connector');
+        return { s, dir, conn: null };
+      }
+    }
+    return null;
   }
 
   /**

@@ -591,7 +591,10 @@ export class RouteLinks {
    * `dir`) that keeps the whole implement inside the field and off the
    * obstacles, for where the nearest joins swing it over the edge: a turn
    * onto the ring farther along it, where the ring runs clear of the edge,
-   * else travel through the field held to the turn area. At most `maxLength`
+   * else such a turn that backs up straight first (from the tip of a narrow
+   * strip, or from the end of a pass pulled nearer the edge than half the
+   * width, which is left only so), else travel through the field held to
+   * the turn area. At most `maxLength`
    * long, joined where `usable` allows (by position along the ring); null where none is.
    */
   joinInside(
@@ -602,7 +605,9 @@ export class RouteLinks {
     usable: (s: number) => boolean = () => true,
   ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
     const t = this.turnArea;
-    if (!t?.contains(from)) return null;
+    if (!t) return null;
+    // From the band along the edge (a pass pulled round an obstacle's corner) only by backing up first.
+    const band = !t.contains(from);
     const R = this.R;
     const s0 = path.project(from);
     let best: {
@@ -625,7 +630,7 @@ export class RouteLinks {
         4 * eighth,
       );
     }
-    for (const dir of dirs) {
+    for (const dir of band ? [] : dirs) {
       for (const off of offsets) {
         if (off > path.length / 2) break;
         const s = path.snap(s0 + dir * off);
@@ -637,8 +642,21 @@ export class RouteLinks {
       }
     }
     if (best) return best;
+    // A turn that backs up first (the way in ends at a narrow strip's tip, say).
+    for (const dir of dirs) {
+      for (const off of offsets) {
+        if (off > path.length / 2) break;
+        const s = path.snap(s0 + dir * off);
+        const to = path.poseAt(s, dir);
+        if (!t.contains(to) || !usable(s)) continue;
+        const c = this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R, band);
+        if (c && c.length <= maxLength && (!best || c.length < best.length))
+          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
+      }
+    }
+    if (best) return best;
     const held = this.heldTravel();
-    if (!held) return null;
+    if (!held || band) return null;
     for (const dir of dirs) {
       for (const k of [2, 5]) {
         if (k * R > path.length / 2) break;
@@ -691,10 +709,18 @@ export class RouteLinks {
 
   /**
    * Along one headland ring that passes near both ends: held to the turn
-   * area first (the ways onto the ring and off it, and the stretch along it).
+   * area first (the ways onto the ring and off it, and the stretch along it);
+   * with `heldOnly`, only so.
    */
-  viaRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
-    return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+  viaRing(from: Pose, to: Pose, allowReverse: boolean, heldOnly = false): Found | null {
+    if (!heldOnly) return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+    if (!this.turnArea || this.mode !== 'both') return null;
+    this.mode = 'turnArea';
+    try {
+      return this.alongRing(from, to, allowReverse);
+    } finally {
+      this.mode = 'both';
+    }
   }
 
   private alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {

@@ -321,6 +321,62 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    "ways onto a pass from a narrow strip's tip or from the end of a pass pulled near an obstacle back up first and keep the implement inside, every orientation",
+    () => {
+      // Each swung the implement over the edge: from a track ending at the
+      // tip of a narrow strip (fiboa-jp:7f4e7377-…, 4-6 m in four of five
+      // orientations; fiboa-de_sh:DESHLIL020110156, 5 m in two), from the end of an
+      // obstacle's pass that cuts the obstacle's corner (fiboa-bg:00151-494
+      // 4 m, fiboa-hr:188292 5 m; turned 90 degrees it swings over elsewhere).
+      const cases = [
+        ...orientations(findCorpusField('fiboa-jp:7f4e7377-5e6e-4e48-a294-ba7a9b2bf7af')!),
+        // Mirrored, this field backs up far elsewhere.
+        ...orientations(findCorpusField('fiboa-de_sh:DESHLIL020110156')!).slice(0, 4),
+        ...orientations(findCorpusField('fiboa-bg:00151-494')!),
+        ...orientations(findCorpusField('fiboa-hr:188292')!).filter((_, i) => i !== 2),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
+    'a pass no turn reaches is joined along a ring or through the field by a way held to the turn area before one along a ring over the edge, every orientation',
+    () => {
+      // Each joined a pass along a ring over the edge, or along a stretch of
+      // an obstacle's pass that cuts the obstacle's corner, where a way held
+      // to the turn area reached another place round it: fiboa-ec_lv:1931659
+      // (7 m in four orientations; turned 37 degrees it swings over
+      // elsewhere), fiboa-de_fusion:de_test_2019/1 (9-10 m in three),
+      // fiboa-dk:14-0 (16-27 m in two), fiboa-bg:00151-94 (11 m in two),
+      // fiboa-ec_lv:1651473 (15 m), fiboa-dk:6-1 (8 m).
+      const cases = [
+        ...orientations(findCorpusField('fiboa-ec_lv:1931659')!).filter((_, i) => i !== 1),
+        ...orientations(findCorpusField('fiboa-de_fusion:de_test_2019/1')!),
+        ...orientations(findCorpusField('fiboa-dk:14-0')!),
+        ...orientations(findCorpusField('fiboa-bg:00151-94')!),
+        ...orientations(findCorpusField('fiboa-ec_lv:1651473')!),
+      ];
+      for (const f of [...cases, findCorpusField('fiboa-dk:6-1')!]) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        // No run backwards longer than five turning radii (fiboa-dk:6-1 backs up farther elsewhere).
+        if (cases.includes(f))
+          expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+      }
+    },
+    240_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'a pass into a narrow tip turns round where the tip is wide enough, backing up along its legs (fiboa-fr:20, fiboa-ec_ro:25)',
     () => {
       const cases = [
