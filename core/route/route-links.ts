@@ -17,6 +17,7 @@ import {
   cornerTurnPath,
 } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
+import { clearTurn, wayOverhang } from './clear-turns.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
@@ -223,17 +224,39 @@ export class RouteLinks {
    * The way of `find`, held to the turn area first; where no way fits there,
    * any way inside the field.
    */
-  private inTurnAreaFirst(find: () => Found | null): Found | null {
+  private inTurnAreaFirst(find: () => Found | null, clear?: (f: Found) => Found): Found | null {
     if (!this.turnArea || this.mode !== 'both') return find();
     try {
       this.mode = 'turnArea';
       const f = find();
       if (f) return f;
       this.mode = 'field';
-      return find();
+      const g = find();
+      return g && clear ? clear(g) : g;
     } finally {
       this.mode = 'both';
     }
+  }
+
+  /**
+   * The turn `c` found in the field between two poses near each other, or
+   * where it swings the implement over the edge, one that does not
+   * (clear-turns.ts) when at most a few turning radii longer.
+   */
+  clearOf(from: Pose, to: Pose, c: Connection | null): Connection | null {
+    const R = this.R;
+    if (!c || !this.turnArea || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * R) return c;
+    const hw = this.w / 2;
+    if (wayOverhang(this.zone, hw, from, to, c) <= 0) return c;
+    const maxReverse = MAX_REVERSE_RADII * R;
+    const region = this.region;
+    const connect = (a: Pose, b: Pose) => {
+      const m = connectWith(a, b, R, region, { maxReverse });
+      return m && staysInside(m, region) ? m : null;
+    };
+    const setup = { zone: this.zone, region, R, hw, maxReverse, connect };
+    const alt = clearTurn(setup, from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R);
+    return alt && alt.length <= c.length + DETOUR_RADII * R ? alt : c;
   }
 
   /**
@@ -398,7 +421,13 @@ export class RouteLinks {
     anywhere: boolean,
     cached: Connection | null = null,
   ): Found | null {
-    return this.inTurnAreaFirst(() => this.findIn(from, to, type, anywhere, this.usable(cached)));
+    return this.inTurnAreaFirst(
+      () => this.findIn(from, to, type, anywhere, this.usable(cached)),
+      (f) => {
+        const c = f.legs.length === 1 ? this.clearOf(from, to, f.legs[0][0]) : null;
+        return c && c !== f.legs[0][0] ? { length: c.length, legs: [[c, f.legs[0][1]]] } : f;
+      },
+    );
   }
 
   /** A connection found before, where the present mode allows it. */
@@ -458,7 +487,7 @@ export class RouteLinks {
         : null) ?? this.turnRound(from, to);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
-    const over = held ? this.turnRound(from, to, 'field') : null;
+    const over = held ? this.clearOf(from, to, this.turnRound(from, to, 'field')) : null;
     if (over) {
       const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
       if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
@@ -466,7 +495,7 @@ export class RouteLinks {
       // Nor a long way round for a turn that swings over the edge: the way
       // outside the turn area is then looked for (and the overhang reported).
       const travel = legs.reduce((a, c) => a + c.length, 0);
-      const turn = this.connectPoses(from, to, R, this.region, {}, 'field');
+      const turn = this.clearOf(from, to, this.connectPoses(from, to, R, this.region, {}, 'field'));
       if (turn && travel > turn.length + DETOUR_RADII * R)
         return { length: turn.length, legs: [[turn, type]] };
     }

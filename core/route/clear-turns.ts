@@ -1,0 +1,153 @@
+/**
+ * Turns re-chosen to keep the implement inside the field where the turn
+ * area (turn-region.ts) cannot hold them: a track or pass that itself runs
+ * nearer the edge than half the working width (the last track of a narrow
+ * strip, a pass pulled into a tip) starts its turn outside the turn area,
+ * and the turn found in the field then swings the implement over the edge.
+ * Here the turn is looked for in the field with straight reversing along
+ * the lines in and out, and taken only where the plan audit's own measure
+ * (metrics/turn-overhang.ts) finds it clear of the edge: leaving and
+ * joining the passes it drives between no nearer the edge than they run.
+ */
+import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { polylineLength } from '../geometry/vec.ts';
+import { OverhangMeter } from '../metrics/turn-overhang.ts';
+import type { SampledPiece } from '../turn/path.ts';
+import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
+import type { Connection } from './connect.ts';
+
+/** Straight reversing tried before and after the turn [turning radii] (pairs at most one radius apart). */
+const BACKS_RADII = [0, 0.5, 1, 1.5, 2, 3, 4, 5];
+
+/** A way this much overhang or less [m] is clear (the audit's rounding). */
+const CLEAR = 0.01;
+
+/** The meter per zone polygon and half width. */
+const meters = new WeakMap<Polygon, Map<number, OverhangMeter>>();
+
+function meterOf(zone: Polygon, hw: number): OverhangMeter {
+  let byWidth = meters.get(zone);
+  if (!byWidth) {
+    byWidth = new Map();
+    meters.set(zone, byWidth);
+  }
+  let m = byWidth.get(hw);
+  if (!m) {
+    m = new OverhangMeter(zone, hw);
+    byWidth.set(hw, m);
+  }
+  return m;
+}
+
+/** Pairs of straight reversing [m] before and after, shortest first. */
+function backPairs(R: number): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (const d of BACKS_RADII)
+    for (const e of BACKS_RADII) if (Math.abs(d - e) <= 1 && d + e > 0) pairs.push([d * R, e * R]);
+  return pairs.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || Math.abs(p[0] - p[1]) - Math.abs(q[0] - q[1]));
+}
+
+const pairsByRadius = new Map<number, [number, number][]>();
+
+/**
+ * The way from `from` to `to` as driven parts between the working parts it
+ * leaves and joins, for the overhang measure.
+ */
+function asParts(from: Pose, to: Pose, c: Connection): PathPart[] {
+  const parts: PathPart[] = [
+    {
+      type: 'RouteTrack',
+      working: true,
+      sequence: 0,
+      points: [{ x: from.x - Math.cos(from.heading), y: from.y - Math.sin(from.heading) }, from],
+    },
+  ];
+  for (const pc of c.pieces)
+    if (pc.points.length >= 2)
+      parts.push({ type: 'Turn', working: false, sequence: parts.length, points: pc.points, reverse: pc.reverse });
+  parts.push({
+    type: 'RouteTrack',
+    working: true,
+    sequence: parts.length,
+    points: [to, { x: to.x + Math.cos(to.heading), y: to.y + Math.sin(to.heading) }],
+  });
+  return parts;
+}
+
+/** The way's overhang as the plan audit measures it, between working parts [m]. */
+export function wayOverhang(zone: Polygon, hw: number, from: Pose, to: Pose, c: Connection): number {
+  return meterOf(zone, hw)
+    .measure(asParts(from, to, c))
+    .reduce((a, o) => a + o.length, 0);
+}
+
+/**
+ * The pieces of a turn backed straight from `from` to `b` (d > 0), the
+ * middle, and backed straight from `c` onto `to` (e > 0), the straights
+ * joined with the middle's reversing pieces they run on into.
+ */
+export function backedPieces(from: Pose, b: Point, middle: Connection, c: Point, to: Pose, d: number, e: number) {
+  const pieces: SampledPiece[] = [];
+  const add = (pc: SampledPiece) => {
+    const last = pieces[pieces.length - 1];
+    if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
+    else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
+  };
+  if (d > 0)
+    add({
+      points: [
+        { x: from.x, y: from.y },
+        { x: b.x, y: b.y },
+      ],
+      reverse: true,
+    });
+  for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
+  if (e > 0)
+    add({
+      points: [
+        { x: c.x, y: c.y },
+        { x: to.x, y: to.y },
+      ],
+      reverse: true,
+    });
+  return pieces;
+}
+
+export interface ClearSetup {
+  zone: Polygon;
+  region: EdgeIndex;
+  R: number;
+  hw: number;
+  maxReverse: number;
+  /** A turn inside the field between two poses, or null. */
+  connect: (a: Pose, b: Pose) => Connection | null;
+}
+
+/**
+ * A turn from `from` to `to` that the audit finds clear of the edge:
+ * straight reversing along the line in and the line out (each at most
+ * `maxIn`, `maxOut`) round a turn found in the field, shortest first; null
+ * where none is clear.
+ */
+export function clearTurn(s: ClearSetup, from: Pose, to: Pose, maxIn: number, maxOut: number): Connection | null {
+  const { R, region } = s;
+  let pairs = pairsByRadius.get(R);
+  if (!pairs) {
+    pairs = backPairs(R);
+    pairsByRadius.set(R, pairs);
+  }
+  for (const [d, e] of pairs) {
+    if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
+    const b = { x: from.x - d * Math.cos(from.heading), y: from.y - d * Math.sin(from.heading), heading: from.heading };
+    const c = { x: to.x + e * Math.cos(to.heading), y: to.y + e * Math.sin(to.heading), heading: to.heading };
+    if (d > 0 && (!region.contains(b) || region.segmentCrosses(from, b))) continue;
+    if (e > 0 && (!region.contains(c) || region.segmentCrosses(c, to))) continue;
+    const middle = s.connect(b, c);
+    if (!middle) continue;
+    const pieces = backedPieces(from, b, middle, c, to, d, e);
+    if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > s.maxReverse + 1e-6)) continue;
+    const way: Connection = { pieces, length: d + middle.length + e, kind: 'K' };
+    if (wayOverhang(s.zone, s.hw, from, to, way) <= CLEAR) return way;
+  }
+  return null;
+}
