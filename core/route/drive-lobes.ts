@@ -310,6 +310,7 @@ export function lobeParts(
             { maxReverse: TIP_REVERSE_RADII * R },
             only,
           );
+          if (c && only === 'field') c = b.links.clearOf(from, { ...to, heading: outLeg.heading }, c);
           if (c) break;
         }
         if (c) break;
@@ -324,7 +325,7 @@ export function lobeParts(
       }
       if (!c) {
         to = apexOut;
-        c = b.links.turnRound(from, { ...to, heading: outLeg.heading });
+        c = b.links.clearOf(from, { ...to, heading: outLeg.heading }, b.links.turnRound(from, { ...to, heading: outLeg.heading }));
       }
       if (!c) return null;
       push(c, false, 'HeadlandTurn');
