@@ -250,8 +250,11 @@ export class RouteLinks {
     if (wayOverhang(this.zone, hw, from, to, c) <= 0) return c;
     const maxReverse = MAX_REVERSE_RADII * R;
     const region = this.region;
+    const t = this.turnArea;
+    // Held to the turn area where both ends lie in it, else anywhere in the field.
     const connect = (a: Pose, b: Pose) => {
-      const m = connectWith(a, b, R, region, { maxReverse });
+      const h = t.contains(a) && t.contains(b) ? connectWith(a, b, R, t, { maxReverse }) : null;
+      const m = h && staysInside(h, region) ? h : connectWith(a, b, R, region, { maxReverse });
       return m && staysInside(m, region) ? m : null;
     };
     const setup = { zone: this.zone, region, R, hw, maxReverse, connect };
