@@ -65,7 +65,12 @@ export class OverhangMeter {
   }
 }
 
-function measureOverhang(r: number, grid: SegmentGrid, index: EdgeIndex, parts: readonly PathPart[]): Overhang[] {
+function measureOverhang(
+  r: number,
+  grid: SegmentGrid,
+  index: EdgeIndex,
+  parts: readonly PathPart[],
+): Overhang[] {
   const out: Overhang[] = [];
   let buf = new Float64Array(64);
   const one = new Float64Array(2);

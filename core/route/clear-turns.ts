@@ -14,13 +14,14 @@ import { polylineLength } from '../geometry/vec.ts';
 import { OverhangMeter } from '../metrics/turn-overhang.ts';
 import type { SampledPiece } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
-import type { Connection } from './connect.ts';
+import { type Connection, connectPoses } from './connect.ts';
+import { staysInside } from './connect-inside.ts';
 
 /** Straight reversing tried before and after the turn [turning radii] (pairs at most one radius apart). */
 const BACKS_RADII = [0, 0.5, 1, 1.5, 2, 3, 4, 5];
 
-/** A way this much overhang or less [m] is clear (the audit's rounding). */
-const CLEAR = 0.01;
+/** A way with this much overhang or less [m] is clear. */
+const CLEAR = 1e-9;
 
 /** The meter per zone polygon and half width. */
 const meters = new WeakMap<Polygon, Map<number, OverhangMeter>>();
@@ -64,7 +65,13 @@ function asParts(from: Pose, to: Pose, c: Connection): PathPart[] {
   ];
   for (const pc of c.pieces)
     if (pc.points.length >= 2)
-      parts.push({ type: 'Turn', working: false, sequence: parts.length, points: pc.points, reverse: pc.reverse });
+      parts.push({
+        type: 'Turn',
+        working: false,
+        sequence: parts.length,
+        points: pc.points,
+        reverse: pc.reverse,
+      });
   parts.push({
     type: 'RouteTrack',
     working: true,
@@ -86,7 +93,15 @@ export function wayOverhang(zone: Polygon, hw: number, from: Pose, to: Pose, c: 
  * middle, and backed straight from `c` onto `to` (e > 0), the straights
  * joined with the middle's reversing pieces they run on into.
  */
-export function backedPieces(from: Pose, b: Point, middle: Connection, c: Point, to: Pose, d: number, e: number) {
+export function backedPieces(
+  from: Pose,
+  b: Point,
+  middle: Connection,
+  c: Point,
+  to: Pose,
+  d: number,
+  e: number,
+) {
   const pieces: SampledPiece[] = [];
   const add = (pc: SampledPiece) => {
     const last = pieces[pieces.length - 1];
@@ -115,12 +130,39 @@ export function backedPieces(from: Pose, b: Point, middle: Connection, c: Point,
 
 export interface ClearSetup {
   zone: Polygon;
+  /** Edges of the zone and its obstacles. */
   region: EdgeIndex;
+  /** The turn area (turn-region.ts). */
+  turnArea: EdgeIndex;
   R: number;
   hw: number;
-  maxReverse: number;
-  /** A turn inside the field between two poses, or null. */
-  connect: (a: Pose, b: Pose) => Connection | null;
+}
+
+/**
+ * The turn `c` from `from` to `to`, or where the audit finds it swinging
+ * the implement over the edge, a turn that does not (clearTurn) when at
+ * most `detour` longer.
+ */
+export function clearOr(
+  s: ClearSetup,
+  from: Pose,
+  to: Pose,
+  c: Connection,
+  maxReverse: number,
+  reach: number,
+  detour: number,
+): Connection {
+  if (wayOverhang(s.zone, s.hw, from, to, c) <= CLEAR) return c;
+  const alt = clearTurn(s, from, to, maxReverse, reach, reach);
+  return alt && alt.length <= c.length + detour ? alt : c;
+}
+
+/** A turn inside the field between two poses, held to the turn area where both lie in it; null where none fits. */
+function connectIn(s: ClearSetup, a: Pose, b: Pose, maxReverse: number): Connection | null {
+  const { R, region, turnArea: t } = s;
+  const h = t.contains(a) && t.contains(b) ? connectPoses(a, b, R, t, { maxReverse }) : null;
+  const m = h && staysInside(h, region) ? h : connectPoses(a, b, R, region, { maxReverse });
+  return m && staysInside(m, region) ? m : null;
 }
 
 /**
@@ -129,7 +171,14 @@ export interface ClearSetup {
  * `maxIn`, `maxOut`) round a turn found in the field, shortest first; null
  * where none is clear.
  */
-export function clearTurn(s: ClearSetup, from: Pose, to: Pose, maxIn: number, maxOut: number): Connection | null {
+export function clearTurn(
+  s: ClearSetup,
+  from: Pose,
+  to: Pose,
+  maxReverse: number,
+  maxIn: number,
+  maxOut: number,
+): Connection | null {
   const { R, region } = s;
   let pairs = pairsByRadius.get(R);
   if (!pairs) {
@@ -138,14 +187,18 @@ export function clearTurn(s: ClearSetup, from: Pose, to: Pose, maxIn: number, ma
   }
   for (const [d, e] of pairs) {
     if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
-    const b = { x: from.x - d * Math.cos(from.heading), y: from.y - d * Math.sin(from.heading), heading: from.heading };
+    const b = {
+      x: from.x - d * Math.cos(from.heading),
+      y: from.y - d * Math.sin(from.heading),
+      heading: from.heading,
+    };
     const c = { x: to.x + e * Math.cos(to.heading), y: to.y + e * Math.sin(to.heading), heading: to.heading };
     if (d > 0 && (!region.contains(b) || region.segmentCrosses(from, b))) continue;
     if (e > 0 && (!region.contains(c) || region.segmentCrosses(c, to))) continue;
-    const middle = s.connect(b, c);
+    const middle = connectIn(s, b, c, maxReverse);
     if (!middle) continue;
     const pieces = backedPieces(from, b, middle, c, to, d, e);
-    if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > s.maxReverse + 1e-6)) continue;
+    if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > maxReverse + 1e-6)) continue;
     const way: Connection = { pieces, length: d + middle.length + e, kind: 'K' };
     if (wayOverhang(s.zone, s.hw, from, to, way) <= CLEAR) return way;
   }

@@ -325,7 +325,11 @@ export function lobeParts(
       }
       if (!c) {
         to = apexOut;
-        c = b.links.clearOf(from, { ...to, heading: outLeg.heading }, b.links.turnRound(from, { ...to, heading: outLeg.heading }));
+        c = b.links.clearOf(
+          from,
+          { ...to, heading: outLeg.heading },
+          b.links.turnRound(from, { ...to, heading: outLeg.heading }),
+        );
       }
       if (!c) return null;
       push(c, false, 'HeadlandTurn');

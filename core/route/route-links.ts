@@ -8,8 +8,9 @@ import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import { type SampledPiece, samplePath } from '../turn/path.ts';
+import { samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
+import { backedPieces, clearOr } from './clear-turns.ts';
 import {
   type Connection,
   type ConnectOptions,
@@ -17,7 +18,6 @@ import {
   cornerTurnPath,
 } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
-import { clearTurn, wayOverhang } from './clear-turns.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
@@ -244,22 +244,18 @@ export class RouteLinks {
    * (clear-turns.ts) when at most a few turning radii longer.
    */
   clearOf(from: Pose, to: Pose, c: Connection | null): Connection | null {
-    const R = this.R;
-    if (!c || !this.turnArea || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * R) return c;
-    const hw = this.w / 2;
-    if (wayOverhang(this.zone, hw, from, to, c) <= 0) return c;
-    const maxReverse = MAX_REVERSE_RADII * R;
-    const region = this.region;
     const t = this.turnArea;
-    // Held to the turn area where both ends lie in it, else anywhere in the field.
-    const connect = (a: Pose, b: Pose) => {
-      const h = t.contains(a) && t.contains(b) ? connectWith(a, b, R, t, { maxReverse }) : null;
-      const m = h && staysInside(h, region) ? h : connectWith(a, b, R, region, { maxReverse });
-      return m && staysInside(m, region) ? m : null;
-    };
-    const setup = { zone: this.zone, region, R, hw, maxReverse, connect };
-    const alt = clearTurn(setup, from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R);
-    return alt && alt.length <= c.length + DETOUR_RADII * R ? alt : c;
+    if (!c || !t || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * this.R) return c;
+    const s = { zone: this.zone, region: this.region, turnArea: t, R: this.R, hw: this.w / 2 };
+    return clearOr(
+      s,
+      from,
+      to,
+      c,
+      MAX_REVERSE_RADII * this.R,
+      TIP_REACH_RADII * this.R,
+      DETOUR_RADII * this.R,
+    );
   }
 
   /**
@@ -327,29 +323,7 @@ export class RouteLinks {
           : connectWith(b, c, R, t, opts);
         if (!middle || !staysInside(middle, this.region)) continue;
         // The straights join the middle's reversing pieces they run on into.
-        const pieces: SampledPiece[] = [];
-        const add = (pc: SampledPiece) => {
-          const last = pieces[pieces.length - 1];
-          if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
-          else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
-        };
-        if (d > 0)
-          add({
-            points: [
-              { x: from.x, y: from.y },
-              { x: b.x, y: b.y },
-            ],
-            reverse: true,
-          });
-        for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
-        if (e > 0)
-          add({
-            points: [
-              { x: c.x, y: c.y },
-              { x: to.x, y: to.y },
-            ],
-            reverse: true,
-          });
+        const pieces = backedPieces(from, b, middle, c, to, d, e);
         // No run backwards longer than a turn needs.
         if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > opts.maxReverse + 1e-6)) continue;
         return { pieces, length: d + middle.length + e, kind: 'K' };

@@ -350,4 +350,28 @@ describe('turns keep the implement inside the field', () => {
     },
     30_000,
   );
+
+  it.skipIf(!hasCorpus())(
+    'turns between tracks that end on a slanted edge, the track in running nearer it than half the swath, keep the implement inside',
+    () => {
+      // Each swung the implement over the edge on one turn: a turn found in
+      // the field from the last track of a narrow strip (fiboa-cz:42981140
+      // 4.0 m, fiboa-sk:519131203/1 1.3 m); backed straight along the track
+      // out, the turn keeps clear. (Mirrored, fiboa-sk:519131203/1 lays its
+      // tracks otherwise and its turns still swing over the edge.)
+      for (const f of [
+        ...orientations(findCorpusField('fiboa-cz:42981140')!),
+        ...orientations(findCorpusField('fiboa-sk:519131203/1')!).filter(
+          (g) => !String(g.properties.id).endsWith('mirror'),
+        ),
+      ]) {
+        const name = String(f.properties.id);
+        const { plan } = planField({ boundary: f, ...S1 });
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * 6 + 1e-6);
+      }
+    },
+    60_000,
+  );
 });
