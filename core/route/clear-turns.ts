@@ -89,18 +89,14 @@ export function wayOverhang(zone: Polygon, hw: number, from: Pose, to: Pose, c: 
 }
 
 /**
- * The pieces of a turn backed straight from `from` to `b` (d > 0), the
- * middle, and backed straight from `c` onto `to` (e > 0), the straights
- * joined with the middle's reversing pieces they run on into.
+ * The pieces of a turn: the reversing `before` it (from the pose it leaves),
+ * the middle, and the reversing `after` it (onto the pose it joins), each
+ * joined with the middle's reversing pieces it runs on into.
  */
 export function backedPieces(
-  from: Pose,
-  b: Point,
+  before: readonly Point[] | null,
   middle: Connection,
-  c: Point,
-  to: Pose,
-  d: number,
-  e: number,
+  after: readonly Point[] | null,
 ) {
   const pieces: SampledPiece[] = [];
   const add = (pc: SampledPiece) => {
@@ -108,24 +104,41 @@ export function backedPieces(
     if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
     else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
   };
-  if (d > 0)
-    add({
-      points: [
-        { x: from.x, y: from.y },
-        { x: b.x, y: b.y },
-      ],
-      reverse: true,
-    });
+  if (before) add({ points: before.map((q) => ({ x: q.x, y: q.y })), reverse: true });
   for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
-  if (e > 0)
-    add({
-      points: [
-        { x: c.x, y: c.y },
-        { x: to.x, y: to.y },
-      ],
-      reverse: true,
-    });
+  if (after) add({ points: after.map((q) => ({ x: q.x, y: q.y })), reverse: true });
   return pieces;
+}
+
+/** Arcs swung reversing off the line in (or onto the line out) before the turn [rad], both ways. */
+const SWING_ANGLES = [Math.PI / 6, Math.PI / 3, Math.PI / 2];
+/** ... tried with at most this much straight reversing [turning radii]. */
+const SWING_BACK_RADII = 2;
+/** Arcs are drawn in steps of at most this angle [rad]. */
+const ARC_STEP = Math.PI / 36;
+
+/**
+ * The points of an arc of radius R driven from `p` (forward or backward,
+ * steering left for side 1, right for -1) through `angle`, and the pose at its end.
+ */
+function arc(
+  p: Pose,
+  R: number,
+  angle: number,
+  side: 1 | -1,
+  backward: boolean,
+): { pts: Point[]; end: Pose } {
+  const cx = p.x - side * R * Math.sin(p.heading);
+  const cy = p.y + side * R * Math.cos(p.heading);
+  const turn = (backward ? -1 : 1) * side * angle;
+  const n = Math.max(1, Math.ceil(angle / ARC_STEP));
+  const pts: Point[] = [];
+  for (let i = 0; i <= n; i++) {
+    const h = p.heading + (turn * i) / n;
+    pts.push({ x: cx + side * R * Math.sin(h), y: cy - side * R * Math.cos(h) });
+  }
+  const last = pts[n];
+  return { pts, end: { x: last.x, y: last.y, heading: p.heading + turn } };
 }
 
 export interface ClearSetup {
@@ -165,6 +178,26 @@ function connectIn(s: ClearSetup, a: Pose, b: Pose, maxReverse: number): Connect
   return m && staysInside(m, region) ? m : null;
 }
 
+/** The way reversing `before` onto `b`, turning to `c` and reversing `after` onto `to`, where the audit finds it clear. */
+function tryWay(
+  s: ClearSetup,
+  from: Pose,
+  to: Pose,
+  before: Point[] | null,
+  b: Pose,
+  c: Pose,
+  after: Point[] | null,
+  extra: number,
+  maxReverse: number,
+): Connection | null {
+  const middle = connectIn(s, b, c, maxReverse);
+  if (!middle) return null;
+  const pieces = backedPieces(before, middle, after);
+  if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > maxReverse + 1e-6)) return null;
+  const way: Connection = { pieces, length: extra + middle.length, kind: 'K' };
+  return wayOverhang(s.zone, s.hw, from, to, way) <= CLEAR ? way : null;
+}
+
 /**
  * A turn from `from` to `to` that the audit finds clear of the edge:
  * straight reversing along the line in and the line out (each at most
@@ -195,12 +228,47 @@ export function clearTurn(
     const c = { x: to.x + e * Math.cos(to.heading), y: to.y + e * Math.sin(to.heading), heading: to.heading };
     if (d > 0 && (!region.contains(b) || region.segmentCrosses(from, b))) continue;
     if (e > 0 && (!region.contains(c) || region.segmentCrosses(c, to))) continue;
-    const middle = connectIn(s, b, c, maxReverse);
-    if (!middle) continue;
-    const pieces = backedPieces(from, b, middle, c, to, d, e);
-    if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > maxReverse + 1e-6)) continue;
-    const way: Connection = { pieces, length: d + middle.length + e, kind: 'K' };
-    if (wayOverhang(s.zone, s.hw, from, to, way) <= CLEAR) return way;
+    const before = d > 0 ? [from, b] : null;
+    const after = e > 0 ? [c, to] : null;
+    const way = tryWay(s, from, to, before, b, c, after, d + e, maxReverse);
+    if (way) return way;
+    if (d > SWING_BACK_RADII * R + 1e-9 || e > SWING_BACK_RADII * R + 1e-9) continue;
+    // Swung off the line in reversing, or onto the line out: a three-point turn where the lines run near the edge.
+    for (const angle of SWING_ANGLES) {
+      for (const side of [1, -1] as const) {
+        const off = arc(b, R, angle, side, true);
+        if (!region.contains(off.end) || region.polylineCrosses(off.pts)) continue;
+        const swung = tryWay(
+          s,
+          from,
+          to,
+          [...(before ?? [from]), ...off.pts.slice(1)],
+          off.end,
+          c,
+          after,
+          d + e + R * angle,
+          maxReverse,
+        );
+        if (swung) return swung;
+      }
+      for (const side of [1, -1] as const) {
+        const on = arc(c, R, angle, side, false);
+        if (!region.contains(on.end) || region.polylineCrosses(on.pts)) continue;
+        const pts = on.pts.reverse();
+        const swung = tryWay(
+          s,
+          from,
+          to,
+          before,
+          b,
+          on.end,
+          [...pts, ...(after ? after.slice(1) : [to])],
+          d + e + R * angle,
+          maxReverse,
+        );
+        if (swung) return swung;
+      }
+    }
   }
   return null;
 }

@@ -323,7 +323,7 @@ export class RouteLinks {
           : connectWith(b, c, R, t, opts);
         if (!middle || !staysInside(middle, this.region)) continue;
         // The straights join the middle's reversing pieces they run on into.
-        const pieces = backedPieces(from, b, middle, c, to, d, e);
+        const pieces = backedPieces(d > 0 ? [from, b] : null, middle, e > 0 ? [c, to] : null);
         // No run backwards longer than a turn needs.
         if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > opts.maxReverse + 1e-6)) continue;
         return { pieces, length: d + middle.length + e, kind: 'K' };
