@@ -262,7 +262,7 @@ export function clearTurn(
           before,
           b,
           on.end,
-          [...pts, ...(after ? after.slice(1) : [to])],
+          after ? [...pts, ...after.slice(1)] : pts,
           d + e + R * angle,
           maxReverse,
         );

@@ -352,19 +352,21 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
-    'turns between tracks that end on a slanted edge, the track in running nearer it than half the swath, keep the implement inside',
+    'turns between tracks that end on a slanted edge, the track in running nearer it than half the swath, keep the implement inside, turned and mirrored',
     () => {
       // Each swung the implement over the edge on one turn: a turn found in
       // the field from the last track of a narrow strip (fiboa-cz:42981140
-      // 4.0 m, fiboa-sk:519131203/1 1.3 m); backed straight along the track
-      // out, the turn keeps clear. (Mirrored, fiboa-sk:519131203/1 lays its
-      // tracks otherwise and its turns still swing over the edge.)
-      for (const f of [
+      // 4.0 m, fiboa-sk:519131203/1 1.3 m, fiboa-de_fusion:de_test_2019/16
+      // 18.8 m); backed straight along the track out, or swung off it
+      // reversing on an arc, the turn keeps clear. (Turned by 211 degrees or
+      // mirrored, fiboa-de_fusion:de_test_2019/16 still swings over the edge
+      // at its other end, 24 m.)
+      const fields = [
         ...orientations(findCorpusField('fiboa-cz:42981140')!),
-        ...orientations(findCorpusField('fiboa-sk:519131203/1')!).filter(
-          (g) => !String(g.properties.id).endsWith('mirror'),
-        ),
-      ]) {
+        ...orientations(findCorpusField('fiboa-sk:519131203/1')!),
+        ...orientations(findCorpusField('fiboa-de_fusion:de_test_2019/16')!, [37, 90]).slice(0, 3),
+      ];
+      for (const f of fields) {
         const name = String(f.properties.id);
         const { plan } = planField({ boundary: f, ...S1 });
         expect(checkPlan(plan), name).toEqual([]);
