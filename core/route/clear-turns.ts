@@ -5,7 +5,8 @@
  * strip, a pass pulled into a tip) starts its turn outside the turn area,
  * and the turn found in the field then swings the implement over the edge.
  * Here the turn is looked for in the field with straight reversing along
- * the lines in and out, and taken only where the plan audit's own measure
+ * the lines in and out, swung off the line in or onto the line out on a
+ * reversing arc where they run near the edge, and taken only where the plan audit's own measure
  * (metrics/turn-overhang.ts) finds it clear of the edge: leaving and
  * joining the passes it drives between no nearer the edge than they run.
  */
@@ -166,8 +167,7 @@ export function clearOr(
   detour: number,
 ): Connection {
   if (wayOverhang(s.zone, s.hw, from, to, c) <= CLEAR) return c;
-  const alt = clearTurn(s, from, to, maxReverse, reach, reach);
-  return alt && alt.length <= c.length + detour ? alt : c;
+  return clearTurn(s, from, to, maxReverse, reach, reach, c.length + detour) ?? c;
 }
 
 /** A turn inside the field between two poses, held to the turn area where both lie in it; null where none fits. */
@@ -189,9 +189,11 @@ function tryWay(
   after: Point[] | null,
   extra: number,
   maxReverse: number,
+  maxLength: number,
 ): Connection | null {
+  if (extra > maxLength) return null;
   const middle = connectIn(s, b, c, maxReverse);
-  if (!middle) return null;
+  if (!middle || extra + middle.length > maxLength) return null;
   const pieces = backedPieces(before, middle, after);
   if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > maxReverse + 1e-6)) return null;
   const way: Connection = { pieces, length: extra + middle.length, kind: 'K' };
@@ -201,8 +203,8 @@ function tryWay(
 /**
  * A turn from `from` to `to` that the audit finds clear of the edge:
  * straight reversing along the line in and the line out (each at most
- * `maxIn`, `maxOut`) round a turn found in the field, shortest first; null
- * where none is clear.
+ * `maxIn`, `maxOut`) round a turn found in the field, shortest first, at
+ * most `maxLength` long; null where none is clear.
  */
 export function clearTurn(
   s: ClearSetup,
@@ -211,6 +213,7 @@ export function clearTurn(
   maxReverse: number,
   maxIn: number,
   maxOut: number,
+  maxLength: number,
 ): Connection | null {
   const { R, region } = s;
   let pairs = pairsByRadius.get(R);
@@ -219,7 +222,7 @@ export function clearTurn(
     pairsByRadius.set(R, pairs);
   }
   for (const [d, e] of pairs) {
-    if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
+    if (d > maxIn + 1e-9 || e > maxOut + 1e-9 || d + e > maxLength) continue;
     const b = {
       x: from.x - d * Math.cos(from.heading),
       y: from.y - d * Math.sin(from.heading),
@@ -230,7 +233,7 @@ export function clearTurn(
     if (e > 0 && (!region.contains(c) || region.segmentCrosses(c, to))) continue;
     const before = d > 0 ? [from, b] : null;
     const after = e > 0 ? [c, to] : null;
-    const way = tryWay(s, from, to, before, b, c, after, d + e, maxReverse);
+    const way = tryWay(s, from, to, before, b, c, after, d + e, maxReverse, maxLength);
     if (way) return way;
     if (d > SWING_BACK_RADII * R + 1e-9 || e > SWING_BACK_RADII * R + 1e-9) continue;
     // Swung off the line in reversing, or onto the line out: a three-point turn where the lines run near the edge.
@@ -248,6 +251,7 @@ export function clearTurn(
           after,
           d + e + R * angle,
           maxReverse,
+          maxLength,
         );
         if (swung) return swung;
       }
@@ -265,6 +269,7 @@ export function clearTurn(
           after ? [...pts, ...after.slice(1)] : pts,
           d + e + R * angle,
           maxReverse,
+          maxLength,
         );
         if (swung) return swung;
       }

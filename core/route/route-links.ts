@@ -238,24 +238,13 @@ export class RouteLinks {
     }
   }
 
-  /**
-   * The turn `c` found in the field between two poses near each other, or
-   * where it swings the implement over the edge, one that does not
-   * (clear-turns.ts) when at most a few turning radii longer.
-   */
+  /** The turn `c` found in the field, or where it swings the implement over the edge one that does not (clear-turns.ts). */
   clearOf(from: Pose, to: Pose, c: Connection | null): Connection | null {
     const t = this.turnArea;
-    if (!c || !t || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * this.R) return c;
-    const s = { zone: this.zone, region: this.region, turnArea: t, R: this.R, hw: this.w / 2 };
-    return clearOr(
-      s,
-      from,
-      to,
-      c,
-      MAX_REVERSE_RADII * this.R,
-      TIP_REACH_RADII * this.R,
-      DETOUR_RADII * this.R,
-    );
+    const R = this.R;
+    if (!c || !t || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * R) return c;
+    const s = { zone: this.zone, region: this.region, turnArea: t, R, hw: this.w / 2 };
+    return clearOr(s, from, to, c, MAX_REVERSE_RADII * R, TIP_REACH_RADII * R, DETOUR_RADII * R);
   }
 
   /**
