@@ -42,11 +42,35 @@ export interface Overhang {
 
 /** The overhang of each driven turn or connector: within hw of an edge (less the slack), or outside. */
 export function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
-  const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
-  const closedRings = rings.map((r) => [...r, r[0]]);
-  const r = Math.max(0, hw - OVERHANG_SLACK - OVERHANG_NUMERIC);
-  const grid = new SegmentGrid(closedRings, Math.max(1, 2 * r));
-  const index = new EdgeIndex(rings);
+  return new OverhangMeter(boundary, hw).measure(parts);
+}
+
+/** The overhang measure of one boundary and working width, for measuring many sets of parts against it. */
+export class OverhangMeter {
+  private readonly r: number;
+  private readonly grid: SegmentGrid;
+  private readonly index: EdgeIndex;
+
+  constructor(boundary: Polygon, hw: number, index?: EdgeIndex) {
+    const rings = [boundary.outer, ...boundary.holes].filter((r) => r.length >= 3);
+    const closedRings = rings.map((r) => [...r, r[0]]);
+    this.r = Math.max(0, hw - OVERHANG_SLACK - OVERHANG_NUMERIC);
+    this.grid = new SegmentGrid(closedRings, Math.max(1, 2 * this.r));
+    this.index = index ?? new EdgeIndex(rings);
+  }
+
+  /** The overhang of each driven turn or connector among `parts`. */
+  measure(parts: readonly PathPart[]): Overhang[] {
+    return measureOverhang(this.r, this.grid, this.index, parts);
+  }
+}
+
+function measureOverhang(
+  r: number,
+  grid: SegmentGrid,
+  index: EdgeIndex,
+  parts: readonly PathPart[],
+): Overhang[] {
   const out: Overhang[] = [];
   let buf = new Float64Array(64);
   const one = new Float64Array(2);

@@ -423,8 +423,11 @@ export class HeadlandDriver {
       links.connectPoses(from, to, R, input.region, {}, 'turnArea') ??
       links.tipTurn(from, to, 2 * R, 2 * R, true) ??
       links.cornerTurn(from, to) ??
-      links.connectPoses(from, to, R, input.region, {}, 'field') ??
-      links.turnRound(from, to)
+      links.clearOf(
+        from,
+        to,
+        links.connectPoses(from, to, R, input.region, {}, 'field') ?? links.turnRound(from, to),
+      )
     );
   }
 

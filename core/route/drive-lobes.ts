@@ -379,6 +379,7 @@ export function lobeParts(
             { maxReverse: TIP_REVERSE_RADII * R },
             only,
           );
+          if (c && only === 'field') c = b.links.clearOf(from, { ...to, heading: outLeg.heading }, c);
           if (c) break;
         }
         if (c) break;
@@ -393,7 +394,11 @@ export function lobeParts(
       }
       if (!c) {
         to = apexOut;
-        c = b.links.turnRound(from, { ...to, heading: outLeg.heading });
+        c = b.links.clearOf(
+          from,
+          { ...to, heading: outLeg.heading },
+          b.links.turnRound(from, { ...to, heading: outLeg.heading }),
+        );
         if (seen) seen.overhang = true;
       }
       if (!c) return null;

@@ -8,8 +8,9 @@ import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import { type SampledPiece, samplePath } from '../turn/path.ts';
+import { samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
+import { backedPieces, clearOr } from './clear-turns.ts';
 import {
   type Connection,
   type ConnectOptions,
@@ -223,17 +224,27 @@ export class RouteLinks {
    * The way of `find`, held to the turn area first; where no way fits there,
    * any way inside the field.
    */
-  private inTurnAreaFirst(find: () => Found | null): Found | null {
+  private inTurnAreaFirst(find: () => Found | null, clear?: (f: Found) => Found): Found | null {
     if (!this.turnArea || this.mode !== 'both') return find();
     try {
       this.mode = 'turnArea';
       const f = find();
       if (f) return f;
       this.mode = 'field';
-      return find();
+      const g = find();
+      return g && clear ? clear(g) : g;
     } finally {
       this.mode = 'both';
     }
+  }
+
+  /** The turn `c` found in the field, or where it swings the implement over the edge one that does not (clear-turns.ts). */
+  clearOf(from: Pose, to: Pose, c: Connection | null): Connection | null {
+    const t = this.turnArea;
+    const R = this.R;
+    if (!c || !t || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * R) return c;
+    const s = { zone: this.zone, region: this.region, turnArea: t, R, hw: this.w / 2 };
+    return clearOr(s, from, to, c, MAX_REVERSE_RADII * R, TIP_REACH_RADII * R, DETOUR_RADII * R);
   }
 
   /**
@@ -301,29 +312,7 @@ export class RouteLinks {
           : connectWith(b, c, R, t, opts);
         if (!middle || !staysInside(middle, this.region)) continue;
         // The straights join the middle's reversing pieces they run on into.
-        const pieces: SampledPiece[] = [];
-        const add = (pc: SampledPiece) => {
-          const last = pieces[pieces.length - 1];
-          if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
-          else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
-        };
-        if (d > 0)
-          add({
-            points: [
-              { x: from.x, y: from.y },
-              { x: b.x, y: b.y },
-            ],
-            reverse: true,
-          });
-        for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
-        if (e > 0)
-          add({
-            points: [
-              { x: c.x, y: c.y },
-              { x: to.x, y: to.y },
-            ],
-            reverse: true,
-          });
+        const pieces = backedPieces(d > 0 ? [from, b] : null, middle, e > 0 ? [c, to] : null);
         // No run backwards longer than a turn needs.
         if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > opts.maxReverse + 1e-6)) continue;
         return { pieces, length: d + middle.length + e, kind: 'K' };
@@ -398,7 +387,13 @@ export class RouteLinks {
     anywhere: boolean,
     cached: Connection | null = null,
   ): Found | null {
-    return this.inTurnAreaFirst(() => this.findIn(from, to, type, anywhere, this.usable(cached)));
+    return this.inTurnAreaFirst(
+      () => this.findIn(from, to, type, anywhere, this.usable(cached)),
+      (f) => {
+        const c = f.legs.length === 1 ? this.clearOf(from, to, f.legs[0][0]) : null;
+        return c && c !== f.legs[0][0] ? { length: c.length, legs: [[c, f.legs[0][1]]] } : f;
+      },
+    );
   }
 
   /** A connection found before, where the present mode allows it. */
@@ -458,7 +453,7 @@ export class RouteLinks {
         : null) ?? this.turnRound(from, to);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
-    const over = held ? this.turnRound(from, to, 'field') : null;
+    const over = held ? this.clearOf(from, to, this.turnRound(from, to, 'field')) : null;
     if (over) {
       const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
       if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
@@ -466,7 +461,7 @@ export class RouteLinks {
       // Nor a long way round for a turn that swings over the edge: the way
       // outside the turn area is then looked for (and the overhang reported).
       const travel = legs.reduce((a, c) => a + c.length, 0);
-      const turn = this.connectPoses(from, to, R, this.region, {}, 'field');
+      const turn = this.clearOf(from, to, this.connectPoses(from, to, R, this.region, {}, 'field'));
       if (turn && travel > turn.length + DETOUR_RADII * R)
         return { length: turn.length, legs: [[turn, type]] };
     }

@@ -4,7 +4,10 @@
  * in until a turn fits, and backs into the way out (fiboa-nz:87, whose outer
  * pass runs into a sharp tip: 11.9 m of overhang before); a way onto a
  * headland pass that keeps the implement inside is taken over a shorter one
- * that does not (fiboa-hr:188342: 4 m before).
+ * that does not (fiboa-hr:188342: 4 m before). Where the pass into a tip
+ * runs nearer the edge than half the swath all the way to where a turn
+ * fits, the machine swings off it reversing on an arc, turns, and backs
+ * into the way out (fiboa-de_fusion:de_train_2018/4: 15.2 m before).
  */
 import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../../test/helpers/check-plan.ts';
@@ -44,17 +47,19 @@ function longestReverse(p: Plan): number {
 }
 
 describe.skipIf(!hasCorpus())('turns in narrow tips keep the implement inside', () => {
-  it.each([...turned('fiboa-nz:87'), ...turned('fiboa-hr:188342'), ...turned('fiboa-it_1:71')])(
-    '%s',
-    (_id, f) => {
-      const p = planField({ boundary: f, ...S1 }).plan;
-      expect(p.stats.overhangLength ?? 0).toBeLessThan(0.05);
-      expect(p.zones.flatMap((z) => z.warnings ?? []).filter((w) => w.includes('overhang'))).toEqual([]);
-      // Backing out of the tip is no farther than a turn may reverse (5 turning radii).
-      expect(longestReverse(p)).toBeLessThan(5 * 6 + 1);
-      expect(checkPlan(p)).toEqual([]);
-    },
-  );
+  it.each([
+    ...turned('fiboa-nz:87'),
+    ...turned('fiboa-hr:188342'),
+    ...turned('fiboa-it_1:71'),
+    ...turned('fiboa-de_fusion:de_train_2018/4'),
+  ])('%s', (_id, f) => {
+    const p = planField({ boundary: f, ...S1 }).plan;
+    expect(p.stats.overhangLength ?? 0).toBeLessThan(0.05);
+    expect(p.zones.flatMap((z) => z.warnings ?? []).filter((w) => w.includes('overhang'))).toEqual([]);
+    // Backing out of the tip is no farther than a turn may reverse (5 turning radii).
+    expect(longestReverse(p)).toBeLessThan(5 * 6 + 1);
+    expect(checkPlan(p)).toEqual([]);
+  });
 
   // A 2.16 km strip with dead-end tips narrower than the turn area: 190 to 660 m of
   // overhang before, turned round in the field; now backed out of the tips or through the field.

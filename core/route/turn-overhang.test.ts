@@ -406,4 +406,30 @@ describe('turns keep the implement inside the field', () => {
     },
     30_000,
   );
+
+  it.skipIf(!hasCorpus())(
+    'turns between tracks that end on a slanted edge, the track in running nearer it than half the swath, keep the implement inside, turned and mirrored',
+    () => {
+      // Each swung the implement over the edge on one turn: a turn found in
+      // the field from the last track of a narrow strip (fiboa-cz:42981140
+      // 4.0 m, fiboa-sk:519131203/1 1.3 m, fiboa-de_fusion:de_test_2019/16
+      // 18.8 m); backed straight along the track out, or swung off it
+      // reversing on an arc, the turn keeps clear. (Turned by 211 degrees or
+      // mirrored, fiboa-de_fusion:de_test_2019/16 still swings over the edge
+      // at its other end, 24 m.)
+      const fields = [
+        ...orientations(findCorpusField('fiboa-cz:42981140')!),
+        ...orientations(findCorpusField('fiboa-sk:519131203/1')!),
+        ...orientations(findCorpusField('fiboa-de_fusion:de_test_2019/16')!, [37, 90]).slice(0, 3),
+      ];
+      for (const f of fields) {
+        const name = String(f.properties.id);
+        const { plan } = planField({ boundary: f, ...S1 });
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * 6 + 1e-6);
+      }
+    },
+    60_000,
+  );
 });
