@@ -598,55 +598,38 @@ function planZone(
     parts: d.parts,
     warnings: d.warnings,
   });
+  const plain = drive(tracks, route);
   const canRunOn = trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
-  /** The plan over the tracks t (route r): with run-ons and corridor passes where they pay. */
-  const work = (t: typeof tracks, r: typeof route) => {
-    const plain = drive(t, r);
-    const wedged = canRunOn
-      ? // Missed wedges at track ends: the tracks beside them run on where that pays.
-        // What the run-ons work joins the area the tracks work.
-        withWedgeRuns(t, plain, zone, (t1, runs) =>
-          drive(t1, bestRoute(t1, 'Straight'), union(workable, intersection(runs, workField))),
-        )
-      : undefined;
-    // Then the corridors the plan leaves, looked for once on the plan taken; where
-    // the plan with run-ons gets none, the plan without them may do better with its own.
-    let driven = withCorridors(wedged ?? plain, wedged?.tracks ?? t);
-    let runOn = wedged !== undefined;
-    if (wedged && driven.route === wedged.route) {
-      const other = withCorridors(plain, t);
-      if (other.route !== plain.route && other.stats.coveredPercent > driven.stats.coveredPercent) {
-        driven = other;
-        runOn = false;
-      }
-    }
-    if (wedged && runOn) return { driven, tracks: wedged.tracks };
-    if (!wedged && driven.route !== plain.route && canRunOn) {
-      // Run-ons the plan did not pay for may pay beside its corridor passes.
-      const again = withWedgeRuns(t, driven, zone, (t1, runs) =>
-        withCorridors(drive(t1, bestRoute(t1, 'Straight'), union(workable, intersection(runs, workField))), t1),
-      );
-      if (again) return { driven: again, tracks: again.tracks };
-    }
-    return { driven, tracks: t };
-  };
-  let worked0 = work(tracks, route);
-  if (canRunOn && !pattern.tracks && worked0.driven.stats.coveredPercent < REMAINDER_COVERED_PERCENT) {
-    // An under-covered zone whose tracks leave a sliver beside the first or last
-    // line: a last line laid for the remainder may work it (at the price of a
-    // strip worked twice), taken where it pays.
-    const full = generateTracks(workable, {
-      swathWidth: w,
-      preferredBearingDeg: tracks.bearingDeg,
-      coverRemainder: true,
-    });
-    if (full.lineOffsets.length > tracks.lineOffsets.length) {
-      const other = work(full, bestRoute(full, 'Straight'));
-      if (remainderPays(worked0.driven, other.driven)) worked0 = other;
+  const wedged = canRunOn
+    ? // Missed wedges at track ends: the tracks beside them run on where that pays.
+      // What the run-ons work joins the area the tracks work.
+      withWedgeRuns(tracks, plain, zone, (t, runs) =>
+        drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
+      )
+    : undefined;
+  // Then the corridors the plan leaves, looked for once on the plan taken; where
+  // the plan with run-ons gets none, the plan without them may do better with its own.
+  let driven = withCorridors(wedged ?? plain, wedged?.tracks ?? tracks);
+  let runOn = wedged !== undefined;
+  if (wedged && driven.route === wedged.route) {
+    const other = withCorridors(plain, tracks);
+    if (other.route !== plain.route && other.stats.coveredPercent > driven.stats.coveredPercent) {
+      driven = other;
+      runOn = false;
     }
   }
-  const driven = worked0.driven;
-  tracks = worked0.tracks;
+  if (wedged && runOn) tracks = wedged.tracks;
+  else if (!wedged && driven.route !== plain.route && canRunOn) {
+    // Run-ons the plan did not pay for may pay beside its corridor passes.
+    const t0 = tracks;
+    const again = withWedgeRuns(t0, driven, zone, (t, runs) =>
+      withCorridors(drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))), t),
+    );
+    if (again) {
+      driven = again;
+      tracks = again.tracks;
+    }
+  }
   pattern.warnings.push(...driven.warnings);
   const parts = driven.parts;
   const { workable: worked, stats } = driven;
@@ -726,35 +709,6 @@ function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], m
     activeGroup: 0,
     stats,
   };
-}
-
-/** Zones covered less than this [%] are planned again with a track for the sliver beside the tracks. */
-const REMAINDER_COVERED_PERCENT = 95;
-/** ... taken when it covers at least this much more of the zone [% points] ... */
-const REMAINDER_GAIN_PERCENT = 0.1;
-/** ... and adds at most this many square metres of overlap per square metre it covers more. */
-const REMAINDER_OVERLAP_PER_GAIN = 2;
-
-interface ZonePlan {
-  route: { failures: number; skippedTracks: readonly number[]; undrivenRings: readonly unknown[] };
-  stats: { coveredPercent: number; coveredArea: number; overlapArea: number };
-}
-
-/** Whether the plan with a track for the remainder is taken over the plan without. */
-function remainderPays(before: ZonePlan, after: ZonePlan): boolean {
-  const r0 = before.route;
-  const r1 = after.route;
-  if (
-    r1.failures > r0.failures ||
-    r1.skippedTracks.length > r0.skippedTracks.length ||
-    r1.undrivenRings.length > r0.undrivenRings.length
-  )
-    return false;
-  const gain = after.stats.coveredArea - before.stats.coveredArea;
-  return (
-    after.stats.coveredPercent - before.stats.coveredPercent >= REMAINDER_GAIN_PERCENT &&
-    after.stats.overlapArea - before.stats.overlapArea <= REMAINDER_OVERLAP_PER_GAIN * gain
-  );
 }
 
 /** Length of the turns and connectors of driven parts [m]. */
