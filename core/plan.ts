@@ -611,7 +611,8 @@ function planZone(
   // the plan with run-ons gets none, the plan without them may do better with its own.
   let driven = withCorridors(wedged ?? plain, wedged?.tracks ?? tracks);
   let runOn = wedged !== undefined;
-  if (wedged && driven.route === wedged.route) {
+  if (wedged) {
+    // (Corridors of the plan with run-ons may work less than those of the plan without.)
     const other = withCorridors(plain, tracks);
     if (other.route !== plain.route && other.stats.coveredPercent > driven.stats.coveredPercent) {
       driven = other;

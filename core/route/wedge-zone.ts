@@ -39,13 +39,15 @@ interface Eagerness {
 
 /**
  * Run-ons as a rule: only into wedges mostly unworked. Where the zone stays
- * under-covered with them (or without), run-ons into wedges a tenth unworked
- * are tried too: a thin strip along a slanted edge beside a track end is
- * worth some overlap there.
+ * under-covered with them (or without), run-ons into wedges a tenth, then a
+ * twentieth unworked are tried too: a thin strip along a slanted edge
+ * beside a track end is worth some overlap there. The plan covering most
+ * is taken.
  */
 const EAGERNESS: readonly Eagerness[] = [
   { minShare: MIN_SHARE, minGain: MIN_GAIN, minSampledPercent: 0.3, maxOverlapPerGain: 2 },
   { minShare: 0.1, minGain: 0.05, minSampledPercent: 0.1, maxOverlapPerGain: 4 },
+  { minShare: 0.05, minGain: 0.03, minSampledPercent: 0.05, maxOverlapPerGain: 6 },
 ];
 
 interface Driven {
