@@ -26,7 +26,7 @@ const OVERHANG_SLACK = 0.5;
 const OVERHANG_SHARE = 0.1;
 
 /** How eagerly tracks run on. */
-interface Eagerness {
+export interface Eagerness {
   /** Share of the swath ahead that must be missed ground (wedge-runs.ts). */
   minShare: number;
   /** Least missed ground one run-on works [square swaths]. */
@@ -37,15 +37,17 @@ interface Eagerness {
   maxOverlapPerGain: number;
 }
 
-/**
- * Run-ons as a rule: only into wedges mostly unworked. Where the zone stays
- * under-covered with them (or without), run-ons into wedges a tenth, then a
- * twentieth unworked are tried too: a thin strip along a slanted edge
- * beside a track end is worth some overlap there. The plan covering most
- * is taken.
- */
-const EAGERNESS: readonly Eagerness[] = [
+/** Run-ons as a rule: only into wedges mostly unworked. */
+export const SPARING: readonly Eagerness[] = [
   { minShare: MIN_SHARE, minGain: MIN_GAIN, minSampledPercent: 0.3, maxOverlapPerGain: 2 },
+];
+
+/**
+ * Where a zone stays under-covered with sparing run-ons (or without),
+ * run-ons into wedges a tenth, then a twentieth unworked: a thin strip
+ * along a slanted edge beside a track end is worth some overlap there.
+ */
+export const EAGER: readonly Eagerness[] = [
   { minShare: 0.1, minGain: 0.05, minSampledPercent: 0.1, maxOverlapPerGain: 4 },
   { minShare: 0.05, minGain: 0.03, minSampledPercent: 0.05, maxOverlapPerGain: 6 },
 ];
@@ -61,20 +63,22 @@ interface Driven {
  * the zone is covered well, no track end meets a missed wedge, or the plan
  * with run-ons is no better (see the file comment). `drive` plans the zone
  * again over the given tracks, with what their run-ons work (to join the
- * area the tracks work).
+ * area the tracks work). The eagerness settings are tried in turn until the
+ * zone is covered well; the plan covering most is taken.
  */
 export function withWedgeRuns<D extends Driven>(
   tracks: TrackSet,
   driven: D,
   zone: Polygon,
   drive: (tracks: TrackSet, worked: Polygon[]) => D,
+  eagerness: readonly Eagerness[] = SPARING,
 ): (D & { tracks: TrackSet }) | undefined {
   const s = driven.stats;
   if (s.coveredPercent >= WEDGE_COVERED_PERCENT || tracks.tracks.length === 0) return undefined;
   const missed = missedPolygons(s);
   if (!missed?.length) return undefined;
   let best: (D & { tracks: TrackSet }) | undefined;
-  for (const e of EAGERNESS) {
+  for (const e of eagerness) {
     const next = runOn(tracks, driven, missed, zone, drive, e);
     if (next && (!best || next.stats.coveredPercent > best.stats.coveredPercent)) best = next;
     if ((best ?? driven).stats.coveredPercent >= WEDGE_COVERED_PERCENT) break;
