@@ -56,3 +56,35 @@ describe('track run-ons into missed wedges', () => {
     });
   }
 });
+
+describe('eager track run-ons in under-covered zones', () => {
+  // Zones still under 95 % covered with run-ons into mostly unworked wedges
+  // try run-ons into wedges a tenth, then a twentieth unworked: thin strips
+  // along slanted edges beside the track ends are worked at some overlap.
+  const cases: [string, string, number, number][] = [
+    // id, covered with run-ons into mostly unworked wedges alone in the five
+    // orientations [%], covered at least [%] and overlap at most [%] in every one.
+    ['fiboa-ec_si:6694260', '91.1-92.3', 95.5, 18],
+    ['fiboa-it_1:58', '94.4-95.1', 95, 25.5],
+    ['fiboa-dk:4-0#2', '91.3-95.1', 95, 17.5],
+  ];
+  for (const [id, before, covered, overlap] of cases) {
+    it.skipIf(!hasCorpus())(`${id}: over 95 % covered (${before} % with sparing run-ons)`, () => {
+      const field = findCorpusField(id);
+      expect(field).toBeDefined();
+      for (const f of orientations(field as NonNullable<typeof field>)) {
+        const plan = planned(f);
+        const name = f.properties.id;
+        expect(plan.stats.coveredPercent, name).toBeGreaterThan(covered);
+        expect(plan.stats.overlapPercent, name).toBeLessThan(overlap);
+        for (const z of plan.zones) {
+          const a = z.audit;
+          expect(a, name).toBeDefined();
+          if (!a) continue;
+          expect(a.duplicateTrackLength, name).toBeLessThanOrEqual(0.02 * a.trackLength);
+          if (a.undrivenPassLength > 0) expect(z.warnings?.length, name).toBeGreaterThan(0);
+        }
+      }
+    });
+  }
+});

@@ -21,7 +21,7 @@ import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
-import { withWedgeRuns } from './route/wedge-zone.ts';
+import { EAGER, withWedgeRuns } from './route/wedge-zone.ts';
 import { contourDirection } from './terrain/contour.ts';
 import type { ElevationSampler } from './terrain/slopes.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
@@ -599,6 +599,7 @@ function planZone(
     warnings: d.warnings,
   });
   const plain = drive(tracks, route);
+  const plainTracks = tracks;
   const canRunOn = trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
   const wedged = canRunOn
     ? // Missed wedges at track ends: the tracks beside them run on where that pays.
@@ -628,6 +629,22 @@ function planZone(
     if (again) {
       driven = again;
       tracks = again.tracks;
+    }
+  }
+  if (canRunOn && driven.stats.coveredPercent < EAGER_BELOW_PERCENT) {
+    // Still under-covered: eager run-ons (into thin wedges too) on the plan
+    // without run-ons, with its corridors, taken where that covers more.
+    const eager = withWedgeRuns(
+      plainTracks,
+      plain,
+      zone,
+      (t, runs) => drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
+      EAGER,
+    );
+    const next = eager && withCorridors(eager, eager.tracks);
+    if (eager && next && next.stats.coveredPercent > driven.stats.coveredPercent) {
+      driven = next;
+      tracks = eager.tracks;
     }
   }
   pattern.warnings.push(...driven.warnings);
@@ -710,6 +727,9 @@ function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], m
     stats,
   };
 }
+
+/** Zones covered less than this [%] with sparing run-ons (or none) try eager ones. */
+const EAGER_BELOW_PERCENT = 95;
 
 /** Length of the turns and connectors of driven parts [m]. */
 function nonWorking(parts: readonly PathPart[]): number {

@@ -10,7 +10,7 @@ import { polylineLength } from '../geometry/vec.ts';
 import { missedPolygons } from '../metrics/compute-stats.ts';
 import { overhangLength } from '../metrics/turn-overhang.ts';
 import type { TrackSet } from '../tracks/generate-tracks.ts';
-import { runIntoMissedWedges } from '../tracks/wedge-runs.ts';
+import { MIN_GAIN, MIN_SHARE, runIntoMissedWedges } from '../tracks/wedge-runs.ts';
 import type { PathPart, PlanStats, Polygon } from '../types/index.ts';
 import { MIN_PART_LENGTH } from './route-tidy.ts';
 import type { RouteResult } from './route-types.ts';
@@ -19,15 +19,38 @@ import type { RouteResult } from './route-types.ts';
 const RUN_BAND = 0.25;
 /** Zones covered less than this [%] are looked at for run-ons. */
 const WEDGE_COVERED_PERCENT = 95;
-/** Run-ons are tried where they work missed ground of at least this share of the zone [%] (as sampled). */
-const MIN_SAMPLED_PERCENT = 0.3;
 /** A plan with run-ons is taken when it covers at least this much more of the zone [% points] ... */
 const MIN_GAIN_PERCENT = 0.05;
-/** ... adds at most this much turn overhang [m], or this share of the overhang there was ... */
+/** ... and adds at most this much turn overhang [m], or this share of the overhang there was. */
 const OVERHANG_SLACK = 0.5;
 const OVERHANG_SHARE = 0.1;
-/** ... and adds at most this many square metres of overlap per square metre it covers more. */
-const MAX_OVERLAP_PER_GAIN = 2;
+
+/** How eagerly tracks run on. */
+export interface Eagerness {
+  /** Share of the swath ahead that must be missed ground (wedge-runs.ts). */
+  minShare: number;
+  /** Least missed ground one run-on works [square swaths]. */
+  minGain: number;
+  /** Run-ons are tried where they work missed ground of at least this share of the zone [%] (as sampled). */
+  minSampledPercent: number;
+  /** The plan with run-ons adds at most this many square metres of overlap per square metre it covers more. */
+  maxOverlapPerGain: number;
+}
+
+/** Run-ons as a rule: only into wedges mostly unworked. */
+export const SPARING: readonly Eagerness[] = [
+  { minShare: MIN_SHARE, minGain: MIN_GAIN, minSampledPercent: 0.3, maxOverlapPerGain: 2 },
+];
+
+/**
+ * Where a zone stays under-covered with sparing run-ons (or without),
+ * run-ons into wedges a tenth, then a twentieth unworked: a thin strip
+ * along a slanted edge beside a track end is worth some overlap there.
+ */
+export const EAGER: readonly Eagerness[] = [
+  { minShare: 0.1, minGain: 0.05, minSampledPercent: 0.1, maxOverlapPerGain: 4 },
+  { minShare: 0.05, minGain: 0.03, minSampledPercent: 0.05, maxOverlapPerGain: 6 },
+];
 
 interface Driven {
   route: RouteResult;
@@ -40,18 +63,39 @@ interface Driven {
  * the zone is covered well, no track end meets a missed wedge, or the plan
  * with run-ons is no better (see the file comment). `drive` plans the zone
  * again over the given tracks, with what their run-ons work (to join the
- * area the tracks work).
+ * area the tracks work). The eagerness settings are tried in turn until the
+ * zone is covered well; the plan covering most is taken.
  */
 export function withWedgeRuns<D extends Driven>(
   tracks: TrackSet,
   driven: D,
   zone: Polygon,
   drive: (tracks: TrackSet, worked: Polygon[]) => D,
+  eagerness: readonly Eagerness[] = SPARING,
 ): (D & { tracks: TrackSet }) | undefined {
   const s = driven.stats;
   if (s.coveredPercent >= WEDGE_COVERED_PERCENT || tracks.tracks.length === 0) return undefined;
   const missed = missedPolygons(s);
   if (!missed?.length) return undefined;
+  let best: (D & { tracks: TrackSet }) | undefined;
+  for (const e of eagerness) {
+    const next = runOn(tracks, driven, missed, zone, drive, e);
+    if (next && (!best || next.stats.coveredPercent > best.stats.coveredPercent)) best = next;
+    if ((best ?? driven).stats.coveredPercent >= WEDGE_COVERED_PERCENT) break;
+  }
+  return best;
+}
+
+/** The plan with run-ons as eager as e, where it is taken (see the file comment). */
+function runOn<D extends Driven>(
+  tracks: TrackSet,
+  driven: D,
+  missed: Polygon[],
+  zone: Polygon,
+  drive: (tracks: TrackSet, worked: Polygon[]) => D,
+  e: Eagerness,
+): (D & { tracks: TrackSet }) | undefined {
+  const s = driven.stats;
   const {
     tracks: runs,
     gain: sampled,
@@ -61,9 +105,11 @@ export function withWedgeRuns<D extends Driven>(
     zone,
     missed,
     skip: driven.route.skippedTracks,
+    minShare: e.minShare,
+    minGain: e.minGain,
   });
   // Planning the route again is dear: only for run-ons that may lift the cover.
-  if (sampled < (MIN_SAMPLED_PERCENT / 100) * s.fieldArea) return undefined;
+  if (sampled < (e.minSampledPercent / 100) * s.fieldArea) return undefined;
   // What the run-ons work: the missed ground under their swaths, and a
   // narrow band round their centre lines (they cross worked ground too).
   const w = tracks.swathWidth;
@@ -85,7 +131,7 @@ export function withWedgeRuns<D extends Driven>(
     return undefined;
   const gain = t.coveredArea - s.coveredArea;
   if (t.coveredPercent - s.coveredPercent < MIN_GAIN_PERCENT) return undefined;
-  if (t.overlapArea - s.overlapArea > MAX_OVERLAP_PER_GAIN * gain) return undefined;
+  if (t.overlapArea - s.overlapArea > e.maxOverlapPerGain * gain) return undefined;
   // Longer tracks end nearer the edge: their turns may not swing over it more.
   const before = overhangLength(zone, driven.parts, w / 2);
   if (overhangLength(zone, next.parts, w / 2) > before + Math.max(OVERHANG_SLACK, OVERHANG_SHARE * before))

@@ -30,9 +30,9 @@ const STEP = 0.5;
 /** Keep this much [m] short of the half-swath limit, against rounding in the offset. */
 const MARGIN = 0.02;
 /** A run-on pays where, on average, more than this share of its swath is missed ground. */
-const MIN_SHARE = 0.25;
+export const MIN_SHARE = 0.25;
 /** Run-ons working less than this many square swaths of missed ground are not taken. */
-const MIN_GAIN = 0.1;
+export const MIN_GAIN = 0.1;
 
 export interface WedgeRunInput {
   tracks: TrackSet;
@@ -42,6 +42,10 @@ export interface WedgeRunInput {
   missed: readonly Polygon[];
   /** Indices of tracks not to run on (the route leaves them out). */
   skip?: readonly number[];
+  /** Share of the swath ahead that must be missed ground on average (MIN_SHARE unless given). */
+  minShare?: number;
+  /** Least missed ground a run-on works [square swaths] (MIN_GAIN unless given). */
+  minGain?: number;
 }
 
 export interface WedgeRuns {
@@ -59,6 +63,8 @@ export interface WedgeRuns {
  */
 export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
   const { tracks, zone, missed } = input;
+  const minShare = input.minShare ?? MIN_SHARE;
+  const minGain = input.minGain ?? MIN_GAIN;
   const w = tracks.swathWidth;
   const missedRings = missed.flatMap((p) => [p.outer, ...p.holes]);
   const none: WedgeRuns = { tracks, gain: 0, stretches: [] };
@@ -108,7 +114,7 @@ export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
       for (const f of ACROSS)
         if (gaps.contains({ x: p.x + t * dx + f * w * nx, y: p.y + t * dy + f * w * ny })) hit++;
       const share = hit / ACROSS.length;
-      sum += share - MIN_SHARE;
+      sum += share - minShare;
       gain += share * STEP * w;
       if (sum > best) {
         best = sum;
@@ -116,7 +122,7 @@ export function runIntoMissedWedges(input: WedgeRunInput): WedgeRuns {
         bestGain = gain;
       }
     }
-    if (bestGain < MIN_GAIN * w * w) return 0;
+    if (bestGain < minGain * w * w) return 0;
     total += bestGain;
     return bestAt;
   };
