@@ -642,8 +642,10 @@ export class RouteLinks {
       }
     }
     if (best) return best;
-    // A turn that backs up first (the way in ends at a narrow strip's tip, say).
-    for (const dir of dirs) {
+    // A turn that backs up first, where the way ahead leaves the turn area
+    // within two turning radii (the way in ends at a narrow strip's tip, say).
+    const ahead = { x: from.x + 2 * R * Math.cos(from.heading), y: from.y + 2 * R * Math.sin(from.heading) };
+    for (const dir of band || !t.contains(ahead) || t.segmentCrosses(from, ahead) ? dirs : []) {
       for (const off of offsets) {
         if (off > path.length / 2) break;
         const s = path.snap(s0 + dir * off);
