@@ -591,11 +591,12 @@ export class RouteLinks {
    * `dir`) that keeps the whole implement inside the field and off the
    * obstacles, for where the nearest joins swing it over the edge: a turn
    * onto the ring farther along it, where the ring runs clear of the edge,
-   * else such a turn that backs up straight first (from the tip of a narrow
-   * strip, or from the end of a pass pulled nearer the edge than half the
-   * width, which is left only so), else travel through the field held to
-   * the turn area. At most `maxLength`
-   * long, joined where `usable` allows (by position along the ring); null where none is.
+   * else such a turn that backs up straight first (where the way ahead
+   * leaves the turn area at once, at the tip of a narrow strip, say, or from
+   * the end of a pass pulled nearer the edge than half the width, which is
+   * left only so), else travel through the field held to the turn area. At
+   * most `maxLength` long, joined where `usable` allows (by position along
+   * the ring); null where none is.
    */
   joinInside(
     from: Pose,
