@@ -586,11 +586,12 @@ export class RouteLinks {
    * `dir`) that keeps the whole implement inside the field and off the
    * obstacles, for where the nearest joins swing it over the edge: a turn
    * onto the ring farther along it, where the ring runs clear of the edge,
-   * else such a turn that backs up straight first (from the tip of a narrow
-   * strip, or from the end of a pass pulled nearer the edge than half the
-   * width, which is left only so), else travel through the field held to
-   * the turn area. At most `maxLength`
-   * long, joined where `usable` allows (by position along the ring); null where none is.
+   * else such a turn that backs up straight first (where the way ahead
+   * leaves the turn area at once, at the tip of a narrow strip, say, or from
+   * the end of a pass pulled nearer the edge than half the width, which is
+   * left only so), else travel through the field held to the turn area. At
+   * most `maxLength` long, joined where `usable` allows (by position along
+   * the ring); null where none is.
    */
   joinInside(
     from: Pose,
@@ -637,8 +638,10 @@ export class RouteLinks {
       }
     }
     if (best) return best;
-    // A turn that backs up first (the way in ends at a narrow strip's tip, say).
-    for (const dir of dirs) {
+    // A turn that backs up first, where the way ahead leaves the turn area
+    // within two turning radii (the way in ends at a narrow strip's tip, say).
+    const ahead = { x: from.x + 2 * R * Math.cos(from.heading), y: from.y + 2 * R * Math.sin(from.heading) };
+    for (const dir of band || !t.contains(ahead) || t.segmentCrosses(from, ahead) ? dirs : []) {
       for (const off of offsets) {
         if (off > path.length / 2) break;
         const s = path.snap(s0 + dir * off);
