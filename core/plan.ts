@@ -631,7 +631,11 @@ function planZone(
       tracks = again.tracks;
     }
   }
-  if (canRunOn && driven.stats.coveredPercent < EAGER_BELOW_PERCENT) {
+  if (
+    canRunOn &&
+    driven.stats.coveredPercent < EAGER_BELOW_PERCENT &&
+    driven.stats.coveredPercent >= EAGER_FROM_PERCENT
+  ) {
     // Still under-covered: eager run-ons (into thin wedges too) on the plan
     // without run-ons, with its corridors, taken where that covers more.
     const eager = withWedgeRuns(
@@ -728,8 +732,13 @@ function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], m
   };
 }
 
-/** Zones covered less than this [%] with sparing run-ons (or none) try eager ones. */
+/** Zones covered less than this [%] with sparing run-ons (or none) try eager ones, ... */
 const EAGER_BELOW_PERCENT = 95;
+/**
+ * ... where they are covered at least this much [%]: eager run-ons work a
+ * few percent of a zone at most, and planning the route again is dear.
+ */
+const EAGER_FROM_PERCENT = 90;
 
 /** Length of the turns and connectors of driven parts [m]. */
 function nonWorking(parts: readonly PathPart[]): number {
