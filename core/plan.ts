@@ -646,7 +646,13 @@ function planZone(
       EAGER,
     );
     const next = eager && withCorridors(eager, eager.tracks);
-    if (eager && next && next.stats.coveredPercent > driven.stats.coveredPercent) {
+    if (
+      eager &&
+      next &&
+      next.stats.coveredPercent > driven.stats.coveredPercent &&
+      // (Run on nearer the edge, tracks may end where only a long reverse leads on.)
+      longestReverse(next.parts) <= Math.max(longestReverse(driven.parts), EAGER_REVERSE * m.minTurningRadius)
+    ) {
       driven = next;
       tracks = eager.tracks;
     }
@@ -739,6 +745,17 @@ const EAGER_BELOW_PERCENT = 95;
  * few percent of a zone at most, and planning the route again is dear.
  */
 const EAGER_FROM_PERCENT = 90;
+
+/** ... and taken where no reverse is longer than this many turning radii (or than one before). */
+const EAGER_REVERSE = 5;
+
+/** The longest stretch the route drives backwards [m]. */
+function longestReverse(parts: readonly PathPart[]): number {
+  let longest = 0;
+  for (const p of parts)
+    if (p.reverse && p.sequence !== undefined) longest = Math.max(longest, polylineLength(p.points));
+  return longest;
+}
 
 /** Length of the turns and connectors of driven parts [m]. */
 function nonWorking(parts: readonly PathPart[]): number {
