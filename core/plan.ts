@@ -631,7 +631,11 @@ function planZone(
       tracks = again.tracks;
     }
   }
-  if (canRunOn && driven.stats.coveredPercent < EAGER_BELOW_PERCENT) {
+  if (
+    canRunOn &&
+    driven.stats.coveredPercent < EAGER_BELOW_PERCENT &&
+    driven.stats.coveredPercent >= EAGER_FROM_PERCENT
+  ) {
     // Still under-covered: eager run-ons (into thin wedges too) on the plan
     // without run-ons, with its corridors, taken where that covers more.
     const eager = withWedgeRuns(
@@ -642,7 +646,13 @@ function planZone(
       EAGER,
     );
     const next = eager && withCorridors(eager, eager.tracks);
-    if (eager && next && next.stats.coveredPercent > driven.stats.coveredPercent) {
+    if (
+      eager &&
+      next &&
+      next.stats.coveredPercent > driven.stats.coveredPercent &&
+      // (Run on nearer the edge, tracks may end where only a long reverse leads on.)
+      longestReverse(next.parts) <= Math.max(longestReverse(driven.parts), EAGER_REVERSE * m.minTurningRadius)
+    ) {
       driven = next;
       tracks = eager.tracks;
     }
@@ -728,8 +738,24 @@ function emptyZone(zone: Polygon, index: number, passable: readonly Polygon[], m
   };
 }
 
-/** Zones covered less than this [%] with sparing run-ons (or none) try eager ones. */
+/** Zones covered less than this [%] with sparing run-ons (or none) try eager ones, ... */
 const EAGER_BELOW_PERCENT = 95;
+/**
+ * ... where they are covered at least this much [%]: eager run-ons work a
+ * few percent of a zone at most, and planning the route again is dear.
+ */
+const EAGER_FROM_PERCENT = 90;
+
+/** ... and taken where no reverse is longer than this many turning radii (or than one before). */
+const EAGER_REVERSE = 5;
+
+/** The longest stretch the route drives backwards [m]. */
+function longestReverse(parts: readonly PathPart[]): number {
+  let longest = 0;
+  for (const p of parts)
+    if (p.reverse && p.sequence !== undefined) longest = Math.max(longest, polylineLength(p.points));
+  return longest;
+}
 
 /** Length of the turns and connectors of driven parts [m]. */
 function nonWorking(parts: readonly PathPart[]): number {
