@@ -21,7 +21,7 @@ import { staysInside } from './connect-inside.ts';
 /** Straight reversing tried before and after the turn [turning radii] (pairs at most one radius apart). */
 const BACKS_RADII = [0, 0.5, 1, 1.5, 2];
 /** At most this many turns are looked for between the lines in and out per turn re-chosen (each costs a search). */
-const MAX_TRIES = 80;
+const MAX_TRIES = 120;
 /** ... of them at most this many anywhere in the field (where the ends lie outside the turn area: a far costlier search). */
 const MAX_FIELD_TRIES = 24;
 
