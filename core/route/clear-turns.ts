@@ -19,7 +19,11 @@ import { type Connection, connectPoses } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
 
 /** Straight reversing tried before and after the turn [turning radii] (pairs at most one radius apart). */
-const BACKS_RADII = [0, 0.5, 1, 1.5, 2, 3, 4, 5];
+const BACKS_RADII = [0, 0.5, 1, 1.5, 2];
+/** At most this many turns are looked for between the lines in and out per turn re-chosen (each costs a search). */
+const MAX_TRIES = 120;
+/** ... of them at most this many anywhere in the field (where the ends lie outside the turn area: a far costlier search). */
+const MAX_FIELD_TRIES = 24;
 
 /** A way with this much overhang or less [m] is clear. */
 const CLEAR = 1e-9;
@@ -114,7 +118,7 @@ export function backedPieces(
 /** Arcs swung reversing off the line in (or onto the line out) before the turn [rad], both ways. */
 const SWING_ANGLES = [Math.PI / 6, Math.PI / 3, Math.PI / 2];
 /** ... tried with at most this much straight reversing [turning radii]. */
-const SWING_BACK_RADII = 2;
+const SWING_BACK_RADII = 1.5;
 /** Arcs are drawn in steps of at most this angle [rad]. */
 const ARC_STEP = Math.PI / 36;
 
@@ -170,15 +174,25 @@ export function clearOr(
   return clearTurn(s, from, to, maxReverse, reach, reach, c.length + detour) ?? c;
 }
 
-/** A turn inside the field between two poses, held to the turn area where both lie in it; null where none fits. */
-function connectIn(s: ClearSetup, a: Pose, b: Pose, maxReverse: number): Connection | null {
+/**
+ * A turn inside the field between two poses, held to the turn area where
+ * both lie in it, else (with `field`) anywhere in the field; null where none fits.
+ */
+function connectIn(s: ClearSetup, a: Pose, b: Pose, maxReverse: number, field: boolean): Connection | null {
   const { R, region, turnArea: t } = s;
-  const h = t.contains(a) && t.contains(b) ? connectPoses(a, b, R, t, { maxReverse }) : null;
-  const m = h && staysInside(h, region) ? h : connectPoses(a, b, R, region, { maxReverse });
+  const held = t.contains(a) && t.contains(b);
+  if (!held && !field) return null;
+  const h = held ? connectPoses(a, b, R, t, { maxReverse }) : null;
+  if (h && staysInside(h, region)) return h;
+  const m = field ? connectPoses(a, b, R, region, { maxReverse }) : null;
   return m && staysInside(m, region) ? m : null;
 }
 
-/** The way reversing `before` onto `b`, turning to `c` and reversing `after` onto `to`, where the audit finds it clear. */
+/**
+ * The way reversing `before` onto `b`, turning to `c` (held to the turn
+ * area, or with `field` anywhere in the field) and reversing `after` onto
+ * `to`, where the audit finds it clear.
+ */
 function tryWay(
   s: ClearSetup,
   from: Pose,
@@ -190,9 +204,13 @@ function tryWay(
   extra: number,
   maxReverse: number,
   maxLength: number,
+  tries: { left: number; field: number },
 ): Connection | null {
-  if (extra > maxLength) return null;
-  const middle = connectIn(s, b, c, maxReverse);
+  if (extra > maxLength || tries.left <= 0) return null;
+  tries.left--;
+  const field = tries.field > 0 && !(s.turnArea.contains(b) && s.turnArea.contains(c));
+  if (field) tries.field--;
+  const middle = connectIn(s, b, c, maxReverse, field);
   if (!middle || extra + middle.length > maxLength) return null;
   const pieces = backedPieces(before, middle, after);
   if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > maxReverse + 1e-6)) return null;
@@ -221,7 +239,9 @@ export function clearTurn(
     pairs = backPairs(R);
     pairsByRadius.set(R, pairs);
   }
+  const tries = { left: MAX_TRIES, field: MAX_FIELD_TRIES };
   for (const [d, e] of pairs) {
+    if (tries.left <= 0) break;
     if (d > maxIn + 1e-9 || e > maxOut + 1e-9 || d + e > maxLength) continue;
     const b = {
       x: from.x - d * Math.cos(from.heading),
@@ -233,7 +253,7 @@ export function clearTurn(
     if (e > 0 && (!region.contains(c) || region.segmentCrosses(c, to))) continue;
     const before = d > 0 ? [from, b] : null;
     const after = e > 0 ? [c, to] : null;
-    const way = tryWay(s, from, to, before, b, c, after, d + e, maxReverse, maxLength);
+    const way = tryWay(s, from, to, before, b, c, after, d + e, maxReverse, maxLength, tries);
     if (way) return way;
     if (d > SWING_BACK_RADII * R + 1e-9 || e > SWING_BACK_RADII * R + 1e-9) continue;
     // Swung off the line in reversing, or onto the line out: a three-point turn where the lines run near the edge.
@@ -252,6 +272,7 @@ export function clearTurn(
           d + e + R * angle,
           maxReverse,
           maxLength,
+          tries,
         );
         if (swung) return swung;
       }
@@ -270,6 +291,7 @@ export function clearTurn(
           d + e + R * angle,
           maxReverse,
           maxLength,
+          tries,
         );
         if (swung) return swung;
       }
