@@ -1,8 +1,9 @@
 /**
  * The ways between two poses of a route: a direct turn or connector (forward
  * first), travel along a headland ring or from one ring to another, or, as a
- * last resort, straight legs through the field. Every way follows the
- * machine's turn model and stays inside the field.
+ * last resort, straight legs through the field (travel along the rings is
+ * in ring-travel.ts). Every way follows the machine's turn model and stays
+ * inside the field.
  */
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
@@ -21,7 +22,8 @@ import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
-import { dist, pickShorter, ringArea, singleChord } from './route-geometry.ts';
+import { RingTravel } from './ring-travel.ts';
+import { dist, pickShorter, ringArea } from './route-geometry.ts';
 import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
@@ -89,7 +91,6 @@ export class RouteLinks {
   private readonly sigma: number | undefined;
   private readonly w: number;
   private readonly drivethrough: boolean | undefined;
-  private readonly travelRings: readonly RouteRing[];
   /** The region with the obstacles grown by the clearance. */
   private readonly buffered: EdgeIndex;
   /**
@@ -102,6 +103,8 @@ export class RouteLinks {
   private mode: 'turnArea' | 'field' | 'both' = 'both';
   /** What the zone's routes share (the zone's regions, travel through it). */
   private readonly shared: SharedLinks;
+  /** Travel along the headland rings. */
+  private readonly ringTravel: RingTravel;
 
   constructor(s: LinkSetup) {
     this.region = s.region;
@@ -110,10 +113,17 @@ export class RouteLinks {
     this.sigma = s.curvatureRate;
     this.w = s.swathWidth;
     this.drivethrough = s.headlandDrivethrough;
-    this.travelRings = s.travelRings;
     this.shared = sharedLinks(s);
     this.turnArea = this.shared.turnArea;
     this.buffered = this.shared.buffered;
+    this.ringTravel = new RingTravel({
+      rings: s.travelRings,
+      radius: this.R,
+      swathWidth: this.w,
+      turnArea: this.turnArea,
+      link: (from, to, opts) => this.connectPoses(from, to, this.R, this.region, opts),
+      held: () => this.mode === 'turnArea',
+    });
   }
 
   /**
@@ -426,10 +436,13 @@ export class RouteLinks {
     }
     // Forward paths first (direct, then along a headland ring); reversing only when neither fits.
     let direct = cached ?? this.connectPoses(from, to, R, this.region, { allowReverse: false });
-    let via = direct && direct.length < 6 * R + dist(from, to) ? null : this.alongRing(from, to, false);
+    let via =
+      direct && direct.length < 6 * R + dist(from, to) ? null : this.ringTravel.alongRing(from, to, false);
     if (!direct && !via) {
       direct = this.connectPoses(from, to, R, this.region);
-      via = direct ? null : (this.alongRing(from, to, true) ?? this.viaTwoRings(from, to));
+      via = direct
+        ? null
+        : (this.ringTravel.alongRing(from, to, true) ?? this.ringTravel.viaTwoRings(from, to));
     } else if (!direct && via && via.length > 6 * R + dist(from, to)) {
       // A long way round the headland against a turn with a short reversing
       // manoeuvre: the turn, when it saves more than its stops cost.
@@ -487,98 +500,10 @@ export class RouteLinks {
     const direct = this.connectPoses(from, to, R, this.region, { allowReverse: false });
     if (direct && direct.length < 6 * R + dist(from, to))
       return { length: direct.length, legs: [[direct, 'Turn']] };
-    const via = this.alongRing(from, to, false);
+    const via = this.ringTravel.alongRing(from, to, false);
     const best = pickShorter(direct, via);
     if (best) return best === direct ? { length: direct.length, legs: [[direct, 'Turn']] } : (best as Found);
     return this.findIn(from, to, 'Turn', false, null);
-  }
-
-  /**
-   * From the ring near one end to the ring near the other (an obstacle ring
-   * and the exterior pass, say), changing rings where they come closest.
-   */
-  private viaTwoRings(from: Pose, to: Pose): Found | null {
-    const R = this.R;
-    const reach = 4 * R + 2 * this.w;
-    const near = (p: Point) =>
-      this.travelRings.filter(
-        (r) => r.path.length >= 8 * R && dist(r.path.pointAt(r.path.project(p)), p) <= reach,
-      );
-    let best: Found | null = null;
-    for (const A of near(from)) {
-      for (const B of near(to)) {
-        if (A === B) continue;
-        // Where A and B come closest (A sampled every few metres).
-        let sa = 0;
-        let sb = 0;
-        let bd = Number.POSITIVE_INFINITY;
-        for (let s = 0; s < A.path.length; s += 3) {
-          const p = A.path.pointAt(s);
-          const t = B.path.project(p);
-          const d = dist(p, B.path.pointAt(t));
-          if (d < bd) {
-            bd = d;
-            sa = s;
-            sb = t;
-          }
-        }
-        if (bd > reach * 2) continue;
-        for (const da of [1, -1] as RingDirection[]) {
-          for (const db of [1, -1] as RingDirection[]) {
-            const legs = this.chain(from, to, A.path, da, sa, B.path, db, sb);
-            if (legs && (!best || legs.length < best.length)) best = legs;
-          }
-        }
-      }
-    }
-    return best;
-  }
-
-  private chain(
-    from: Pose,
-    to: Pose,
-    A: RingPath,
-    da: RingDirection,
-    sa: number,
-    B: RingPath,
-    db: RingDirection,
-    sb: number,
-  ): Found | null {
-    const R = this.R;
-    const a0 = A.snap(A.project(from) + da * 2 * R);
-    const a1 = A.snap(sa);
-    const b0 = B.snap(sb + db * 3 * R);
-    const b1 = B.snap(B.project(to) - db * 2 * R);
-    const la = A.distance(a0, a1, da);
-    const lb = B.distance(b0, b1, db);
-    const onA = A.stretch(a0, la, da);
-    const onB = B.stretch(b0, lb, db);
-    if (onA.length < 2 || onB.length < 2 || singleChord(onA) || singleChord(onB)) return null;
-    if (this.mode === 'turnArea' && !(this.stretchInside(A, a0, la, da) && this.stretchInside(B, b0, lb, db)))
-      return null;
-    const c1 = this.connectPoses(from, A.poseAt(a0, da), R, this.region);
-    if (!c1) return null;
-    const c2 = this.connectPoses(A.arrivalPoseAt(a0 + da * la, da), B.poseAt(b0, db), R, this.region);
-    if (!c2) return null;
-    const c3 = this.connectPoses(B.arrivalPoseAt(b0 + db * lb, db), to, R, this.region);
-    if (!c3) return null;
-    const ta = polylineLength(onA);
-    const tb = polylineLength(onB);
-    const leg = (pts: Point[], length: number): Connection => ({
-      pieces: [{ points: pts, reverse: false }],
-      length,
-      kind: 'headland',
-    });
-    return {
-      length: c1.length + ta + c2.length + tb + c3.length,
-      legs: [
-        [c1, 'HeadlandConnector'],
-        [leg(onA, ta), 'HeadlandConnector'],
-        [c2, 'HeadlandConnector'],
-        [leg(onB, tb), 'HeadlandConnector'],
-        [c3, 'HeadlandConnector'],
-      ],
-    };
   }
 
   /**
@@ -672,121 +597,26 @@ export class RouteLinks {
     return best;
   }
 
-  /** Per ring, prefix counts of its segments that leave the turn area (built when first asked). */
-  private readonly ringOut = new Map<RingPath, Int32Array>();
-
-  /**
-   * True when the stretch of the ring from `a`, `travel` long in direction
-   * `dir`, stays in the turn area (a ring pulled nearer the edge than half
-   * the working width, round a sharp corner or in a narrow neck, does not
-   * there).
-   */
-  private stretchInside(path: RingPath, a: number, travel: number, dir: RingDirection): boolean {
-    const t = this.turnArea;
-    if (!t) return true;
-    const pts = path.pts;
-    const n = pts.length;
-    let pre = this.ringOut.get(path);
-    if (!pre) {
-      pre = new Int32Array(n + 1);
-      for (let i = 0; i < n; i++) {
-        const p = pts[i];
-        const q = pts[(i + 1) % n];
-        pre[i + 1] = pre[i] + (!t.contains(p) || t.segmentCrosses(p, q) ? 1 : 0);
-      }
-      this.ringOut.set(path, pre);
-    }
-    if (pre[n] === 0) return true;
-    if (travel >= path.length) return false;
-    const start = path.wrap(dir === 1 ? a : a - travel);
-    const i0 = segmentOf(path, start);
-    const i1 = segmentOf(path, path.wrap(start + travel));
-    const out = start + travel >= path.length ? pre[n] - pre[i0] + pre[i1 + 1] : pre[i1 + 1] - pre[i0];
-    return out === 0;
-  }
-
   /**
    * Along one headland ring that passes near both ends: held to the turn
    * area first (the ways onto the ring and off it, and the stretch along it);
    * with `heldOnly`, only so.
    */
   viaRing(from: Pose, to: Pose, allowReverse: boolean, heldOnly = false): Found | null {
-    if (!heldOnly) return this.inTurnAreaFirst(() => this.alongRing(from, to, allowReverse));
+    if (!heldOnly) return this.inTurnAreaFirst(() => this.ringTravel.alongRing(from, to, allowReverse));
     if (!this.turnArea || this.mode !== 'both') return null;
     this.mode = 'turnArea';
     try {
-      return this.alongRing(from, to, allowReverse);
+      return this.ringTravel.alongRing(from, to, allowReverse);
     } finally {
       this.mode = 'both';
     }
-  }
-
-  private alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
-    const R = this.R;
-    const w = this.w;
-    const opts = { allowReverse };
-    let best: Found | null = null;
-    for (const r of this.travelRings) {
-      const p = r.path;
-      if (p.length < 8 * R) continue;
-      // Only rings that pass near both ends are worth a try.
-      const reach = 4 * R + 2 * w;
-      const s0 = p.project(from);
-      if (dist(p.pointAt(s0), from) > reach) continue;
-      const s1 = p.project(to);
-      if (dist(p.pointAt(s1), to) > reach) continue;
-      for (const dir of [1, -1] as RingDirection[]) {
-        for (const la of [2 * R, 4 * R]) {
-          const a = p.snap(s0 + dir * la);
-          const b = p.snap(s1 - dir * la);
-          const travel = p.distance(a, b, dir);
-          const pts = p.stretch(a, travel, dir);
-          if (pts.length < 2 || singleChord(pts)) continue;
-          // Held to the turn area, the travel along the ring too.
-          if (this.mode === 'turnArea' && !this.stretchInside(p, a, travel, dir)) continue;
-          const c1 = this.connectPoses(from, p.poseAt(a, dir), R, this.region, opts);
-          if (!c1) continue;
-          const c2 = this.connectPoses(p.arrivalPoseAt(a + dir * travel, dir), to, R, this.region, opts);
-          if (!c2) continue;
-          const length = c1.length + travel + c2.length;
-          if (!best || length < best.length) {
-            const travelConn: Connection = {
-              pieces: [{ points: pts, reverse: false }],
-              length: travel,
-              kind: 'headland',
-            };
-            best = {
-              length,
-              legs: [
-                [c1, 'HeadlandConnector'],
-                [travelConn, 'HeadlandConnector'],
-                [c2, 'HeadlandConnector'],
-              ],
-            };
-          }
-        }
-      }
-    }
-    return best;
   }
 }
 
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
 function reversesFarther(c: Connection, max: number): boolean {
   return c.pieces.some((pc) => pc.reverse && polylineLength(pc.points) > max + 1e-6);
-}
-
-/** Index of the ring's segment holding arc length s (in [0, length)). */
-function segmentOf(path: RingPath, s: number): number {
-  const cum = path.cum;
-  let lo = 0;
-  let hi = path.pts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (cum[mid] <= s) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /**

@@ -1,0 +1,228 @@
+/**
+ * Travel along the headland rings between two poses of a route: along one
+ * ring that passes near both, or from the ring near one to the ring near the
+ * other where they come closest. The ways onto and off the rings are asked
+ * of the route's links (route-links.ts), which hold them to the turn area
+ * first.
+ */
+
+import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { polylineLength } from '../geometry/vec.ts';
+import type { Point, Pose } from '../types/index.ts';
+import type { Connection, ConnectOptions } from './connect.ts';
+import type { RingDirection, RingPath } from './ring-path.ts';
+import { dist, singleChord } from './route-geometry.ts';
+import type { Found, RouteRing } from './route-links.ts';
+
+export interface RingTravelSetup {
+  /** The rings travel may follow. */
+  rings: readonly RouteRing[];
+  radius: number;
+  swathWidth: number;
+  /** The field shrunk by half the working width (null where nothing is left of it). */
+  turnArea: EdgeIndex | null;
+  /** A way between two poses, as the route's links find it. */
+  link: (from: Pose, to: Pose, opts?: ConnectOptions) => Connection | null;
+  /** True while ways are held to the turn area (then so is the travel along a ring). */
+  held: () => boolean;
+}
+
+export class RingTravel {
+  private readonly travelRings: readonly RouteRing[];
+  private readonly R: number;
+  private readonly w: number;
+  private readonly turnArea: EdgeIndex | null;
+  private readonly link: RingTravelSetup['link'];
+  private readonly held: () => boolean;
+
+  constructor(s: RingTravelSetup) {
+    this.travelRings = s.rings;
+    this.R = s.radius;
+    this.w = s.swathWidth;
+    this.turnArea = s.turnArea;
+    this.link = s.link;
+    this.held = s.held;
+  }
+
+  /**
+   * From the ring near one end to the ring near the other (an obstacle ring
+   * and the exterior pass, say), changing rings where they come closest.
+   */
+  viaTwoRings(from: Pose, to: Pose): Found | null {
+    const R = this.R;
+    const reach = 4 * R + 2 * this.w;
+    const near = (p: Point) =>
+      this.travelRings.filter(
+        (r) => r.path.length >= 8 * R && dist(r.path.pointAt(r.path.project(p)), p) <= reach,
+      );
+    let best: Found | null = null;
+    for (const A of near(from)) {
+      for (const B of near(to)) {
+        if (A === B) continue;
+        // Where A and B come closest (A sampled every few metres).
+        let sa = 0;
+        let sb = 0;
+        let bd = Number.POSITIVE_INFINITY;
+        for (let s = 0; s < A.path.length; s += 3) {
+          const p = A.path.pointAt(s);
+          const t = B.path.project(p);
+          const d = dist(p, B.path.pointAt(t));
+          if (d < bd) {
+            bd = d;
+            sa = s;
+            sb = t;
+          }
+        }
+        if (bd > reach * 2) continue;
+        for (const da of [1, -1] as RingDirection[]) {
+          for (const db of [1, -1] as RingDirection[]) {
+            const legs = this.chain(from, to, A.path, da, sa, B.path, db, sb);
+            if (legs && (!best || legs.length < best.length)) best = legs;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  private chain(
+    from: Pose,
+    to: Pose,
+    A: RingPath,
+    da: RingDirection,
+    sa: number,
+    B: RingPath,
+    db: RingDirection,
+    sb: number,
+  ): Found | null {
+    const R = this.R;
+    const a0 = A.snap(A.project(from) + da * 2 * R);
+    const a1 = A.snap(sa);
+    const b0 = B.snap(sb + db * 3 * R);
+    const b1 = B.snap(B.project(to) - db * 2 * R);
+    const la = A.distance(a0, a1, da);
+    const lb = B.distance(b0, b1, db);
+    const onA = A.stretch(a0, la, da);
+    const onB = B.stretch(b0, lb, db);
+    if (onA.length < 2 || onB.length < 2 || singleChord(onA) || singleChord(onB)) return null;
+    if (this.held() && !(this.stretchInside(A, a0, la, da) && this.stretchInside(B, b0, lb, db))) return null;
+    const c1 = this.link(from, A.poseAt(a0, da));
+    if (!c1) return null;
+    const c2 = this.link(A.arrivalPoseAt(a0 + da * la, da), B.poseAt(b0, db));
+    if (!c2) return null;
+    const c3 = this.link(B.arrivalPoseAt(b0 + db * lb, db), to);
+    if (!c3) return null;
+    const ta = polylineLength(onA);
+    const tb = polylineLength(onB);
+    const leg = (pts: Point[], length: number): Connection => ({
+      pieces: [{ points: pts, reverse: false }],
+      length,
+      kind: 'headland',
+    });
+    return {
+      length: c1.length + ta + c2.length + tb + c3.length,
+      legs: [
+        [c1, 'HeadlandConnector'],
+        [leg(onA, ta), 'HeadlandConnector'],
+        [c2, 'HeadlandConnector'],
+        [leg(onB, tb), 'HeadlandConnector'],
+        [c3, 'HeadlandConnector'],
+      ],
+    };
+  }
+
+  /** Per ring, prefix counts of its segments that leave the turn area (built when first asked). */
+  private readonly ringOut = new Map<RingPath, Int32Array>();
+
+  /**
+   * True when the stretch of the ring from `a`, `travel` long in direction
+   * `dir`, stays in the turn area (a ring pulled nearer the edge than half
+   * the working width, round a sharp corner or in a narrow neck, does not
+   * there).
+   */
+  private stretchInside(path: RingPath, a: number, travel: number, dir: RingDirection): boolean {
+    const t = this.turnArea;
+    if (!t) return true;
+    const pts = path.pts;
+    const n = pts.length;
+    let pre = this.ringOut.get(path);
+    if (!pre) {
+      pre = new Int32Array(n + 1);
+      for (let i = 0; i < n; i++) {
+        const p = pts[i];
+        const q = pts[(i + 1) % n];
+        pre[i + 1] = pre[i] + (!t.contains(p) || t.segmentCrosses(p, q) ? 1 : 0);
+      }
+      this.ringOut.set(path, pre);
+    }
+    if (pre[n] === 0) return true;
+    if (travel >= path.length) return false;
+    const start = path.wrap(dir === 1 ? a : a - travel);
+    const i0 = segmentOf(path, start);
+    const i1 = segmentOf(path, path.wrap(start + travel));
+    const out = start + travel >= path.length ? pre[n] - pre[i0] + pre[i1 + 1] : pre[i1 + 1] - pre[i0];
+    return out === 0;
+  }
+
+  alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
+    const R = this.R;
+    const w = this.w;
+    const opts = { allowReverse };
+    let best: Found | null = null;
+    for (const r of this.travelRings) {
+      const p = r.path;
+      if (p.length < 8 * R) continue;
+      // Only rings that pass near both ends are worth a try.
+      const reach = 4 * R + 2 * w;
+      const s0 = p.project(from);
+      if (dist(p.pointAt(s0), from) > reach) continue;
+      const s1 = p.project(to);
+      if (dist(p.pointAt(s1), to) > reach) continue;
+      for (const dir of [1, -1] as RingDirection[]) {
+        for (const la of [2 * R, 4 * R]) {
+          const a = p.snap(s0 + dir * la);
+          const b = p.snap(s1 - dir * la);
+          const travel = p.distance(a, b, dir);
+          const pts = p.stretch(a, travel, dir);
+          if (pts.length < 2 || singleChord(pts)) continue;
+          // Held to the turn area, the travel along the ring too.
+          if (this.held() && !this.stretchInside(p, a, travel, dir)) continue;
+          const c1 = this.link(from, p.poseAt(a, dir), opts);
+          if (!c1) continue;
+          const c2 = this.link(p.arrivalPoseAt(a + dir * travel, dir), to, opts);
+          if (!c2) continue;
+          const length = c1.length + travel + c2.length;
+          if (!best || length < best.length) {
+            const travelConn: Connection = {
+              pieces: [{ points: pts, reverse: false }],
+              length: travel,
+              kind: 'headland',
+            };
+            best = {
+              length,
+              legs: [
+                [c1, 'HeadlandConnector'],
+                [travelConn, 'HeadlandConnector'],
+                [c2, 'HeadlandConnector'],
+              ],
+            };
+          }
+        }
+      }
+    }
+    return best;
+  }
+}
+
+/** Index of the ring's segment holding arc length s (in [0, length)). */
+function segmentOf(path: RingPath, s: number): number {
+  const cum = path.cum;
+  let lo = 0;
+  let hi = path.pts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (cum[mid] <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
