@@ -19,6 +19,7 @@ import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { withZoneCorridors } from './route/corridor-zone.ts';
 import { drivenPassSwaths } from './route/headland-corners.ts';
 import { leftOutWarnings } from './route/left-out.ts';
+import type { Visit } from './route/optimize-order.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { EAGER, withWedgeRuns } from './route/wedge-zone.ts';
@@ -509,7 +510,12 @@ function planZone(
       { zoneIndex: index },
     );
   }
-  const routeOf = (t: typeof tracks, type: typeof trackType, algorithm = options.route.algorithm) =>
+  const routeOf = (
+    t: typeof tracks,
+    type: typeof trackType,
+    algorithm = options.route.algorithm,
+    fixed?: readonly Visit[],
+  ) =>
     planRoute({
       tracks: t,
       headlands,
@@ -524,8 +530,8 @@ function planZone(
         objective: options.route.objective,
         maxEvaluations: options.route.maxEvaluations,
         shouldStop: hooks.shouldStopOptimizer,
-        ...(options.route.trackOrder
-          ? { fixed: options.route.trackOrder }
+        ...(fixed || options.route.trackOrder
+          ? { fixed: fixed ?? options.route.trackOrder }
           : type === 'Spiral' && algorithm === 'auto'
             ? { fixed: spiralOrder(t, m.minTurningRadius) }
             : {}),
@@ -642,7 +648,13 @@ function planZone(
       plainTracks,
       plain,
       zone,
-      (t, runs) => drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
+      // The route's order kept: only the ways at the lengthened ends are looked for again.
+      (t, runs, order) =>
+        drive(
+          t,
+          routeOf(t, 'Straight', options.route.algorithm, order),
+          union(workable, intersection(runs, workField)),
+        ),
       EAGER,
     );
     const next = eager && withCorridors(eager, eager.tracks);

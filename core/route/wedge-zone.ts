@@ -12,6 +12,7 @@ import { overhangLength } from '../metrics/turn-overhang.ts';
 import type { TrackSet } from '../tracks/generate-tracks.ts';
 import { MIN_GAIN, MIN_SHARE, runIntoMissedWedges } from '../tracks/wedge-runs.ts';
 import type { PathPart, PlanStats, Polygon } from '../types/index.ts';
+import type { Visit } from './optimize-order.ts';
 import { MIN_PART_LENGTH } from './route-tidy.ts';
 import type { RouteResult } from './route-types.ts';
 
@@ -70,7 +71,7 @@ export function withWedgeRuns<D extends Driven>(
   tracks: TrackSet,
   driven: D,
   zone: Polygon,
-  drive: (tracks: TrackSet, worked: Polygon[]) => D,
+  drive: (tracks: TrackSet, worked: Polygon[], order: Visit[]) => D,
   eagerness: readonly Eagerness[] = SPARING,
 ): (D & { tracks: TrackSet }) | undefined {
   const s = driven.stats;
@@ -92,7 +93,7 @@ function runOn<D extends Driven>(
   driven: D,
   missed: Polygon[],
   zone: Polygon,
-  drive: (tracks: TrackSet, worked: Polygon[]) => D,
+  drive: (tracks: TrackSet, worked: Polygon[], order: Visit[]) => D,
   e: Eagerness,
 ): (D & { tracks: TrackSet }) | undefined {
   const s = driven.stats;
@@ -117,7 +118,7 @@ function runOn<D extends Driven>(
     ...bufferLines(stretches, RUN_BAND, 'butt'),
     ...intersection(bufferLines(stretches, w / 2, 'butt'), missed),
   ];
-  const next = drive(runs, worked);
+  const next = drive(runs, worked, drivenOrder(driven.route, tracks));
   const r0 = driven.route;
   const r1 = next.route;
   const t = next.stats;
@@ -137,4 +138,28 @@ function runOn<D extends Driven>(
   if (overhangLength(zone, next.parts, w / 2) > before + Math.max(OVERHANG_SLACK, OVERHANG_SHARE * before))
     return undefined;
   return { ...next, tracks: runs };
+}
+
+/**
+ * The order and direction in which the route drives the tracks, the tracks
+ * it leaves out last: a plan with run-ons may keep the route's order, so
+ * that only the ways at the lengthened ends are looked for again.
+ */
+function drivenOrder(route: RouteResult, tracks: TrackSet): Visit[] {
+  const n = tracks.tracks.length;
+  const seen = new Set<number>();
+  const order: Visit[] = [];
+  for (const p of route.parts) {
+    const i = p.trackIndex;
+    if (p.type !== 'RouteTrack' || i === undefined || i >= n || seen.has(i)) continue;
+    seen.add(i);
+    const t = tracks.tracks[i];
+    const q = p.points[0];
+    order.push({
+      track: i,
+      forward: Math.hypot(q.x - t.a.x, q.y - t.a.y) <= Math.hypot(q.x - t.b.x, q.y - t.b.y),
+    });
+  }
+  for (let i = 0; i < n; i++) if (!seen.has(i)) order.push({ track: i, forward: true });
+  return order;
 }
