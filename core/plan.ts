@@ -652,7 +652,10 @@ function planZone(
       (t, runs, order) =>
         drive(
           t,
-          routeOf(t, 'Straight', options.route.algorithm, order),
+          // (An order chosen by the optimizer or the caller is chosen again, with its report.)
+          options.route.algorithm === 'auto' && !options.route.trackOrder
+            ? routeOf(t, 'Straight', 'auto', order)
+            : bestRoute(t, 'Straight'),
           union(workable, intersection(runs, workField)),
         ),
       EAGER,
