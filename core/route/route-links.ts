@@ -34,6 +34,13 @@ const TIP_BACKS_RADII = [0, 1, 2, 3, 4, 5];
 /** ... at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
 const TIP_REACH_RADII = 5;
 
+/**
+ * A turn that swings the implement over the edge is re-chosen between poses
+ * at most this many turning radii apart (a turn round between tracks a few
+ * swaths apart where the ends run near the edge, say) [turning radii].
+ */
+const CLEAR_REACH_RADII = 15;
+
 /** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
 const DETOUR_RADII = 10;
 
@@ -252,7 +259,7 @@ export class RouteLinks {
   clearOf(from: Pose, to: Pose, c: Connection | null): Connection | null {
     const t = this.turnArea;
     const R = this.R;
-    if (!c || !t || this.sigma !== undefined || dist(from, to) > TIP_REACH_RADII * R) return c;
+    if (!c || !t || this.sigma !== undefined || dist(from, to) > CLEAR_REACH_RADII * R) return c;
     const s = { zone: this.zone, region: this.region, turnArea: t, R, hw: this.w / 2 };
     return clearOr(s, from, to, c, MAX_REVERSE_RADII * R, TIP_REACH_RADII * R, DETOUR_RADII * R);
   }

@@ -377,6 +377,29 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'a turn round between tracks up to 15 turning radii apart that swings over the edge is re-chosen inside (fiboa-dk:4-0, fiboa-ec_si:6691720)',
+    () => {
+      // Each turned round over the edge between ends more than five turning
+      // radii apart, where a turn backing up first keeps inside: fiboa-dk:4-0
+      // (7-12 m in three orientations; turned 90 degrees it swings over
+      // elsewhere), fiboa-ec_si:6691720 (27 m; turned 37 degrees it swings
+      // over elsewhere).
+      const cases = [
+        ...orientations(findCorpusField('fiboa-dk:4-0')!).filter((_, i) => i !== 2),
+        ...orientations(findCorpusField('fiboa-ec_si:6691720')!).filter((_, i) => i !== 1),
+      ];
+      for (const f of cases) {
+        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+        const name = String(f.properties.id);
+        expect(checkPlan(plan), name).toEqual([]);
+        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'a pass into a narrow tip turns round where the tip is wide enough, backing up along its legs (fiboa-fr:20, fiboa-ec_ro:25)',
     () => {
       const cases = [
