@@ -32,6 +32,20 @@ function longestReverse(plan: Plan): number {
 }
 
 /**
+ * Each field planned (S1, decomposed) gives a clean plan with no overhang
+ * and no run backwards longer than five turning radii.
+ */
+function expectClearPlans(fields: readonly { properties: { id?: unknown } }[]): void {
+  for (const f of fields) {
+    const { plan } = planField({ boundary: f, ...S1, decomposition: true });
+    const name = String(f.properties.id);
+    expect(checkPlan(plan), name).toEqual([]);
+    expect(plan.stats.overhangLength ?? 0, name).toBe(0);
+    expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
+  }
+}
+
+/**
  * The deepest any driven turn or connector reaches into the band of half
  * the swath along the field edge and the obstacles, measured here on the
  * geometry [m]: half the swath less the distance of its centre line to the
@@ -229,13 +243,7 @@ describe('turns keep the implement inside the field', () => {
         ),
         ...orientations(findCorpusField('fiboa-ec_lv:1904910')!).slice(0, 2),
       ];
-      for (const f of cases) {
-        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
-        const name = String(f.properties.id);
-        expect(checkPlan(plan), name).toEqual([]);
-        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
-        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
-      }
+      expectClearPlans(cases);
     },
     180_000,
   );
@@ -268,13 +276,7 @@ describe('turns keep the implement inside the field', () => {
         ...orientations(findCorpusField('fiboa-hr:188232')!).slice(0, 4),
         ...orientations(findCorpusField('fiboa-it_1:6')!),
       ];
-      for (const f of cases) {
-        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
-        const name = String(f.properties.id);
-        expect(checkPlan(plan), name).toEqual([]);
-        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
-        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
-      }
+      expectClearPlans(cases);
     },
     60_000,
   );
@@ -288,13 +290,7 @@ describe('turns keep the implement inside the field', () => {
         ...orientations(findCorpusField('fiboa-si:43')!),
         ...orientations(findCorpusField('fiboa-sk:498130409/1')!).slice(0, 4),
       ];
-      for (const f of cases) {
-        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
-        const name = String(f.properties.id);
-        expect(checkPlan(plan), name).toEqual([]);
-        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
-        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
-      }
+      expectClearPlans(cases);
     },
     60_000,
   );
@@ -335,13 +331,7 @@ describe('turns keep the implement inside the field', () => {
         ...orientations(findCorpusField('fiboa-bg:00151-494')!),
         ...orientations(findCorpusField('fiboa-hr:188292')!).filter((_, i) => i !== 2),
       ];
-      for (const f of cases) {
-        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
-        const name = String(f.properties.id);
-        expect(checkPlan(plan), name).toEqual([]);
-        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
-        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
-      }
+      expectClearPlans(cases);
     },
     120_000,
   );
@@ -388,13 +378,7 @@ describe('turns keep the implement inside the field', () => {
         ...orientations(findCorpusField('fiboa-dk:4-0')!).filter((_, i) => i !== 2),
         ...orientations(findCorpusField('fiboa-ec_si:6691720')!).filter((_, i) => i !== 1),
       ];
-      for (const f of cases) {
-        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
-        const name = String(f.properties.id);
-        expect(checkPlan(plan), name).toEqual([]);
-        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
-        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
-      }
+      expectClearPlans(cases);
     },
     120_000,
   );
@@ -407,14 +391,7 @@ describe('turns keep the implement inside the field', () => {
         // Mirrored, this field swings over its edge elsewhere.
         ...orientations(findCorpusField('fiboa-ec_ro:25')!).slice(0, 4),
       ];
-      for (const f of cases) {
-        const { plan } = planField({ boundary: f, ...S1, decomposition: true });
-        const name = String(f.properties.id);
-        expect(checkPlan(plan), name).toEqual([]);
-        expect(plan.stats.overhangLength ?? 0, name).toBe(0);
-        // No run backwards longer than five turning radii.
-        expect(longestReverse(plan), name).toBeLessThanOrEqual(5 * S1.machine.minTurningRadius + 1e-6);
-      }
+      expectClearPlans(cases);
     },
     60_000,
   );
