@@ -31,6 +31,7 @@ import { PUBLIC_ROUTES } from './auth/public-routes.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { ApiError, fromAjvErrors, validationError } from './errors.ts';
 import { checkRequestInput } from './input-rules.ts';
+import { lazyCompilersFactory } from './lazy-compilers.ts';
 import { errorSerializer, REDACT_PATHS, redactUrl, requestSerializer, sqlStateOf } from './log-safety.ts';
 import { contactMailer, createMailer, type MailOptions, mailOptionsFromEnv } from './mail/mailer.ts';
 import { openApiRefResolver, shareNamedSchemas, shareResponseHeaders } from './openapi/components.ts';
@@ -185,6 +186,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       },
       plugins: [ajvFormats as never],
     },
+    // Each route's validator and serializer are compiled on its first request, not at start-up.
+    schemaController: { compilersFactory: lazyCompilersFactory() as never },
   });
 
   const ownPool = !opts.pool;

@@ -35,7 +35,9 @@ export async function startTestServer(
   extend?: (app: FastifyInstance) => void | Promise<void>,
 ): Promise<TestServer> {
   const store = opts.store ?? (await testStore());
-  const app = await buildApp({ logger: false, purgeIntervalMs: 0, ...opts, store });
+  // Planning threads start when a test first plans: most tests of other routes never do.
+  const poolOptions = { idleThreads: 0, ...opts.poolOptions };
+  const app = await buildApp({ logger: false, purgeIntervalMs: 0, ...opts, poolOptions, store });
   if (extend) await extend(app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url, close: () => app.close() };

@@ -6,11 +6,16 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startBoss } from '../jobs/boss.ts';
+import { QUEUE_OPTIONS } from '../jobs/queues.ts';
 import { MIGRATIONS_DIR, openStore, type Store } from './db.ts';
+
+const PG_BOSS_VERSION: string = createRequire(import.meta.url)('pg-boss/package.json').version;
 
 /** Maintenance connection; override with TRAMLINE_TEST_POSTGRES_URL. */
 export const TEST_POSTGRES_URL =
@@ -68,9 +73,11 @@ export async function createTempDatabase(adminUrl = TEST_POSTGRES_URL): Promise<
 
 /**
  * An in-memory PGlite store for tests, started from a cached dump of a
- * freshly migrated database (creating a PGlite cluster takes seconds,
- * loading a dump about one). The cache is keyed by the migrations, so a new
- * migration makes a new dump.
+ * freshly migrated database that the job system has already set up
+ * (creating a PGlite cluster takes seconds, loading a dump about one, and
+ * pg-boss installing its schema and queues on the embedded database another
+ * one or two). The cache is keyed by the migrations, the pg-boss version and
+ * the queue options, so a change to any of them makes a new dump.
  */
 export async function openTestPgliteStore(): Promise<Store> {
   const h = createHash('sha256');
@@ -78,6 +85,7 @@ export async function openTestPgliteStore(): Promise<Store> {
     const p = join(MIGRATIONS_DIR, f);
     if (statSync(p).isFile()) h.update(f).update(readFileSync(p));
   }
+  h.update(PG_BOSS_VERSION).update(JSON.stringify(QUEUE_OPTIONS));
   const file = join(tmpdir(), `tramline-test-pglite-${h.digest('hex').slice(0, 16)}.tar`);
   if (existsSync(file)) {
     try {
@@ -87,6 +95,8 @@ export async function openTestPgliteStore(): Promise<Store> {
     }
   }
   const store = await openStore({ dataDir: 'memory://' });
+  const boss = await startBoss(store);
+  await boss.stop({ graceful: false });
   const dump = await store.pglite!.dumpDataDir('none');
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));

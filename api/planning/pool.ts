@@ -59,6 +59,13 @@ export interface PlanPoolOptions {
    * benchmark selection.
    */
   heapMb?: number;
+  /**
+   * Threads started with the pool and kept while idle (default: all). Fewer
+   * start on the first plans that need them (a thread takes about a second
+   * of CPU to load the planner) and end after a minute idle: for processes
+   * that may never plan, such as tests of other routes.
+   */
+  idleThreads?: number;
 }
 
 export class PoolBusyError extends Error {
@@ -117,7 +124,7 @@ export function createPlanPool(opts: PlanPoolOptions = {}): PlanPool {
     filename: opts.filename ?? PLAN_TASK_FILE,
     concurrentTasksPerWorker: 1,
     workerData: { niceIncrement: opts.niceIncrement ?? 5 },
-    minThreads: threads,
+    minThreads: Math.min(threads, Math.max(0, opts.idleThreads ?? threads)),
     maxThreads: threads,
     maxQueue,
     idleTimeout: 60_000,
