@@ -134,7 +134,10 @@ export function offset(
   // Polygons too far apart for their offsets to meet are offset apart: the
   // clipper's sweep costs the product of the edges it crosses and the edges
   // beside them on the scanline, and rings side by side share every scanline.
-  const groups = kept.length > 1 ? apart(kept, Math.abs(delta) * (join === 'miter' ? 4 : 2) + 1) : [kept];
+  // The raw offset of a ring stays within its box grown by the offset (round
+  // joins), 1.5 times it (square joins) or the miter limit times it (mitred).
+  const reach = Math.abs(delta) * (join === 'miter' ? 4 : 1.5) + 0.01;
+  const groups = kept.length > 1 ? apart(kept, reach) : [kept];
   if (groups.length === 1) return orient(treeToPolygons(offsetTree(kept, delta, join, arcTolerance)));
   return orient(inSweepOrder(groups.map((g) => offsetTree(g, delta, join, arcTolerance))));
 }
