@@ -1,7 +1,18 @@
+import { ClipperOffset, EndType, JoinType, PolyTree64 } from 'clipper2-ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Polygon } from '../types/index.ts';
-import { bufferLines, difference, intersection, offset, union, unionArea } from './clip.ts';
+import {
+  bufferLines,
+  difference,
+  intersection,
+  offset,
+  SCALE,
+  toPaths,
+  treeToPolygons,
+  union,
+  unionArea,
+} from './clip.ts';
 import { multiPolygonArea, signedArea } from './polygon.ts';
 
 const rect = (x0: number, y0: number, x1: number, y1: number): Polygon => ({
@@ -34,6 +45,35 @@ describe('clip', () => {
     expect(multiPolygonArea(offset([a], -31))).toBe(0);
     // Outward: rectangle + edges + round corners.
     expect(multiPolygonArea(offset([a], 2))).toBeCloseTo(6000 + 2 * 2 * 160 + Math.PI * 4, 0);
+  });
+
+  it('offsets polygons far apart as one sweep of them all does (same rings, same order)', () => {
+    const disc = (cx: number, cy: number, r: number): Polygon => ({
+      outer: Array.from({ length: 40 }, (_, i) => ({
+        x: cx + r * Math.cos((i * Math.PI) / 20),
+        y: cy + r * Math.sin((i * Math.PI) / 20),
+      })),
+      holes: [],
+    });
+    // Round obstacles side by side, and a field with an island in its hole.
+    const framed: Polygon = {
+      ...rect(0, -200, 100, -100),
+      holes: [rect(20, -180, 80, -120).outer.reverse()],
+    };
+    const polys = [disc(0, 0, 15), disc(60, 3, 15), disc(120, -2, 15), framed, rect(40, -160, 60, -140)];
+    for (const delta of [-6, 4]) {
+      const co = new ClipperOffset(4, 0.03 * SCALE);
+      co.addPaths(toPaths(polys), JoinType.Round, EndType.Polygon);
+      const tree = new PolyTree64();
+      co.execute(delta * SCALE, tree);
+      const oneSweep = treeToPolygons(tree);
+      for (const p of oneSweep) {
+        if (signedArea(p.outer) < 0) p.outer.reverse();
+        for (const h of p.holes) if (signedArea(h) > 0) h.reverse();
+      }
+      expect(oneSweep.length).toBeGreaterThan(4);
+      expect(offset(polys, delta, 'round', 0.03)).toEqual(oneSweep);
+    }
   });
 
   it('buffers open lines with flat ends', () => {

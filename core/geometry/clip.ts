@@ -50,19 +50,21 @@ export function toPaths(polys: readonly Polygon[]): Paths64 {
 
 /** Polygons (outer rings with their holes; islands in holes as polygons of their own) of an engine tree. */
 export function treeToPolygons(tree: PolyPath64, out: Polygon[] = []): Polygon[] {
-  for (let i = 0; i < tree.count; i++) {
-    const outer = tree.child(i);
-    if (!outer.poly || outer.poly.length < 3) continue;
-    const poly: Polygon = { outer: fromPath(outer.poly), holes: [] };
-    for (let j = 0; j < outer.count; j++) {
-      const hole = outer.child(j);
-      if (hole.poly && hole.poly.length >= 3) poly.holes.push(fromPath(hole.poly));
-      // Islands inside holes become polygons of their own.
-      treeToPolygons(hole, out);
-    }
-    out.push(poly);
-  }
+  for (let i = 0; i < tree.count; i++) outerToPolygons(tree.child(i), out);
   return out;
+}
+
+/** An outer ring of an engine tree with its holes, after the islands in them. */
+function outerToPolygons(outer: PolyPath64, out: Polygon[]): void {
+  if (!outer.poly || outer.poly.length < 3) return;
+  const poly: Polygon = { outer: fromPath(outer.poly), holes: [] };
+  for (let j = 0; j < outer.count; j++) {
+    const hole = outer.child(j);
+    if (hole.poly && hole.poly.length >= 3) poly.holes.push(fromPath(hole.poly));
+    // Islands inside holes become polygons of their own.
+    treeToPolygons(hole, out);
+  }
+  out.push(poly);
 }
 
 function booleanOp(type: ClipType, subject: readonly Polygon[], clip: readonly Polygon[] | null): Polygon[] {
@@ -129,11 +131,109 @@ export function offset(
         )
       : polys.filter((p) => !gone(p.outer));
   if (kept.length === 0) return [];
+  // Polygons too far apart for their offsets to meet are offset apart: the
+  // clipper's sweep costs the product of the edges it crosses and the edges
+  // beside them on the scanline, and rings side by side share every scanline.
+  // The raw offset of a ring stays within its box grown by the offset (round
+  // joins), 1.5 times it (square joins) or the miter limit times it (mitred).
+  const reach = Math.abs(delta) * (join === 'miter' ? 4 : 1.5) + 0.01;
+  const groups = kept.length > 1 ? apart(kept, reach) : [kept];
+  if (groups.length === 1) return orient(treeToPolygons(offsetTree(kept, delta, join, arcTolerance)));
+  return orient(inSweepOrder(groups.map((g) => offsetTree(g, delta, join, arcTolerance))));
+}
+
+function offsetTree(polys: readonly Polygon[], delta: number, join: Join, arcTolerance: number): PolyTree64 {
   const co = new ClipperOffset(4, arcTolerance * SCALE);
-  co.addPaths(toPaths(kept), JOINS[join], EndType.Polygon);
+  co.addPaths(toPaths(polys), JOINS[join], EndType.Polygon);
   const tree = new PolyTree64();
   co.execute(delta * SCALE, tree);
-  return orient(treeToPolygons(tree));
+  return tree;
+}
+
+/**
+ * The polygons in groups whose bounding boxes, grown by `reach`, overlap no
+ * other group's (each in input order; groups in order of their first polygon).
+ */
+function apart(polys: readonly Polygon[], reach: number): Polygon[][] {
+  const n = polys.length;
+  const boxes = polys.map((p) => box(p.outer));
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  const byX = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[a][0] - boxes[b][0]);
+  for (let ii = 0; ii < n; ii++) {
+    const a = boxes[byX[ii]];
+    for (let jj = ii + 1; jj < n; jj++) {
+      const b = boxes[byX[jj]];
+      if (b[0] > a[2] + 2 * reach) break;
+      if (b[1] <= a[3] + 2 * reach && a[1] <= b[3] + 2 * reach) parent[find(byX[ii])] = find(byX[jj]);
+    }
+  }
+  const groups = new Map<number, Polygon[]>();
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    let g = groups.get(r);
+    if (!g) {
+      g = [];
+      groups.set(r, g);
+    }
+    g.push(polys[i]);
+  }
+  return [...groups.values()];
+}
+
+/** [minX, minY, maxX, maxY] of a ring [m]. */
+function box(ring: readonly Point[]): [number, number, number, number] {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  for (const p of ring) {
+    if (p.x < x0) x0 = p.x;
+    if (p.x > x1) x1 = p.x;
+    if (p.y < y0) y0 = p.y;
+    if (p.y > y1) y1 = p.y;
+  }
+  return [x0, y0, x1, y1];
+}
+
+/**
+ * The polygons of separately swept trees in the order one sweep of them all
+ * would give: the clipper sweeps from the largest y down and numbers the
+ * polygons as it meets them, so each tree's polygons (an outer ring after
+ * the islands in its holes, as treeToPolygons lists them) are merged by
+ * the largest y of their outer ring.
+ */
+function inSweepOrder(trees: readonly PolyTree64[]): Polygon[] {
+  const lists: { top: number; polys: Polygon[] }[][] = trees.map((tree) => {
+    const units: { top: number; polys: Polygon[] }[] = [];
+    for (let i = 0; i < tree.count; i++) {
+      const child = tree.child(i);
+      if (!child.poly || child.poly.length < 3) continue;
+      let top = Number.NEGATIVE_INFINITY;
+      for (const q of child.poly) if (q.y > top) top = q.y;
+      const polys: Polygon[] = [];
+      outerToPolygons(child, polys);
+      units.push({ top, polys });
+    }
+    return units;
+  });
+  const out: Polygon[] = [];
+  const at = lists.map(() => 0);
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < lists.length; k++) {
+      if (at[k] >= lists[k].length) continue;
+      if (best < 0 || lists[k][at[k]].top > lists[best][at[best]].top) best = k;
+    }
+    if (best < 0) return out;
+    out.push(...lists[best][at[best]++].polys);
+  }
 }
 
 /** Buffer open polylines into strips of half-width hw [m] with flat (butt) or round ends. */

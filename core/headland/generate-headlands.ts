@@ -86,6 +86,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
   const RF = R * 1.005;
   const N = opts.exteriorPasses;
   const M = opts.interiorPasses;
+  const steps: SmoothingSteps = new Map();
   const allHoles: Polygon[] = union(zone.holes.map((h) => ({ outer: h.slice().reverse(), holes: [] })));
   const boundaryIndex = new EdgeIndex([zone.outer, ...zone.holes]);
   // An obstacle whose own headland would run into the exterior passes lies
@@ -159,7 +160,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         // Without obstacles to keep off, an inward offset by d >= RS has no
         // concave bend tighter than d: the closing leaves it as it is, and
         // the opening erodes the field edge by d + RS and grows it back by RS.
-        const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(inset(d), RS, RS));
+        const plain = () => (d >= RS ? openedErosion(outer, d, RS) : smoothRegion(inset(d), RS, RS, steps));
         // Whether a part of the smoothed pass has no drivable ring (it would leave the field).
         const lost = { count: 0 };
         // The obstacles left are far enough from the edge for the pass to go
@@ -172,7 +173,9 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
           : [];
         choice.add(r);
         if (r.length < wanted(k)) {
-          const own = keepOutIndex ? smoothRegion(withoutFarHoles(insetClear(d), 2 * RS), RS, RS) : plain();
+          const own = keepOutIndex
+            ? smoothRegion(withoutFarHoles(insetClear(d), 2 * RS), RS, RS, steps)
+            : plain();
           const withKeepOut = drivableRings(own, RF, boundaryIndex, opts.curvatureRate, lost);
           choice.add(withKeepOut);
           if (withKeepOut.length > r.length) r = withKeepOut;
@@ -194,7 +197,16 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
             break;
           }
           // Pulled in only where its rounding would leave the field.
-          for (const local of pulledInLocally(insetClear(d), d, w, RS, RF, boundaryIndex, opts.curvatureRate))
+          for (const local of pulledInLocally(
+            insetClear(d),
+            d,
+            w,
+            RS,
+            RF,
+            boundaryIndex,
+            opts.curvatureRate,
+            steps,
+          ))
             choice.add(local);
         }
         // Pulled in all round only where no ring follows the pass anywhere.
@@ -244,7 +256,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         else {
           region = intersection([component], clip.polys);
           if (multiPolygonArea(region) < polygonArea(component) - 1e-3) {
-            const opened = smoothRegion(region, 0, RS);
+            const opened = smoothRegion(region, 0, RS, steps);
             if (containsAll(opened, group)) region = opened;
           }
           if (!containsAll(region, group)) continue;
@@ -273,15 +285,15 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       // where its ring would cross another obstacle or the edge.
       let together: Point[][] = [];
       for (const delta of [0, 1, 2, 4]) {
-        let smooth = smoothRegion(offset(holes, d + delta), RS, RS);
+        let smooth = smoothRegion(offset(holes, d + delta), RS, RS, steps);
         if (smooth.length === 0 || !containsAll(smooth, holes)) {
-          smooth = smoothRegion(offset(holes, Math.max(RS, d) + delta), RS, 0);
+          smooth = smoothRegion(offset(holes, Math.max(RS, d) + delta), RS, 0, steps);
         }
         let r: Point[][] = [];
         for (const clip of clips) {
           let region = intersection(smooth, clip.polys);
           if (multiPolygonArea(region) < multiPolygonArea(smooth) - 1e-3) {
-            const opened = smoothRegion(region, 0, RS);
+            const opened = smoothRegion(region, 0, RS, steps);
             if (containsAll(opened, holes)) region = opened;
           }
           if (!containsAll(region, holes)) continue;
@@ -295,9 +307,9 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
       let pending: Polygon[] = holes.filter((h) => !together.some((r) => pointInRing(h.outer[0], r)));
       for (const delta of [0, 1, 2, 4]) {
         if (!pending.length) break;
-        let smooth = smoothRegion(offset(pending, d + delta), RS, RS);
+        let smooth = smoothRegion(offset(pending, d + delta), RS, RS, steps);
         if (smooth.length === 0 || !containsAll(smooth, pending)) {
-          smooth = smoothRegion(offset(pending, Math.max(RS, d) + delta), RS, 0);
+          smooth = smoothRegion(offset(pending, Math.max(RS, d) + delta), RS, 0, steps);
         }
         const left: Polygon[] = [];
         const assigned = new Set<Polygon>();
@@ -339,6 +351,7 @@ function pulledInLocally(
   RF: number,
   boundary: EdgeIndex,
   curvatureRate: number | undefined,
+  steps: SmoothingSteps,
 ): Point[][][] {
   const base = withoutFarHoles(inset, 2 * RS);
   if (base.length === 0) return [];
@@ -347,10 +360,10 @@ function pulledInLocally(
   // both sides of a slot narrower than twice the turning radius (a closing
   // would fill it), and pinches off where it is narrower than that: its
   // concave bends are rounded inwards by the fillets.
-  const opened = drivableRings(smoothRegion(base, 0, RS), RF, boundary, curvatureRate);
+  const opened = drivableRings(smoothRegion(base, 0, RS, steps), RF, boundary, curvatureRate);
   if (opened.length) out.push(opened);
   // What the closing adds: the fill of each bend tighter than RS.
-  const fill = difference(smoothRegion(base, RS, 0), base).filter((p) => polygonArea(p) > 1e-3);
+  const fill = difference(smoothRegion(base, RS, 0, steps), base).filter((p) => polygonArea(p) > 1e-3);
   // The fills that come closer than a quarter swath to the field edge (or cross it).
   const margin = Math.min(w / 4, d / 2);
   const bad = fill.filter((p) =>
@@ -359,7 +372,7 @@ function pulledInLocally(
   if (bad.length === 0) return out;
   for (const rho of [1, 2, 4]) {
     const region = difference(base, offset(bad, rho));
-    const own = smoothRegion(region, RS, RS);
+    const own = smoothRegion(region, RS, RS, steps);
     const r = drivableRings(own, RF, boundary, curvatureRate);
     if (r.length) out.push(r);
     // Every part of it drivable: pulling in farther only loses more.
@@ -373,20 +386,51 @@ function pulledInLocally(
  * with radius ro (rounds convex corners to ro). Pieces the erosion leaves
  * smaller than MIN_CORE across are dropped.
  */
-export function smoothRegion(region: readonly Polygon[], rc: number, ro: number): Polygon[] {
+export function smoothRegion(
+  region: readonly Polygon[],
+  rc: number,
+  ro: number,
+  steps?: SmoothingSteps,
+): Polygon[] {
   // The result is simplified within 2 cm and filleted afterwards, so 1 cm arcs are plenty.
   const tol = 0.03;
   // Dense arcs from earlier offsets cost the clipper far more than their
   // vertices (each one's offset crosses many neighbours'): simplify within
   // 2 cm before each step.
   let r: Polygon[] = simplifyPolygons(region, 0.02);
+  const key = steps ? JSON.stringify(r) : '';
+  const step = (name: string, make: () => Polygon[]): Polygon[] => {
+    if (!steps) return make();
+    const k = `${name} ${key}`;
+    let out = steps.get(k);
+    if (!out) {
+      out = make();
+      steps.set(k, out);
+    }
+    return out;
+  };
   // Closing then opening: dilate by rc, erode by rc + ro (the closing's
   // erosion and the opening's in one offset), dilate by ro.
-  if (rc > 0) r = offset(r, rc, 'round', tol);
-  if (rc + ro > 0) r = withoutSpecks(simplifyPolygons(offset(r, -(rc + ro), 'round', tol), 0.02));
-  if (ro > 0) r = offset(r, ro, 'round', tol);
+  const s = r;
+  if (rc > 0) r = step(`+${rc}`, () => offset(s, rc, 'round', tol));
+  const c = r;
+  if (rc + ro > 0)
+    r = step(`+${rc}-${rc + ro}`, () =>
+      withoutSpecks(simplifyPolygons(offset(c, -(rc + ro), 'round', tol), 0.02)),
+    );
+  const e = r;
+  if (ro > 0) r = step(`+${rc}-${rc + ro}+${ro}`, () => offset(e, ro, 'round', tol));
   return r;
 }
+
+/**
+ * The steps of the smoothings made for one zone's headlands, by the step
+ * and the (simplified) region smoothed: the passes' candidates smooth the
+ * same regions again and again (the closing of a region for the pass and
+ * for its fill, the obstacles grown for all of them and for each group).
+ * The polygons kept are shared: not to be changed.
+ */
+export type SmoothingSteps = Map<string, Polygon[]>;
 
 /**
  * Pieces of an erosion smaller than this across are dropped [m]: a region
