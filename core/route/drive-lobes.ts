@@ -12,16 +12,13 @@
  * the other side: a fishtail or K-turn that stays inside the field).
  */
 import { Clipper } from 'clipper2-ts';
-import type { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
-import { cornerTurn, keepsClear, reflexCornerTurn } from './headland-corners.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { angleDiffRad, dist } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
-import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** An open (or, when the whole ring is undriven, closed) stretch of a reference pass. */
 export interface Lobe {
@@ -390,10 +387,6 @@ export function lobeParts(
           to = apexOut;
           c =
             b.links.tipTurn(from, { ...to, heading: outLeg.heading }, loop ? 0 : roomIn, outLeg.length) ??
-            // Squared at the apex: back up along the leg in, round the arc, back up along the leg out.
-            (loop || dist(apexIn, apexOut) > 1e-6
-              ? null
-              : squareTurn(from, outLeg.heading, R, b.w, region)) ??
             // Turning round in several moves at the tip itself.
             b.links.turnRound(from, { ...to, heading: outLeg.heading }, 'turnArea');
           if (c) break;
@@ -459,22 +452,6 @@ function splicedLoop(
     }
     parts.push(...inner.parts);
     return { parts, end: inner.end };
-  }
-  return null;
-}
-
-/**
- * The reversing turn at the apex `at` of a bend onto heading hOut, squared
- * (headland-corners.ts: back up along the leg in, the arc forward, back up
- * along the leg out to the apex; or, where the bend turns towards the edge,
- * on past the apex and back round the arc outside it), where the implement
- * keeps clear of the edges all through it; null where neither does.
- */
-function squareTurn(at: Pose, hOut: number, R: number, swath: number, region: EdgeIndex): Connection | null {
-  const clearance = swath / 2 - TURN_REGION_SLACK;
-  for (const make of [cornerTurn, reflexCornerTurn]) {
-    const turn = make(at, hOut, R, region);
-    if (turn && keepsClear(at, turn, clearance, region)) return turn;
   }
   return null;
 }

@@ -397,18 +397,6 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
-    'a lobe turned at a sharp bend where no turn with little reversing fits is squared there, backing along its legs, before turning round in several moves (fiboa-ec_ro:20), turned and mirrored',
-    () => {
-      // Turned or mirrored, a bend of a lobe of the outer pass was turned at
-      // by a turn found in the field that swung the implement over the edge
-      // (16.7 m in each). As it lies, the field still swings over it at the
-      // tips of its strip between tracks (125 m, 141 m before).
-      expectClearPlans(orientations(findCorpusField('fiboa-ec_ro:20')!).slice(1));
-    },
-    60_000,
-  );
-
-  it.skipIf(!hasCorpus())(
     'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-lt:6, corridors as narrow as the machine)',
     () => {
       const { plan } = planField({ boundary: findCorpusField('fiboa-lt:6')!, ...S1 });
