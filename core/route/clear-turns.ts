@@ -94,6 +94,18 @@ export function wayOverhang(zone: Polygon, hw: number, from: Pose, to: Pose, c: 
 }
 
 /**
+ * The overhang of driven parts as the plan audit measures it [m]: of their
+ * turns and connectors, between the working parts they leave and join (the
+ * parts driven in their order).
+ */
+export function partsOverhang(zone: Polygon, hw: number, parts: readonly PathPart[]): number {
+  const driven = parts.map((p, i) => ({ ...p, sequence: i }));
+  return meterOf(zone, hw)
+    .measure(driven)
+    .reduce((a, o) => a + o.length, 0);
+}
+
+/**
  * The pieces of a turn: the reversing `before` it (from the pose it leaves),
  * the middle, and the reversing `after` it (onto the pose it joins), each
  * joined with the middle's reversing pieces it runs on into.

@@ -7,7 +7,17 @@ import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { OFF_LINE } from '../metrics/plan-audit.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
-import { driveLobe, type Lobe, lobeParts, openLegs, undrivenLobes } from './drive-lobes.ts';
+import {
+  clearerLobe,
+  driveLobe,
+  edgeClearance,
+  type Leg,
+  type Lobe,
+  lobeOverhang,
+  lobeParts,
+  openLegs,
+  undrivenLobes,
+} from './drive-lobes.ts';
 import { loopWithCorners, type RingCorner, squareCorners } from './headland-corners.ts';
 import {
   extendLobes,
@@ -245,40 +255,64 @@ export class HeadlandDriver {
         b.links.connectPoses(from, to, R, input.region, { allowReverse: false, maxLength }, 'field'),
     };
     for (const lobe of exterior ? this.lobesOf(path, ring.passNumber, s, dir) : []) {
-      const legs = openLegs({ ...lobe.lobe, points: lobe.points }, null);
-      if (!legs.length) continue;
+      const line = { ...lobe.lobe, points: lobe.points };
+      const plain = openLegs(line, null);
+      if (!plain.length) continue;
       // On from the loop into the lobe (and back) along the planned line where the loop runs on
       // it, else off and back onto the loop at its vertices (on straights where the machine
       // steers smoothly) by a connector.
-      const into = lobeEntry(
-        path,
-        s,
-        dir,
-        lobe.enter,
-        legs[0],
-        this.plannedLines(ring.passNumber),
-        3 * R,
-        joins,
-      );
-      const outOf = lobeExit(
-        path,
-        s,
-        dir,
-        lobe.leave,
-        legs[legs.length - 1],
-        this.plannedLines(ring.passNumber),
-        3 * R,
-        joins,
-      );
-      if (lobe.lobe.shallow && !(into && outOf)) continue;
-      const enter = into?.at ?? path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
-      const leave = outOf?.at ?? path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
-      if (enter < at + 1 || leave > path.length - 1) continue;
+      const ends = (legs: Leg[]) => {
+        const into = lobeEntry(
+          path,
+          s,
+          dir,
+          lobe.enter,
+          legs[0],
+          this.plannedLines(ring.passNumber),
+          3 * R,
+          joins,
+        );
+        const outOf = lobeExit(
+          path,
+          s,
+          dir,
+          lobe.leave,
+          legs[legs.length - 1],
+          this.plannedLines(ring.passNumber),
+          3 * R,
+          joins,
+        );
+        const enter = into?.at ?? path.distance(s, path.snap(s + dir * (lobe.enter - 2 * R)), dir);
+        const leave = outOf?.at ?? path.distance(s, path.snap(s + dir * (lobe.leave + 2 * R)), dir);
+        const fits = !(lobe.lobe.shallow && !(into && outOf)) && !(enter < at + 1 || leave > path.length - 1);
+        return { into, outOf, enter, leave, fits };
+      };
       // Closed lobes near its tips are driven from there.
       const closed = this.lobes(ring.passNumber).filter((l) => l.closed && !this.drivenLobes.has(lobeKey(l)));
-      const pending = closed.slice();
-      const seen = { overhang: false };
-      const inner = lobeParts(b, legs, ring.passNumber, pending, seen);
+      const drive = (legs: Leg[]) => {
+        const pending = closed.slice();
+        const seen = { overhang: false };
+        const inner = lobeParts(b, legs, ring.passNumber, pending, seen);
+        return { legs, pending, seen, inner };
+      };
+      let way = ends(plain);
+      if (!way.fits) continue;
+      let pick = drive(plain);
+      if (pick.inner && lobeOverhang(b, pick.inner.parts) > 0) {
+        // Where a turn swings the implement over the edge, the legs kept off it as the planned line is (simplifiedLine).
+        const fine = openLegs(line, null, edgeClearance(b));
+        if (fine.length !== plain.length) {
+          const other = drive(fine);
+          const otherWay =
+            other.inner && clearerLobe(b, pick.inner.parts, other.inner.parts) ? ends(fine) : null;
+          if (otherWay?.fits) {
+            pick = other;
+            way = otherWay;
+          }
+        }
+      }
+      const { legs, pending, seen, inner } = pick;
+      const { into, outOf, enter, leave } = way;
       if (!inner) continue;
       // A shallow lobe is worth driving only where the implement stays inside the field all the way.
       if (lobe.lobe.shallow && seen.overhang) continue;

@@ -12,13 +12,16 @@
  * the other side: a fishtail or K-turn that stays inside the field).
  */
 import { Clipper } from 'clipper2-ts';
+import type { EdgeIndex } from '../geometry/edge-index.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
+import { partsOverhang } from './clear-turns.ts';
 import type { Connection } from './connect.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { angleDiffRad, dist } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
+import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** An open (or, when the whole ring is undriven, closed) stretch of a reference pass. */
 export interface Lobe {
@@ -46,6 +49,12 @@ const MAX_ROUNDED_TURN = (120 * Math.PI) / 180;
 const TIP_REVERSE_RADII = 5;
 /** Lobes are simplified within this distance [m]. */
 const SIMPLIFY = 0.2;
+/** A leg may come this much [m] nearer the edge than the clearance, or than the planned points it stands for. */
+const CLEAR_SLACK = 0.01;
+/** Legs kept off the edge work at most this much [m] less of the planned line. */
+const WORKED_SLACK = 0.5;
+/** Legs are measured against the edge this often [m]. */
+const CLEAR_STEP = 0.25;
 /** A closed lobe whose tip comes this many turning radii near another lobe's tip is driven from there. */
 const SPLICE_RADII = 3;
 
@@ -222,11 +231,23 @@ export interface Leg {
  */
 export function driveLobe(b: RouteBuilder, lobe: Lobe, closedLobes: Lobe[] = []): boolean {
   const pose = b.pose;
-  const legs = lobe.closed ? loopLegs(lobe, pose ?? lobe.points[0], pose?.heading) : openLegs(lobe, pose);
-  if (legs.length === 0) return false;
+  const legsOf = (clear?: EdgeClearance) =>
+    lobe.closed ? loopLegs(lobe, pose ?? lobe.points[0], pose?.heading, clear) : openLegs(lobe, pose, clear);
   // The closed lobes driven from this one's tips leave the list only when it is driven.
-  const pending = closedLobes.slice();
-  const parts = lobeParts(b, legs, lobe.passNumber, pending);
+  const drive = (legs: Leg[]) => {
+    const pending = closedLobes.slice();
+    return { legs, pending, parts: legs.length ? lobeParts(b, legs, lobe.passNumber, pending) : null };
+  };
+  let pick = drive(legsOf());
+  if (pick.parts && lobeOverhang(b, pick.parts.parts) > 0) {
+    // Where a turn swings the implement over the edge, the legs kept off it as the planned line is (simplifiedLine).
+    const fine = legsOf(edgeClearance(b));
+    if (fine.length !== pick.legs.length) {
+      const other = drive(fine);
+      if (other.parts && clearerLobe(b, pick.parts.parts, other.parts.parts)) pick = other;
+    }
+  }
+  const { legs, pending, parts } = pick;
   if (!parts) return false;
   const start: Pose = { x: legs[0].a.x, y: legs[0].a.y, heading: legs[0].heading };
   const mark = b.parts.length;
@@ -242,8 +263,8 @@ export function driveLobe(b: RouteBuilder, lobe: Lobe, closedLobes: Lobe[] = [])
 }
 
 /** The legs of an open lobe, from its end nearer to p. */
-export function openLegs(lobe: Lobe, p: Point | null): Leg[] {
-  let pts = Clipper.simplifyPathD(lobe.points, SIMPLIFY, false);
+export function openLegs(lobe: Lobe, p: Point | null, clear?: EdgeClearance): Leg[] {
+  let pts = simplifiedLine(lobe.points, false, clear);
   if (p && dist(p, pts[pts.length - 1]) < dist(p, pts[0])) pts = pts.slice().reverse();
   return toLegs(pts);
 }
@@ -252,8 +273,8 @@ export function openLegs(lobe: Lobe, p: Point | null): Leg[] {
  * The legs of a closed lobe once round, from its vertex nearest to p, in the
  * direction that goes on most nearly at `heading`.
  */
-function loopLegs(lobe: Lobe, p: Point, heading: number | undefined): Leg[] {
-  const pts = Clipper.simplifyPathD(lobe.points, SIMPLIFY, true);
+function loopLegs(lobe: Lobe, p: Point, heading: number | undefined, clear?: EdgeClearance): Leg[] {
+  const pts = simplifiedLine(lobe.points, true, clear);
   const n = pts.length;
   if (n < 3) return [];
   let s = 0;
@@ -267,6 +288,122 @@ function loopLegs(lobe: Lobe, p: Point, heading: number | undefined): Leg[] {
   return Math.abs(angleDiffRad(a[0].heading, heading)) <= Math.abs(angleDiffRad(c[0].heading, heading))
     ? a
     : c;
+}
+
+/** The field's edges and the clearance [m] a lobe's legs keep from them where its planned line does. */
+export interface EdgeClearance {
+  region: EdgeIndex;
+  clearance: number;
+}
+
+/** The overhang of a lobe's parts driven in their order, as the plan audit measures it [m]. */
+export function lobeOverhang(b: RouteBuilder, parts: readonly PathPart[]): number {
+  return partsOverhang(b.input.zone, b.w / 2, parts);
+}
+
+/**
+ * True where a lobe's parts driven on legs kept off the edge (`fine`) keep
+ * the implement inside the field and work as much of the planned line as
+ * those on legs simplified as they are (`plain`, which do not keep it inside).
+ */
+export function clearerLobe(b: RouteBuilder, plain: readonly PathPart[], fine: readonly PathPart[]): boolean {
+  return lobeOverhang(b, fine) === 0 && workedLength(fine) >= workedLength(plain) - WORKED_SLACK;
+}
+
+/** Length of the working parts [m]. */
+function workedLength(parts: readonly PathPart[]): number {
+  let s = 0;
+  for (const p of parts) if (p.working) s += polylineLength(p.points);
+  return s;
+}
+
+/** The clearance a lobe's legs keep from the zone's edges: half the swath (less the turn area's slack). */
+export function edgeClearance(b: RouteBuilder): EdgeClearance {
+  return { region: b.input.region, clearance: b.w / 2 - TURN_REGION_SLACK };
+}
+
+/**
+ * A lobe's line simplified within SIMPLIFY; with `clear`, where a
+ * simplified leg runs nearer the edge than the clearance and nearer than
+ * the planned points it stands for (a leg cutting the arc a pass draws
+ * round a reflex corner of the edge), as many of those points kept as hold
+ * it off (the farthest off the leg first): a leg cut that close to the edge
+ * swings the implement over it on every turn that backs up along it.
+ */
+function simplifiedLine(points: readonly Point[], closed: boolean, clear?: EdgeClearance): Point[] {
+  const pts = Clipper.simplifyPathD(points as Point[], SIMPLIFY, closed);
+  if (!clear || pts.length < 2) return pts;
+  const n = points.length;
+  const index = new Map<string, number>();
+  points.forEach((q, i) => {
+    const key = `${q.x},${q.y}`;
+    if (!index.has(key)) index.set(key, i);
+  });
+  const at = pts.map((q) => index.get(`${q.x},${q.y}`));
+  if (at.some((i) => i === undefined)) return pts;
+  const { region, clearance } = clear;
+  const out: Point[] = [pts[0]];
+  const m = pts.length;
+  for (let k = 1; k < (closed ? m + 1 : m); k++) {
+    const a = at[k - 1] as number;
+    const b = at[k % m] as number;
+    const q = pts[k % m];
+    // The planned points the leg stands for (wrapping round a closed line).
+    const span = (b - a + n) % n;
+    if (span > 1) {
+      const between: Point[] = [];
+      for (let i = 0; i <= span; i++) between.push(points[(a + i) % n]);
+      const planned = Math.min(...between.map((p) => region.distance(p, clearance + 1)));
+      const floor = Math.min(clearance, planned) - CLEAR_SLACK;
+      refine(between, 0, span, floor, region, clearance + 1, out);
+    }
+    if (k < m) out.push(q);
+  }
+  return out;
+}
+
+/**
+ * The points of `pts` strictly between i and j that keep the straights
+ * between them no nearer the edge than `floor`, pushed onto `out`: none
+ * where the straight from i to j keeps it, else the point farthest off that
+ * straight and those either side of it, found the same way.
+ */
+function refine(
+  pts: readonly Point[],
+  i: number,
+  j: number,
+  floor: number,
+  region: EdgeIndex,
+  cap: number,
+  out: Point[],
+): void {
+  if (j - i < 2 || nearestOnSegment(pts[i], pts[j], region, cap) >= floor) return;
+  const a = pts[i];
+  const b = pts[j];
+  const L = dist(a, b);
+  let k = i + 1;
+  let far = -1;
+  for (let m = i + 1; m < j; m++) {
+    const p = pts[m];
+    const d = L > 0 ? Math.abs((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)) / L : dist(a, p);
+    if (d > far) {
+      far = d;
+      k = m;
+    }
+  }
+  refine(pts, i, k, floor, region, cap, out);
+  out.push(pts[k]);
+  refine(pts, k, j, floor, region, cap, out);
+}
+
+/** The least distance to the region's edges along the segment, sampled every CLEAR_STEP [m] (at most `cap`). */
+function nearestOnSegment(a: Point, b: Point, region: EdgeIndex, cap: number): number {
+  const L = dist(a, b);
+  const k = Math.max(1, Math.ceil(L / CLEAR_STEP));
+  let d = cap;
+  for (let i = 0; i <= k; i++)
+    d = Math.min(d, region.distance({ x: a.x + ((b.x - a.x) * i) / k, y: a.y + ((b.y - a.y) * i) / k }, cap));
+  return d;
 }
 
 function toLegs(pts: readonly Point[]): Leg[] {

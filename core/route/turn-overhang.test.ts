@@ -397,6 +397,17 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    "a lobe's legs into a tip keep off the edge as its planned line does, so the turn there keeps the implement inside (fiboa-de_fusion:de_test_2019/48), every orientation",
+    () => {
+      // Simplified within 0.2 m, a leg into a tip cut the arc the planned
+      // line draws round a reflex corner of the edge: the turn there swung
+      // the implement over the edge (15.4 m of overhang).
+      expectClearPlans(orientations(findCorpusField('fiboa-de_fusion:de_test_2019/48')!));
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-lt:6, corridors as narrow as the machine)',
     () => {
       const { plan } = planField({ boundary: findCorpusField('fiboa-lt:6')!, ...S1 });
