@@ -91,9 +91,8 @@ describe('generateCurvedTracks', () => {
     );
   });
 
-  it('ends a track cut on a chord of a bend at a vertex the machine can reach', () => {
-    // A case the property found: a track cut by the area next to vertices the clipper inserted.
-    const [leg, depth, w, R] = [10, 117.93509894736842, 3, 8.488259374127974];
+  /** Curved tracks along a V-shaped reference across a rectangle, as the property draws them unrotated. */
+  function expectDrivableInV(leg: number, depth: number, w: number, R: number): number {
     const reference = [
       { x: -leg - 100, y: depth },
       { x: 0, y: 0 },
@@ -111,11 +110,21 @@ describe('generateCurvedTracks', () => {
       },
     ];
     const t = generateCurvedTracks(area, { swathWidth: w, turningRadius: R, reference });
-    expect(t.tracks.length).toBeGreaterThan(5);
     for (const tr of t.tracks) {
       expectDrivable(tr.path as Point[], R);
       expectInside(tr.path as Point[], area);
     }
+    return t.tracks.length;
+  }
+
+  it('starts a track cut between two samples of a bend on a piece the machine can follow', () => {
+    // A case the property found: the first piece of a cut track turned 5.005 degrees.
+    expect(expectDrivableInV(10, 149.98643949084072, 3, 4.5705367669508)).toBeGreaterThan(40);
+  });
+
+  it('ends a track cut on a chord of a bend at a vertex the machine can reach', () => {
+    // A case the property found: a track cut by the area next to vertices the clipper inserted.
+    expect(expectDrivableInV(10, 117.93509894736842, 3, 8.488259374127974)).toBeGreaterThan(5);
   });
 
   it('finds the longest smooth run of the boundary as the default reference', () => {

@@ -27,7 +27,9 @@ export function expectDrivable(pts: readonly Point[], radius: number): void {
     const h2 = Math.atan2(pts[k].y - pts[k - 1].y, pts[k].x - pts[k - 1].x);
     let d = Math.abs(h2 - h1);
     if (d > Math.PI) d = 2 * Math.PI - d;
-    if (d > (5 * Math.PI) / 180 + 1e-9)
+    // Arcs are sampled at most 5 degrees a step; a track cut between two samples may start on a
+    // piece a few mm longer, turning a hundredth of a degree more.
+    if (d > ((5 + 0.01) * Math.PI) / 180)
       expect.fail(`turns ${((d * 180) / Math.PI).toFixed(2)} deg at vertex ${k - 1}`);
   }
 }

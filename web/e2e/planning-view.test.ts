@@ -17,6 +17,8 @@ import { ensureWebBuild } from '../build.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
+/** How long a page may take to show the server's answer (sign-in hashes a password; a loaded machine is slow). */
+const ANSWER = { timeout: 10_000 };
 /** A 1x1 green PNG, the basemap tile the test serves. */
 const TILE_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M/wHwAEBgIApD5fRAAAAABJRU5ErkJggg==',
@@ -130,7 +132,7 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('wrong password!');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('#login-error').textContent()).toMatch(/wrong password/i);
+    await expect.poll(() => page.locator('#login-error').textContent(), ANSWER).toMatch(/wrong password/i);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
@@ -259,7 +261,7 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForSelector('#map[data-plan-drawn]', { state: 'attached', timeout: 30_000 });
     const status = () => page.locator('#status').textContent();
-    await expect.poll(() => page.getByRole('button', { name: 'Save plan' }).isEnabled()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Save plan' }).isEnabled(), ANSWER).toBe(true);
 
     await page.getByLabel('Plan name').fill('Spring, 12 m');
     await page.getByRole('button', { name: 'Save plan' }).click();
@@ -292,7 +294,7 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
 
     // Set variant B active: the plan's figures follow.
     await cmp.getByRole('button', { name: 'Set B active' }).click();
-    await expect.poll(status).toMatch(/Active variant changed/);
+    await expect.poll(status, ANSWER).toMatch(/Active variant changed/);
     expect(await stat(page, 'trackCount')).toBe(b);
 
     // Export: the download of the zip.
@@ -305,7 +307,9 @@ describe.skipIf(!existsSync(CHROMIUM))('planning view in the browser', () => {
 
     // Share: the link opens in a fresh context without a session.
     await page.getByRole('button', { name: 'Share link' }).click();
-    await expect.poll(() => page.locator('#share-url').inputValue()).toMatch(/\/path-planning\/shared\//);
+    await expect
+      .poll(() => page.locator('#share-url').inputValue(), ANSWER)
+      .toMatch(/\/path-planning\/shared\//);
     const shareUrl = await page.locator('#share-url').inputValue();
     await page.screenshot({ path: join(SHOTS, '07-saved-active-shared.png') });
     await ctx.close();
