@@ -102,6 +102,12 @@ export interface AppOptions {
   /** A ready pool; when absent the app makes one (from `poolOptions`) and closes it on close. */
   pool?: PlanPool;
   poolOptions?: PlanPoolOptions;
+  /**
+   * Compile every route's validator and serializer while the server gets
+   * ready (Fastify's own way), not on each route's first request (default):
+   * a schema that does not compile then stops the start.
+   */
+  eagerSchemas?: boolean;
   /** Requests per minute per API key (default 600). */
   rateLimitPerMin?: number;
   /** Calls per minute and user to POST /api/analytics-events (default 60). */
@@ -187,7 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       plugins: [ajvFormats as never],
     },
     // Each route's validator and serializer are compiled on its first request, not at start-up.
-    schemaController: { compilersFactory: lazyCompilersFactory() as never },
+    ...(opts.eagerSchemas ? {} : { schemaController: { compilersFactory: lazyCompilersFactory() as never } }),
   });
 
   const ownPool = !opts.pool;

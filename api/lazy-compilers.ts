@@ -35,29 +35,29 @@ function lazySerializer(compile: () => Serialize): Serialize {
   };
 }
 
+/**
+ * A compiler factory whose compiler is made (Ajv instance, shared schemas)
+ * and run only when a route first needs what it compiles; `wrap` defers the
+ * call until then.
+ */
+function deferred<F>(factory: Factory<F>, wrap: (compile: () => F) => F): Factory<F> {
+  return (externalSchemas, options) => {
+    let compiler: ((route: RouteSchema) => F) | undefined;
+    return (route) =>
+      wrap(() => {
+        compiler ??= factory(externalSchemas, options);
+        return compiler(route);
+      });
+  };
+}
+
 /** Fastify's `schemaController.compilersFactory`, compiling each route's schemas on first use. */
 export function lazyCompilersFactory(): {
   buildValidator: Factory<Validate>;
   buildSerializer: Factory<Serialize>;
 } {
-  const validators = AjvCompiler() as unknown as Factory<Validate>;
-  const serializers = SerializerSelector() as unknown as Factory<Serialize>;
   return {
-    buildValidator(externalSchemas, options) {
-      let compiler: ((route: RouteSchema) => Validate) | undefined;
-      return (route) =>
-        lazyValidator(() => {
-          compiler ??= validators(externalSchemas, options);
-          return compiler(route);
-        });
-    },
-    buildSerializer(externalSchemas, options) {
-      let compiler: ((route: RouteSchema) => Serialize) | undefined;
-      return (route) =>
-        lazySerializer(() => {
-          compiler ??= serializers(externalSchemas, options);
-          return compiler(route);
-        });
-    },
+    buildValidator: deferred(AjvCompiler() as unknown as Factory<Validate>, lazyValidator),
+    buildSerializer: deferred(SerializerSelector() as unknown as Factory<Serialize>, lazySerializer),
   };
 }

@@ -17,6 +17,7 @@ import {
   PolyTree64,
 } from 'clipper2-ts';
 import type { Point, Polygon } from '../types/index.ts';
+import { ringBBox } from './polygon.ts';
 
 /** Integer units per metre (1 um: arcs keep their radius to well under 1 %). */
 export const SCALE = 1e6;
@@ -156,7 +157,7 @@ function offsetTree(polys: readonly Polygon[], delta: number, join: Join, arcTol
  */
 function apart(polys: readonly Polygon[], reach: number): Polygon[][] {
   const n = polys.length;
-  const boxes = polys.map((p) => box(p.outer));
+  const boxes = polys.map((p) => ringBBox(p.outer));
   const parent = Array.from({ length: n }, (_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
@@ -165,13 +166,13 @@ function apart(polys: readonly Polygon[], reach: number): Polygon[][] {
     }
     return i;
   };
-  const byX = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[a][0] - boxes[b][0]);
+  const byX = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[a].minX - boxes[b].minX);
   for (let ii = 0; ii < n; ii++) {
     const a = boxes[byX[ii]];
     for (let jj = ii + 1; jj < n; jj++) {
       const b = boxes[byX[jj]];
-      if (b[0] > a[2] + 2 * reach) break;
-      if (b[1] <= a[3] + 2 * reach && a[1] <= b[3] + 2 * reach) parent[find(byX[ii])] = find(byX[jj]);
+      if (b.minX > a.maxX + 2 * reach) break;
+      if (b.minY <= a.maxY + 2 * reach && a.minY <= b.maxY + 2 * reach) parent[find(byX[ii])] = find(byX[jj]);
     }
   }
   const groups = new Map<number, Polygon[]>();
@@ -185,21 +186,6 @@ function apart(polys: readonly Polygon[], reach: number): Polygon[][] {
     g.push(polys[i]);
   }
   return [...groups.values()];
-}
-
-/** [minX, minY, maxX, maxY] of a ring [m]. */
-function box(ring: readonly Point[]): [number, number, number, number] {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of ring) {
-    if (p.x < x0) x0 = p.x;
-    if (p.x > x1) x1 = p.x;
-    if (p.y < y0) y0 = p.y;
-    if (p.y > y1) y1 = p.y;
-  }
-  return [x0, y0, x1, y1];
 }
 
 /**
@@ -296,15 +282,6 @@ export function simplifyPolygons(polys: readonly Polygon[], epsilon: number): Po
 
 /** The shorter side of a ring's axis-aligned bounding box [m]. */
 function minBoxSide(ring: readonly Point[]): number {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of ring) {
-    if (p.x < x0) x0 = p.x;
-    if (p.x > x1) x1 = p.x;
-    if (p.y < y0) y0 = p.y;
-    if (p.y > y1) y1 = p.y;
-  }
-  return Math.min(x1 - x0, y1 - y0);
+  const b = ringBBox(ring);
+  return Math.min(b.maxX - b.minX, b.maxY - b.minY);
 }
