@@ -4,6 +4,7 @@ import type { Store } from '../store/db.ts';
 import { createJobsRepository } from '../store/repositories/jobs.ts';
 import { openTestPgliteStore } from '../store/testing.ts';
 import { uuidv7 } from '../store/uuidv7.ts';
+import { PLAN_ITEM_BOUNDARIES } from './queues.ts';
 import { createJobSystem, type JobSystem } from './runtime.ts';
 
 let store: Store;
@@ -72,5 +73,30 @@ describe('job system', () => {
     expect(lookups.get(boundaryId)).toBe(2);
     expect(['completed', 'failed']).toContain(status);
     expect(performance.now() - t0).toBeLessThan(15_000);
+  });
+
+  it('takes the next item of a job as soon as one is done, not at the next poll', async () => {
+    const made = await createKeyForNewAccount(store, { email: 'items@example.org' });
+    // Five items of boundaries that are looked up at once (found to be gone): what keeps the job
+    // from finishing at once is only the workers' waiting between items.
+    const boundaryIds = Array.from({ length: 4 * PLAN_ITEM_BOUNDARIES + 1 }, () => uuidv7());
+    for (const id of boundaryIds) lookups.set(id, 1);
+    const t0 = performance.now();
+    const { jobId } = await jobs.enqueuePlanning({
+      companyId: made.companyId,
+      userId: made.userId,
+      kind: 'guidance',
+      boundaryIds,
+      request: { equipment: { swathWidth: 6 } },
+    });
+    const repo = createJobsRepository(store.db);
+    let status = 'queued';
+    for (let i = 0; i < 300 && (status === 'queued' || status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await repo.byId(jobId))?.status ?? 'gone';
+    }
+    expect(['completed', 'failed']).toContain(status);
+    // Two workers, five items: with a poll between items the job would take minutes.
+    expect(performance.now() - t0).toBeLessThan(20_000);
   });
 });

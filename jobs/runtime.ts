@@ -142,7 +142,11 @@ export async function createJobSystem(opts: JobSystemOptions): Promise<JobSystem
     const retryMs = ((QUEUE_OPTIONS[queue]?.retryDelay ?? 0) + 0.25) * 1000;
     const wakingHandler: typeof handler = async (batch) => {
       try {
-        return await handler(batch);
+        const done = await handler(batch);
+        // More items may wait: look again now, not at the next poll (pg-boss's burst mode goes by a
+        // cached ready count that lags the queue, and on the embedded database a poll is 15 s away).
+        wake(queue);
+        return done;
       } catch (e) {
         setTimeout(() => wake(queue), retryMs).unref();
         throw e;
