@@ -31,6 +31,17 @@ afterAll(async () => {
   await store?.close();
 });
 
+/** The job's status once it is neither queued nor running, looked up every 100 ms at most `tries` times. */
+async function statusWhenDone(jobId: string, tries: number): Promise<string> {
+  const repo = createJobsRepository(store.db);
+  let status = 'queued';
+  for (let i = 0; i < tries && (status === 'queued' || status === 'running'); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    status = (await repo.byId(jobId))?.status ?? 'gone';
+  }
+  return status;
+}
+
 describe('job system', () => {
   it('wakes its idle workers when this process enqueues, instead of waiting for their next poll', async () => {
     const made = await createKeyForNewAccount(store, { email: 'wake@example.org' });
@@ -41,12 +52,7 @@ describe('job system', () => {
       userId: made.userId,
       request: { pathPlanIds: [uuidv7()], format: 'geojson' },
     });
-    const repo = createJobsRepository(store.db);
-    let status = 'queued';
-    for (let i = 0; i < 150 && (status === 'queued' || status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await repo.byId(jobId))?.status ?? 'gone';
-    }
+    const status = await statusWhenDone(jobId, 150);
     // The export of a plan that does not exist fails, well before a poll would have found it.
     expect(status).toBe('failed');
   });
@@ -62,12 +68,7 @@ describe('job system', () => {
       boundaryIds: [boundaryId],
       request: { equipment: { swathWidth: 6 } },
     });
-    const repo = createJobsRepository(store.db);
-    let status = 'queued';
-    for (let i = 0; i < 150 && (status === 'queued' || status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await repo.byId(jobId))?.status ?? 'gone';
-    }
+    const status = await statusWhenDone(jobId, 150);
     // The first try failed, the retry found no such boundary and finished the job: within the
     // retry delay (1 s) and a little, where the next poll would have come after a minute.
     expect(lookups.get(boundaryId)).toBe(2);
@@ -89,12 +90,7 @@ describe('job system', () => {
       boundaryIds,
       request: { equipment: { swathWidth: 6 } },
     });
-    const repo = createJobsRepository(store.db);
-    let status = 'queued';
-    for (let i = 0; i < 300 && (status === 'queued' || status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await repo.byId(jobId))?.status ?? 'gone';
-    }
+    const status = await statusWhenDone(jobId, 300);
     expect(['completed', 'failed']).toContain(status);
     // Two workers, five items: with a poll between items the job would take minutes.
     expect(performance.now() - t0).toBeLessThan(20_000);
