@@ -25,6 +25,10 @@ export interface Answer {
   ms: number;
 }
 
+/** Node's default limit on a request's head (request line and headers). */
+const MAX_HEADER_BYTES = 16 * 1024;
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 async function call(
   base: string,
   path: string,
@@ -58,6 +62,17 @@ async function call(
     }
     return { status: res.status, text, json, ms: performance.now() - t0 };
   } catch (e) {
+    const code = ((e as Error).cause as { code?: string } | undefined)?.code;
+    if (path.length > MAX_HEADER_BYTES && code && CLOSED_CODES.has(code)) {
+      // Node's HTTP parser answers 431 to a head over its limit and closes the connection; a
+      // client still writing the rest of the head may see the close before the answer.
+      return {
+        status: 431,
+        text: `closed while sending an oversized head (${code})`,
+        json: undefined,
+        ms: performance.now() - t0,
+      };
+    }
     return {
       status: 0,
       text: String((e as Error).message ?? e),

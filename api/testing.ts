@@ -5,7 +5,13 @@
 import type { FastifyInstance } from 'fastify';
 import { createKeyForNewAccount } from '../store/bootstrap.ts';
 import { openStore, type Store } from '../store/db.ts';
-import { openTestPgliteStore } from '../store/testing.ts';
+import {
+  createTempDatabase,
+  openTestPgliteStore,
+  TEST_POSTGRES_URL,
+  type TempDatabase,
+} from '../store/testing.ts';
+import { onFileEnd } from '../test/helpers/file-scope.ts';
 import { type AppOptions, buildApp } from './app.ts';
 
 export interface TestServer {
@@ -15,20 +21,53 @@ export interface TestServer {
 }
 
 let shared: Promise<Store> | undefined;
+let fileDatabase: Promise<TempDatabase> | undefined;
 
 /**
- * One store per test process: in-memory PGlite (PGlite takes seconds to
- * start), or PostgreSQL: the database the `postgres` Vitest project made
- * for the run, or any database named by TRAMLINE_TEST_DATABASE_URL.
+ * The PostgreSQL database of this test file in the `postgres` project: a
+ * copy of the database the project migrated for the run (its template), so
+ * files running at once share no rows and no job queue. Dropped when the
+ * file ends. Undefined outside that project.
+ */
+export async function testPostgresUrl(): Promise<string | undefined> {
+  const template =
+    process.env.TRAMLINE_TEST_PROJECT === 'postgres' ? process.env.TRAMLINE_TEST_RUN_DATABASE_URL : undefined;
+  if (!template) return undefined;
+  fileDatabase ??= createTempDatabase(TEST_POSTGRES_URL, new URL(template).pathname.slice(1));
+  return (await fileDatabase).url;
+}
+
+/**
+ * One store per test file: in-memory PGlite (loaded from a cached dump), or
+ * PostgreSQL: this file's database in the `postgres` Vitest project, or any
+ * database named by TRAMLINE_TEST_DATABASE_URL.
  */
 export function testStore(): Promise<Store> {
-  const url =
-    process.env.TRAMLINE_TEST_PROJECT === 'postgres'
-      ? process.env.TRAMLINE_TEST_RUN_DATABASE_URL
-      : process.env.TRAMLINE_TEST_DATABASE_URL;
-  shared ??= url ? openStore({ databaseUrl: url, poolSize: 5 }) : openTestPgliteStore();
+  shared ??= (async () => {
+    const url = (await testPostgresUrl()) ?? process.env.TRAMLINE_TEST_DATABASE_URL;
+    return url ? openStore({ databaseUrl: url, poolSize: 5 }) : openTestPgliteStore();
+  })();
   return shared;
 }
+
+const open = new Set<TestServer>();
+
+/**
+ * Ends a test file's scope: closes the servers it left open, the store it
+ * used and drops its database, so the next file run in the same process
+ * (test files share their process) starts with no server, job worker or
+ * store of another.
+ */
+async function closeTestScope(): Promise<void> {
+  for (const s of [...open]) await s.close();
+  const store = shared;
+  shared = undefined;
+  if (store) await (await store).close();
+  const db = fileDatabase;
+  fileDatabase = undefined;
+  if (db) await (await db).drop();
+}
+onFileEnd(closeTestScope);
 
 export async function startTestServer(
   opts: Partial<AppOptions> = {},
@@ -40,7 +79,16 @@ export async function startTestServer(
   const app = await buildApp({ logger: false, purgeIntervalMs: 0, ...opts, poolOptions, store });
   if (extend) await extend(app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, url, close: () => app.close() };
+  const server: TestServer = {
+    app,
+    url,
+    async close() {
+      open.delete(server);
+      await app.close();
+    },
+  };
+  open.add(server);
+  return server;
 }
 
 let n = 0;

@@ -46,12 +46,18 @@ export interface TempDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTempDatabase(adminUrl = TEST_POSTGRES_URL): Promise<TempDatabase> {
+/** A new, randomly named database; a copy of `template` when given (no one may be connected to it). */
+export async function createTempDatabase(
+  adminUrl = TEST_POSTGRES_URL,
+  template?: string,
+): Promise<TempDatabase> {
   const name = `tramline_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(
+      `CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template.replaceAll('"', '""')}"` : ''}`,
+    );
   } finally {
     await admin.end();
   }

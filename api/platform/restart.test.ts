@@ -11,11 +11,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeyForNewAccount } from '../../store/bootstrap.ts';
 import { openStore, type Store } from '../../store/db.ts';
-import { startTestServer } from '../testing.ts';
+import { startTestServer, testPostgresUrl } from '../testing.ts';
 import { client, expectError, expectOk } from './client.ts';
 
-const postgresUrl =
-  process.env.TRAMLINE_TEST_PROJECT === 'postgres' ? process.env.TRAMLINE_TEST_RUN_DATABASE_URL : undefined;
+const postgresUrl = await testPostgresUrl();
 const dir = postgresUrl ? null : mkdtempSync(join(tmpdir(), 'tramline-restart-'));
 
 const open = (): Promise<Store> =>
