@@ -1,4 +1,14 @@
-import { ClipperOffset, EndType, JoinType, PolyTree64 } from 'clipper2-ts';
+import {
+  Clipper,
+  Clipper64,
+  ClipperOffset,
+  ClipType,
+  EndType,
+  FillRule,
+  JoinType,
+  type Paths64,
+  PolyTree64,
+} from 'clipper2-ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Polygon } from '../types/index.ts';
@@ -6,6 +16,7 @@ import {
   bufferLines,
   difference,
   intersection,
+  intersectionArea,
   offset,
   SCALE,
   toPaths,
@@ -112,6 +123,47 @@ describe('clip', () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it('intersection area is what one sweep over both whole operands gives, to the last bit', () => {
+    // A star-shaped ring round (cx, cy) with `n` vertices at radii from `rs`.
+    const star = (cx: number, cy: number, rs: number[], turn: number) =>
+      rs.map((r, i) => {
+        const a = turn + (2 * Math.PI * i) / rs.length;
+        return { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) };
+      });
+    const whole = (a: Polygon[], b: Polygon[]) => {
+      const c = new Clipper64();
+      c.addSubject(toPaths(a));
+      c.addClip(toPaths(b));
+      const out: Paths64 = [];
+      c.execute(ClipType.Intersection, FillRule.NonZero, out);
+      return Clipper.areaPaths(out) / (SCALE * SCALE);
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 150, max: 400, noNaN: true }), { minLength: 12, maxLength: 60 }),
+        fc.array(fc.double({ min: 10, max: 40, noNaN: true }), { minLength: 5, maxLength: 20 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: -450, max: 450, noNaN: true }),
+            fc.double({ min: -450, max: 450, noNaN: true }),
+          ),
+          { minLength: 2, maxLength: 8 },
+        ),
+        fc.double({ min: 0.5, max: 40, noNaN: true }),
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        (outer, hole, line, hw, turn) => {
+          const field: Polygon[] = [
+            { outer: star(0, 0, outer, turn), holes: [star(60, -40, hole, turn).reverse()] },
+          ];
+          const strip = bufferLines([line.map(([x, y]) => ({ x, y }))], hw);
+          expect(Object.is(intersectionArea(strip, field), whole(strip, field))).toBe(true);
+          expect(Object.is(intersectionArea(field, strip), whole(field, strip))).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -259,15 +259,72 @@ export function unionArea(polys: readonly Polygon[]): number {
   return Clipper.areaPaths(out) / (SCALE * SCALE);
 }
 
-/** Area of a ∩ b [m^2]; overlapping polygons within a and within b are unioned by the fill rule. */
+/**
+ * Area of a ∩ b [m^2]; overlapping polygons within a and within b are unioned by the fill rule.
+ * Only the band of y both span can hold any of the intersection: each
+ * operand's rings are cut down to it first (inBand), which leaves the
+ * clipper's sweep through the band, and so its result, as it was.
+ */
 export function intersectionArea(a: readonly Polygon[], b: readonly Polygon[]): number {
   if (a.length === 0 || b.length === 0) return 0;
+  const pa = toPaths(a);
+  const pb = toPaths(b);
+  const ra = pathsYRange(pa);
+  const rb = pathsYRange(pb);
+  const lo = Math.max(ra.lo, rb.lo);
+  const hi = Math.min(ra.hi, rb.hi);
+  if (lo > hi) return 0;
   const c = new Clipper64();
-  c.addSubject(toPaths(a));
-  c.addClip(toPaths(b));
+  c.addSubject(inBand(pa, lo, hi));
+  c.addClip(inBand(pb, lo, hi));
   const out: Paths64 = [];
   c.execute(ClipType.Intersection, FillRule.NonZero, out);
   return Clipper.areaPaths(out) / (SCALE * SCALE);
+}
+
+/** The least and greatest y of the paths' points. */
+function pathsYRange(paths: Paths64): { lo: number; hi: number } {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const path of paths)
+    for (const q of path) {
+      if (q.y < lo) lo = q.y;
+      if (q.y > hi) hi = q.y;
+    }
+  return { lo, hi };
+}
+
+/**
+ * Closed paths cut down to the band lo <= y <= hi for a sweep along y
+ * that can only give output inside it (an intersection): every run of
+ * edges lying wholly below the band (or wholly above it) becomes the one
+ * edge between its ends, which lies there too, and a path wholly outside
+ * the band is left out. Every edge that reaches the band is kept, in the
+ * paths' order, so each scanline in the band meets the same edges with the
+ * same winding (what was cut closes no loop round a point of the band).
+ */
+function inBand(paths: Paths64, lo: number, hi: number): Paths64 {
+  const out: Paths64 = [];
+  for (const path of paths) {
+    const n = path.length;
+    const side = (i: number) => {
+      const y = path[i].y;
+      return y < lo ? -1 : y > hi ? 1 : 0;
+    };
+    let dropped = 0;
+    let kept: Path64 | null = null;
+    for (let i = 0; i < n; i++) {
+      const s = side(i);
+      const cut = s !== 0 && side((i + n - 1) % n) === s && side((i + 1) % n) === s;
+      if (cut) {
+        if (!kept) kept = path.slice(0, i);
+        dropped++;
+      } else if (kept) kept.push(path[i]);
+    }
+    if (dropped === n) continue;
+    out.push(kept ?? path);
+  }
+  return out;
 }
 
 /** Simplify rings within epsilon [m] (Ramer-Douglas-Peucker on closed paths). */

@@ -29,8 +29,6 @@ export interface StatsInput {
 }
 
 export function computeStats(input: StatsInput): PlanStats {
-  const w = input.machine.swathWidth;
-  const hw = w / 2;
   const fieldArea = multiPolygonArea(input.field);
   const workableArea = multiPolygonArea(input.workable);
   const strips: Polygon[] = [];
@@ -43,6 +41,7 @@ export function computeStats(input: StatsInput): PlanStats {
   let turnCount = 0;
   let headlandPassCount = 0;
   let prevType: PathPart['type'] | null = null;
+  const known = stripsMeasured(input);
   for (const part of input.parts) {
     if (part.sequence === undefined) continue;
     const L = polylineLength(part.points);
@@ -67,29 +66,9 @@ export function computeStats(input: StatsInput): PlanStats {
     }
     prevType = part.type;
     if (!part.working || part.points.length < 2) continue;
-    const closed = isClosed(part.points);
-    let strip: Polygon[];
-    if (part.points.length === 2) {
-      // A straight: its strip is the rectangle around it.
-      const r = stripRect(part.points[0], part.points[1], hw);
-      strip = r ? [{ outer: r, holes: [] }] : [];
-    } else {
-      // Centre lines simplified within 2 cm for the strips: the area changes by
-      // far less than the reporting tolerance, and buffering gets much lighter.
-      const ring = closed ? part.points.slice(0, -1) : part.points;
-      const line = ring.length > 8 ? Clipper.simplifyPathD(ring as Point[], STRIP_TOLERANCE, closed) : ring;
-      strip = closed ? bufferRings([line], hw) : bufferLines([line], hw, 'butt');
-    }
+    const { strip, inField } = stripOf(part, L, input, known);
     strips.push(...strip);
-    if (
-      part.type === 'RouteTrack' &&
-      part.points.length === 2 &&
-      rectInside(part.points[0], part.points[1], hw, input.fieldIndex)
-    ) {
-      stripAreaInField += L * w;
-    } else {
-      stripAreaInField += intersectionArea(strip, input.field);
-    }
+    stripAreaInField += inField;
   }
   // Subjects are unioned by the fill rule, so one intersection gives (union of strips) ∩ field.
   // The clipper sweeps along y, keeping every edge that spans the sweep line
@@ -142,6 +121,103 @@ export function computeStats(input: StatsInput): PlanStats {
   // plan audit describes when a zone is covered too little.
   if (missedArea > 0) missedRegions.set(stats, () => difference(input.field, strips));
   return stats;
+}
+
+/** A working part's strip and its area inside the field. */
+interface MeasuredStrip {
+  points: readonly Point[];
+  track: boolean;
+  strip: Polygon[];
+  inField: number;
+}
+
+/**
+ * The strips measured in each field (by the field, its index and the half
+ * width), by a hash of their centre lines: a zone's plan is measured again
+ * and again (with run-ons, with corridor passes) with most of its parts
+ * the same. The strips kept are shared: not to be changed.
+ */
+const measuredStrips = new WeakMap<
+  readonly Polygon[],
+  WeakMap<EdgeIndex, Map<number, Map<number, MeasuredStrip[]>>>
+>();
+
+function stripsMeasured(input: StatsInput): Map<number, MeasuredStrip[]> {
+  let byIndex = measuredStrips.get(input.field);
+  if (!byIndex) {
+    byIndex = new WeakMap();
+    measuredStrips.set(input.field, byIndex);
+  }
+  let byWidth = byIndex.get(input.fieldIndex);
+  if (!byWidth) {
+    byWidth = new Map();
+    byIndex.set(input.fieldIndex, byWidth);
+  }
+  const hw = input.machine.swathWidth / 2;
+  let known = byWidth.get(hw);
+  if (!known) {
+    known = new Map();
+    byWidth.set(hw, known);
+  }
+  return known;
+}
+
+const HASHED = new Float64Array(1);
+const HASHED_WORDS = new Int32Array(HASHED.buffer);
+
+/** Mixes a number's bits into the hash h (0 and -0 alike). */
+function mix(h: number, v: number): number {
+  HASHED[0] = v + 0;
+  h = Math.imul(h ^ HASHED_WORDS[0], 0x9e3779b1);
+  return Math.imul(h ^ HASHED_WORDS[1], 0x85ebca6b);
+}
+
+function samePoints(a: readonly Point[], b: readonly Point[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].x !== b[i].x || a[i].y !== b[i].y) return false;
+  return true;
+}
+
+/** The strip of a working part (centre line of length L) and its area inside the field, measured once. */
+function stripOf(
+  part: PathPart,
+  L: number,
+  input: StatsInput,
+  known: Map<number, MeasuredStrip[]>,
+): { strip: Polygon[]; inField: number } {
+  const track = part.type === 'RouteTrack';
+  let h = track ? 1 : 2;
+  for (const q of part.points) h = mix(mix(h, q.x), q.y);
+  const bucket = known.get(h);
+  if (bucket) for (const m of bucket) if (m.track === track && samePoints(m.points, part.points)) return m;
+  const w = input.machine.swathWidth;
+  const hw = w / 2;
+  const closed = isClosed(part.points);
+  let strip: Polygon[];
+  if (part.points.length === 2) {
+    // A straight: its strip is the rectangle around it.
+    const r = stripRect(part.points[0], part.points[1], hw);
+    strip = r ? [{ outer: r, holes: [] }] : [];
+  } else {
+    // Centre lines simplified within 2 cm for the strips: the area changes by
+    // far less than the reporting tolerance, and buffering gets much lighter.
+    const ring = closed ? part.points.slice(0, -1) : part.points;
+    const line = ring.length > 8 ? Clipper.simplifyPathD(ring as Point[], STRIP_TOLERANCE, closed) : ring;
+    strip = closed ? bufferRings([line], hw) : bufferLines([line], hw, 'butt');
+  }
+  const inField =
+    track && part.points.length === 2 && rectInside(part.points[0], part.points[1], hw, input.fieldIndex)
+      ? L * w
+      : intersectionArea(strip, input.field);
+  const m: MeasuredStrip = {
+    points: part.points.map((q) => ({ x: q.x, y: q.y })),
+    track,
+    strip,
+    inField,
+  };
+  if (bucket) bucket.push(m);
+  else known.set(h, [m]);
+  return m;
 }
 
 /** How to build the missed pieces of the zones measured here, by their statistics (see missedPolygons). */

@@ -502,8 +502,19 @@ export class HeadlandDriver {
     const b = this.b;
     const key = `${k}:${b.undriven.length}`;
     let l = this.lobeCache.get(key);
+    if (l) return l;
+    const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
+    // Every route of the zone finds the same lobes for the same rings driven.
+    let known = lobesByHeadlands.get(b.input.headlands);
+    if (!known) {
+      known = new Map();
+      lobesByHeadlands.set(b.input.headlands, known);
+    }
+    const sharedKey = `${k} ${b.w} ${b.R} ${b.input.machine.maxCurvatureRate} ${driven
+      .map((r) => b.rings.indexOf(r))
+      .join(',')}`;
+    l = known.get(sharedKey);
     if (!l) {
-      const driven = b.rings.filter((r) => r.exterior && !b.undriven.includes(r.ring));
       l = undrivenLobes(b.input.headlands.exterior, driven, k, b.w, 4 * Math.max(b.R, b.w), {
         reach: OFF_LINE * b.w,
         minLength: 2 * Math.max(b.R, b.w),
@@ -512,8 +523,9 @@ export class HeadlandDriver {
       const planned = b.input.headlands.exterior.filter((r) => r.passNumber === k).map((r) => r.ring);
       const rings = driven.filter((r) => r.ring.passNumber === k).map((r) => r.path.pts);
       l = extendLobes(l, planned, rings, 2 * b.R);
-      this.lobeCache.set(key, l);
+      known.set(sharedKey, l);
     }
+    this.lobeCache.set(key, l);
     return l;
   }
 
@@ -521,7 +533,24 @@ export class HeadlandDriver {
     let c = this.cornerCache.get(path);
     if (!c) {
       const b = this.b;
-      c = squareCorners(path, b.w, b.R, b.input.region, b.input.runOnCorners === true);
+      // The same pass in another route of the zone has the same corners.
+      const ring = b.rings.find((r) => r.path === path)?.ring.ring;
+      let byRing = ring ? cornersByRegion.get(b.input.region) : undefined;
+      if (ring && !byRing) {
+        byRing = new WeakMap();
+        cornersByRegion.set(b.input.region, byRing);
+      }
+      let known = ring ? byRing?.get(ring) : undefined;
+      if (ring && !known) {
+        known = new Map();
+        byRing?.set(ring, known);
+      }
+      const key = `${b.w} ${b.R} ${path.straightJoins} ${b.input.runOnCorners === true}`;
+      c = known?.get(key);
+      if (!c) {
+        c = squareCorners(path, b.w, b.R, b.input.region, b.input.runOnCorners === true);
+        known?.set(key, c);
+      }
       this.cornerCache.set(path, c);
     }
     return c;
@@ -539,6 +568,17 @@ export class HeadlandDriver {
     return [forced === 'CCW' ? ccw : (-ccw as RingDirection)];
   }
 }
+
+/**
+ * The lobes found for each zone's headlands, by pass, turn model and the
+ * rings driven: a zone is routed several times over the same headlands
+ * (the optimizer's order and the plain one, with run-ons or corridor passes).
+ * Shared between those routes: not to be changed.
+ */
+const lobesByHeadlands = new WeakMap<object, Map<string, Lobe[]>>();
+
+/** The squared corners of each pass (by its ring's points), by region and settings; shared likewise. */
+const cornersByRegion = new WeakMap<object, WeakMap<readonly Point[], Map<string, RingCorner[]>>>();
 
 function lobeKey(l: Lobe): string {
   const p = l.points[0];

@@ -139,14 +139,20 @@ export class FieldTravel {
     const prev = new Int32Array(n + 2).fill(-1);
     const done = new Uint8Array(n + 2);
     dist[src] = 0;
+    // Open nodes by dist + h, the lower index first among equals; an entry
+    // whose node has been reached more cheaply since is passed over.
+    const open = new MinHeap();
+    open.push(h[src], src);
     for (;;) {
       let u = -1;
-      let best = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < n + 2; i++)
-        if (!done[i] && dist[i] + h[i] < best) {
-          best = dist[i] + h[i];
+      while (open.size) {
+        const f = open.topKey();
+        const i = open.pop();
+        if (!done[i] && f === dist[i] + h[i]) {
           u = i;
+          break;
         }
+      }
       if (u < 0 || u === dst) break;
       done[u] = 1;
       const ux = xs[u];
@@ -162,6 +168,7 @@ export class FieldTravel {
         if (!visible(u, v)) continue;
         dist[v] = d;
         prev[v] = u;
+        open.push(d + h[v], v);
       }
     }
     if (!Number.isFinite(dist[dst])) return null;
@@ -191,5 +198,70 @@ export class FieldTravel {
       cur = p;
     }
     return legs;
+  }
+}
+
+/** A binary heap of node indices by key, ties to the lower index. */
+class MinHeap {
+  private keys: number[] = [];
+  private items: number[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  topKey(): number {
+    return this.keys[0];
+  }
+
+  private less(i: number, j: number): boolean {
+    const a = this.keys[i];
+    const b = this.keys[j];
+    return a < b || (a === b && this.items[i] < this.items[j]);
+  }
+
+  private swap(i: number, j: number): void {
+    const k = this.keys[i];
+    this.keys[i] = this.keys[j];
+    this.keys[j] = k;
+    const t = this.items[i];
+    this.items[i] = this.items[j];
+    this.items[j] = t;
+  }
+
+  push(key: number, item: number): void {
+    this.keys.push(key);
+    this.items.push(item);
+    let i = this.items.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  /** Removes the least entry and returns its item. */
+  pop(): number {
+    const top = this.items[0];
+    const lastKey = this.keys.pop() as number;
+    const lastItem = this.items.pop() as number;
+    const n = this.items.length;
+    if (n > 0) {
+      this.keys[0] = lastKey;
+      this.items[0] = lastItem;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < n && this.less(l, m)) m = l;
+        if (r < n && this.less(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+    }
+    return top;
   }
 }
