@@ -281,11 +281,16 @@ export class RingTravel {
               ? this.roundedStretch(p, a, travel, dir)
               : [ringLeg(pts, travel)];
           if (!along) continue;
-          const c1 = this.link(from, p.poseAt(a, dir), opts);
+          const alongLength = along.reduce((t, c) => t + c.length, 0);
+          const on = p.poseAt(a, dir);
+          const off = p.arrivalPoseAt(a + dir * travel, dir);
+          // No way on or off is shorter than the straight line: no use linking a way that cannot be shorter.
+          if (best && alongLength + dist(from, on) + dist(off, to) >= best.length) continue;
+          const c1 = this.link(from, on, opts);
           if (!c1) continue;
-          const c2 = this.link(p.arrivalPoseAt(a + dir * travel, dir), to, opts);
+          const c2 = this.link(off, to, opts);
           if (!c2) continue;
-          const length = c1.length + along.reduce((t, c) => t + c.length, 0) + c2.length;
+          const length = c1.length + alongLength + c2.length;
           if (!best || length < best.length) {
             best = {
               length,
