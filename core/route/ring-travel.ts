@@ -14,6 +14,19 @@ import type { RingDirection, RingPath } from './ring-path.ts';
 import { dist, singleChord } from './route-geometry.ts';
 import type { Found, RouteRing } from './route-links.ts';
 
+/**
+ * A stretch of a ring outside the turn area (a ring pulled round an
+ * obstacle's corner nearer than half the working width) is driven round
+ * from this far before it to as far after it [turning radii], the nearest first.
+ */
+const ROUND_MARGINS_RADII = [1, 2, 3];
+/** ... forward, at most this much longer than the stretch of the ring it replaces [turning radii]. */
+const ROUND_EXTRA_RADII = 2;
+/** At most this many stretches of one travel along a ring are driven round. */
+const MAX_ROUNDED = 4;
+/** Pieces of a ring between two ways round shorter than this [m] are left out (the ways meet there). */
+const MIN_PIECE = 0.05;
+
 export interface RingTravelSetup {
   /** The rings travel may follow. */
   rings: readonly RouteRing[];
@@ -114,18 +127,13 @@ export class RingTravel {
     if (!c3) return null;
     const ta = polylineLength(onA);
     const tb = polylineLength(onB);
-    const leg = (pts: Point[], length: number): Connection => ({
-      pieces: [{ points: pts, reverse: false }],
-      length,
-      kind: 'headland',
-    });
     return {
       length: c1.length + ta + c2.length + tb + c3.length,
       legs: [
         [c1, 'HeadlandConnector'],
-        [leg(onA, ta), 'HeadlandConnector'],
+        [ringLeg(onA, ta), 'HeadlandConnector'],
         [c2, 'HeadlandConnector'],
-        [leg(onB, tb), 'HeadlandConnector'],
+        [ringLeg(onB, tb), 'HeadlandConnector'],
         [c3, 'HeadlandConnector'],
       ],
     };
@@ -164,6 +172,87 @@ export class RingTravel {
     return out === 0;
   }
 
+  /** Ways round a stretch of a ring, by ring, direction and ends (the same corner is passed by many travels). */
+  private readonly rounded = new Map<RingPath, Map<string, Connection | null>>();
+
+  /**
+   * The travel along the ring from `a`, `travel` long in direction `dir`,
+   * held to the turn area: along the ring where it runs in the turn area,
+   * and round each stretch where it leaves it (an obstacle's corner the
+   * ring is pulled round nearer than half the working width) by a way from
+   * the ring before the stretch to the ring after it that keeps to the turn
+   * area (outward of the corner). Null where some stretch has no such way.
+   */
+  private roundedStretch(path: RingPath, a: number, travel: number, dir: RingDirection): Connection[] | null {
+    const t = this.turnArea;
+    if (!t) return null;
+    const pts = path.stretch(a, travel, dir);
+    // Stretches [from, to] along the travel where the ring leaves the turn area.
+    const out: [number, number][] = [];
+    let u = 0;
+    for (let k = 0; k + 1 < pts.length; k++) {
+      const p = pts[k];
+      const q = pts[k + 1];
+      const l = Math.hypot(q.x - p.x, q.y - p.y);
+      if (!t.contains(p) || !t.contains(q) || t.segmentCrosses(p, q)) {
+        const last = out[out.length - 1];
+        if (last && last[1] >= u - 1e-9) last[1] = u + l;
+        else out.push([u, u + l]);
+      }
+      u += l;
+    }
+    if (out.length > MAX_ROUNDED) return null;
+    const R = this.R;
+    const legs: Connection[] = [];
+    let done = 0;
+    let cache = this.rounded.get(path);
+    if (!cache) {
+      cache = new Map();
+      this.rounded.set(path, cache);
+    }
+    const along = (u0: number, u1: number) => {
+      if (u1 - u0 < MIN_PIECE) return;
+      const piece = path.stretch(a + dir * u0, u1 - u0, dir);
+      if (piece.length >= 2) legs.push(ringLeg(piece, u1 - u0));
+    };
+    for (let i = 0; i < out.length; ) {
+      let way: { c: Connection; u0: number; u1: number; next: number } | null = null;
+      for (const k of ROUND_MARGINS_RADII) {
+        const u0 = path.distance(a, path.snap(a + dir * (out[i][0] - k * R)), dir);
+        if (u0 < done - 1e-9 || u0 > out[i][0]) break;
+        // Stretches that start before the way joins the ring again are rounded by it too.
+        let j = i;
+        let end = out[i][1] + k * R;
+        while (j + 1 < out.length && out[j + 1][0] <= end) {
+          j++;
+          end = out[j][1] + k * R;
+        }
+        const u1 = path.distance(a, path.snap(a + dir * end), dir);
+        if (end > travel || u1 < out[j][1] || u1 > travel) break;
+        const s0 = path.wrap(a + dir * u0);
+        const s1 = path.wrap(a + dir * u1);
+        const key = `${dir} ${s0.toFixed(3)} ${s1.toFixed(3)}`;
+        let c = cache.get(key);
+        if (c === undefined) {
+          c = this.link(path.arrivalPoseAt(s0, dir), path.poseAt(s1, dir), { allowReverse: false });
+          if (c && c.length > u1 - u0 + ROUND_EXTRA_RADII * R) c = null;
+          cache.set(key, c);
+        }
+        if (c) {
+          way = { c, u0, u1, next: j + 1 };
+          break;
+        }
+      }
+      if (!way) return null;
+      along(done, way.u0);
+      legs.push(way.c);
+      done = way.u1;
+      i = way.next;
+    }
+    along(done, travel);
+    return legs;
+  }
+
   alongRing(from: Pose, to: Pose, allowReverse: boolean): Found | null {
     const R = this.R;
     const w = this.w;
@@ -185,24 +274,29 @@ export class RingTravel {
           const travel = p.distance(a, b, dir);
           const pts = p.stretch(a, travel, dir);
           if (pts.length < 2 || singleChord(pts)) continue;
-          // Held to the turn area, the travel along the ring too.
-          if (this.held() && !this.stretchInside(p, a, travel, dir)) continue;
-          const c1 = this.link(from, p.poseAt(a, dir), opts);
+          // Held to the turn area, the travel along the ring too: round
+          // the stretches where the ring leaves it.
+          const along =
+            this.held() && !this.stretchInside(p, a, travel, dir)
+              ? this.roundedStretch(p, a, travel, dir)
+              : [ringLeg(pts, travel)];
+          if (!along) continue;
+          const alongLength = along.reduce((t, c) => t + c.length, 0);
+          const on = p.poseAt(a, dir);
+          const off = p.arrivalPoseAt(a + dir * travel, dir);
+          // No way on or off is shorter than the straight line: no use linking a way that cannot be shorter.
+          if (best && alongLength + dist(from, on) + dist(off, to) >= best.length) continue;
+          const c1 = this.link(from, on, opts);
           if (!c1) continue;
-          const c2 = this.link(p.arrivalPoseAt(a + dir * travel, dir), to, opts);
+          const c2 = this.link(off, to, opts);
           if (!c2) continue;
-          const length = c1.length + travel + c2.length;
+          const length = c1.length + alongLength + c2.length;
           if (!best || length < best.length) {
-            const travelConn: Connection = {
-              pieces: [{ points: pts, reverse: false }],
-              length: travel,
-              kind: 'headland',
-            };
             best = {
               length,
               legs: [
                 [c1, 'HeadlandConnector'],
-                [travelConn, 'HeadlandConnector'],
+                ...along.map((c): [Connection, 'HeadlandConnector'] => [c, 'HeadlandConnector']),
                 [c2, 'HeadlandConnector'],
               ],
             };
@@ -212,6 +306,11 @@ export class RingTravel {
     }
     return best;
   }
+}
+
+/** Travel along a ring as a connection. */
+function ringLeg(pts: Point[], length: number): Connection {
+  return { pieces: [{ points: pts, reverse: false }], length, kind: 'headland' };
 }
 
 /** Index of the ring's segment holding arc length s (in [0, length)). */
