@@ -11,6 +11,7 @@ import { Clipper } from 'clipper2-ts';
 import { perHectare, planCosts } from '../costs/plan-costs.ts';
 import { bufferLines, bufferRings, difference, intersectionArea } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { mixNumber } from '../geometry/number-hash.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { Machine, PathPart, PlanStats, Point, Polygon } from '../types/index.ts';
@@ -162,16 +163,6 @@ function stripsMeasured(input: StatsInput): Map<number, MeasuredStrip[]> {
   return known;
 }
 
-const HASHED = new Float64Array(1);
-const HASHED_WORDS = new Int32Array(HASHED.buffer);
-
-/** Mixes a number's bits into the hash h (0 and -0 alike). */
-function mix(h: number, v: number): number {
-  HASHED[0] = v + 0;
-  h = Math.imul(h ^ HASHED_WORDS[0], 0x9e3779b1);
-  return Math.imul(h ^ HASHED_WORDS[1], 0x85ebca6b);
-}
-
 function samePoints(a: readonly Point[], b: readonly Point[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i].x !== b[i].x || a[i].y !== b[i].y) return false;
@@ -187,7 +178,7 @@ function stripOf(
 ): { strip: Polygon[]; inField: number } {
   const track = part.type === 'RouteTrack';
   let h = track ? 1 : 2;
-  for (const q of part.points) h = mix(mix(h, q.x), q.y);
+  for (const q of part.points) h = mixNumber(mixNumber(h, q.x), q.y);
   const bucket = known.get(h);
   if (bucket) for (const m of bucket) if (m.track === track && samePoints(m.points, part.points)) return m;
   const w = input.machine.swathWidth;

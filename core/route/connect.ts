@@ -18,6 +18,7 @@
  * reversing manoeuvre), 'straight'.
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { mixNumber } from '../geometry/number-hash.ts';
 import { ccDubinsPaths, ccTurn, ccTurnGeometry } from '../turn/cc-dubins.ts';
 import {
   type CurvePath,
@@ -76,16 +77,6 @@ interface KnownWay {
   connection: Connection | null;
 }
 
-const HASHED = new Float64Array(1);
-const HASHED_WORDS = new Int32Array(HASHED.buffer);
-
-/** Mixes a number's bits into the hash h (0 and -0 alike). */
-function mix(h: number, v: number): number {
-  HASHED[0] = v + 0;
-  h = Math.imul(h ^ HASHED_WORDS[0], 0x9e3779b1);
-  return Math.imul(h ^ HASHED_WORDS[1], 0x85ebca6b);
-}
-
 function sameWay(k: KnownWay, from: Pose, to: Pose, radius: number, opts: ConnectOptions): boolean {
   const o = k.opts;
   return (
@@ -115,8 +106,8 @@ export function connectPoses(
     known = new Map();
     found.set(region, known);
   }
-  let h = mix(mix(mix(0x811c9dc5, from.x), from.y), from.heading);
-  h = mix(mix(mix(mix(h, to.x), to.y), to.heading), radius);
+  let h = mixNumber(mixNumber(mixNumber(0x811c9dc5, from.x), from.y), from.heading);
+  h = mixNumber(mixNumber(mixNumber(mixNumber(h, to.x), to.y), to.heading), radius);
   const bucket = known.get(h);
   if (bucket) for (const k of bucket) if (sameWay(k, from, to, radius, opts)) return k.connection;
   const c = search(from, to, radius, region, opts);
