@@ -23,6 +23,8 @@ export interface AuditFigures {
   /** duplicateTrack / trackLength [%]. */
   duplicateShare: number;
   overhangLength: number;
+  /** Of overhangLength, across necks narrower than the working width [m]. */
+  overhangAcrossNecks: number;
   overhangArea: number;
 }
 
@@ -33,10 +35,12 @@ const OVERHANG_ZERO = 0.05;
 export function auditFigures(plan: Plan): AuditFigures {
   let unwarned = 0;
   let trackLength = 0;
+  let overhangAcrossNecks = 0;
   for (const z of plan.zones) {
     const a = z.audit;
     if (!a) continue;
     trackLength += a.trackLength;
+    overhangAcrossNecks += a.overhangAcrossNecksLength ?? 0;
     const warnings = z.warnings ?? [];
     for (const s of a.undrivenPasses) {
       const named = warnings.some(
@@ -59,6 +63,7 @@ export function auditFigures(plan: Plan): AuditFigures {
     trackLength,
     duplicateShare: trackLength > 0 ? (100 * duplicateTrack) / trackLength : 0,
     overhangLength: s.overhangLength ?? 0,
+    overhangAcrossNecks,
     overhangArea: s.overhangArea ?? 0,
   };
 }
@@ -85,6 +90,8 @@ export interface AuditSummary {
   fieldsOverDuplicateShare: number;
   duplicateShareMax: number;
   fieldsWithOverhang: number;
+  /** Fields whose overhang is all across necks narrower than the working width. */
+  fieldsWithOverhangOnlyAcrossNecks: number;
   overhangFreeShare: number;
   overhangM: number;
   overhangM2: number;
@@ -119,6 +126,9 @@ export function auditSummary(rows: readonly AuditFigures[]): AuditSummary {
     fieldsOverDuplicateShare: rows.filter((r) => r.duplicateShare > 2).length,
     duplicateShareMax: Math.max(0, ...rows.map((r) => r.duplicateShare)),
     fieldsWithOverhang: overhang,
+    fieldsWithOverhangOnlyAcrossNecks: rows.filter(
+      (r) => r.overhangLength >= OVERHANG_ZERO && r.overhangLength - r.overhangAcrossNecks < OVERHANG_ZERO,
+    ).length,
     overhangFreeShare: n ? (100 * (n - overhang)) / n : Number.NaN,
     overhangM: sum((r) => r.overhangLength),
     overhangM2: sum((r) => r.overhangArea),
@@ -133,7 +143,7 @@ export function auditLines(s: AuditSummary): string[] {
     `  undriven pass  ${s.fieldsWithUndrivenPass} field(s), ${f(s.undrivenPassM, 0)} m in all; unwarned on ${s.fieldsWithUnwarnedUndrivenPass} field(s)`,
     `  undriven track ${s.fieldsWithUndrivenTrack} field(s), ${f(s.undrivenTrackM, 0)} m in all`,
     `  duplicate track ${s.fieldsWithDuplicates} field(s); over 2 % of track length on ${s.fieldsOverDuplicateShare} (max ${f(s.duplicateShareMax)} %)`,
-    `  turn overhang  ${s.fieldsWithOverhang} field(s) (${f(s.overhangFreeShare)} % without), ${f(s.overhangM, 0)} m, ${f(s.overhangM2, 0)} m2 in all`,
+    `  turn overhang  ${s.fieldsWithOverhang} field(s) (${f(s.overhangFreeShare)} % without), ${f(s.overhangM, 0)} m, ${f(s.overhangM2, 0)} m2 in all; on ${s.fieldsWithOverhangOnlyAcrossNecks} of them only across necks narrower than the working width`,
     `  coverage       under 95 % on ${s.under95} field(s), under 90 % on ${s.under90}`,
   ];
 }

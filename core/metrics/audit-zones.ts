@@ -120,7 +120,7 @@ export function auditPart(input: PartAuditInput): void {
     if (audit.overhangLength >= MIN_OVERHANG) {
       const n = audit.overhangs.length;
       warnings.push(
-        `overhang of turns: ${fmtM(audit.overhangLength)} of turns and connectors closer than half the working width (${round1(w / 2)} m) to the field edge or an obstacle, ${Math.round(audit.overhangArea)} m2 of the machine's width over it (${n} ${n === 1 ? 'part' : 'parts'}).`,
+        `overhang of turns: ${fmtM(audit.overhangLength)} of turns and connectors closer than half the working width (${round1(w / 2)} m) to the field edge or an obstacle, ${Math.round(audit.overhangArea)} m2 of the machine's width over it (${n} ${n === 1 ? 'part' : 'parts'})${necks(audit.overhangAcrossNecksLength)}.`,
       );
     }
     if (s.fieldArea > 0 && s.coveredPercent < LOW_COVERAGE_PERCENT) {
@@ -274,3 +274,9 @@ function inPolygonBox(q: { x: number; y: number }, poly: Polygon): boolean {
 const ha = (m2: number) => `${(m2 / 10000).toFixed(2)} ha`;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const fmtM = (m: number) => `${m >= 100 ? Math.round(m) : round1(m)} m`;
+
+/** The part of the overhang no way could avoid, for the overhang warning. */
+function necks(length: number): string {
+  if (length < MIN_OVERHANG) return '';
+  return `; ${fmtM(length)} of it between parts of the field that only a neck narrower than the working width joins, where no way keeps the implement inside`;
+}

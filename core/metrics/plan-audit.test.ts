@@ -247,6 +247,57 @@ describe('auditZone', () => {
     expect(a.overhangs[0].at.y).toBeGreaterThan(58);
   });
 
+  it('tells overhang across a neck narrower than the working width from overhang a way could avoid', () => {
+    // Two 60 x 60 m blocks joined by a neck 3 m wide (half the swath) and 20 m long.
+    const blocks: Polygon = {
+      outer: [
+        { x: 0, y: 0 },
+        { x: 60, y: 0 },
+        { x: 60, y: 28.5 },
+        { x: 80, y: 28.5 },
+        { x: 80, y: 0 },
+        { x: 140, y: 0 },
+        { x: 140, y: 60 },
+        { x: 80, y: 60 },
+        { x: 80, y: 31.5 },
+        { x: 60, y: 31.5 },
+        { x: 60, y: 60 },
+        { x: 0, y: 60 },
+      ],
+      holes: [],
+    };
+    const parts: PathPart[] = [
+      // From the middle of one block to the middle of the other, through the neck.
+      {
+        type: 'Connector',
+        working: false,
+        sequence: 0,
+        points: [
+          { x: 30, y: 30 },
+          { x: 110, y: 30 },
+        ],
+      },
+      // Along the top edge of the first block, 1 m from it: avoidable.
+      {
+        type: 'Connector',
+        working: false,
+        sequence: 1,
+        points: [
+          { x: 10, y: 59 },
+          { x: 50, y: 59 },
+        ],
+      },
+    ];
+    const a = auditZone({ boundary: blocks, passes: [], tracks: [], parts, swathWidth: W, turningRadius: R });
+    expect(a.overhangs.map((o) => [o.part, Boolean(o.acrossNeck)])).toEqual([
+      [0, true],
+      [1, false],
+    ]);
+    expect(a.overhangAcrossNecksLength).toBeCloseTo(a.overhangs[0].length, 9);
+    expect(a.overhangAcrossNecksLength).toBeGreaterThan(20);
+    expect(a.overhangLength).toBeGreaterThan(a.overhangAcrossNecksLength + 30);
+  });
+
   it('measures a turn leaving the field and one crossing an obstacle', () => {
     const withHole: Polygon = { outer: field.outer, holes: [rect(60, 20, 70, 30).reverse()] };
     const parts: PathPart[] = [

@@ -28,7 +28,7 @@ import { signedArea } from '../geometry/polygon.ts';
 import { ringLength } from '../geometry/vec.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
-import { type Overhang, outsideArea, overhang } from './turn-overhang.ts';
+import { markNecks, type Overhang, outsideArea, overhang } from './turn-overhang.ts';
 
 export type { Overhang } from './turn-overhang.ts';
 
@@ -127,6 +127,8 @@ export interface ZoneAudit {
   trackLength: number;
   duplicateTrackLength: number;
   overhangLength: number;
+  /** Of overhangLength, on parts that cross a neck narrower than the working width [m]. */
+  overhangAcrossNecksLength: number;
   overhangArea: number;
   overhangs: Overhang[];
 }
@@ -191,6 +193,7 @@ export function auditZone(input: AuditInput): ZoneAudit {
   const otherTracks = others.filter((p) => p.type === 'RouteTrack');
   const { trackLength, duplicateTrackLength } = duplicates(tracks, otherTracks, DUPLICATE_SPACING * w);
   const overhangs = overhang(input.boundary, input.parts, (input.width ?? w) / 2);
+  markNecks(input.boundary, input.parts, (input.width ?? w) / 2, overhangs);
   const sum = (xs: readonly { length: number }[]) => xs.reduce((a, x) => a + x.length, 0);
   return {
     undrivenPassLength: sum(undrivenPasses),
@@ -200,6 +203,7 @@ export function auditZone(input: AuditInput): ZoneAudit {
     trackLength,
     duplicateTrackLength,
     overhangLength: sum(overhangs),
+    overhangAcrossNecksLength: sum(overhangs.filter((o) => o.acrossNeck)),
     overhangArea: outsideArea(
       overhangs.flatMap((o) => o.stretches),
       input.boundary,

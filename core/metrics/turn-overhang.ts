@@ -11,8 +11,9 @@
  * against the capsules of the edge segments near it (segment-grid.ts).
  */
 import { Clipper, Clipper64, ClipType, FillRule, type Paths64, Rect64Utils } from 'clipper2-ts';
-import { bufferLines, SCALE, toPaths } from '../geometry/clip.ts';
+import { bufferLines, offset, SCALE, toPaths } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { pointInPolygon } from '../geometry/polygon.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
 
@@ -38,11 +39,41 @@ export interface Overhang {
   at: Point;
   /** The overhanging stretches of the centre line. */
   stretches: Point[][];
+  /**
+   * The part links two pieces of the field that only a neck narrower than
+   * the working width joins (its ends lie in different pieces of the field
+   * shrunk by half the width): no way between them keeps the implement inside.
+   */
+  acrossNeck?: boolean;
 }
 
 /** The overhang of each driven turn or connector: within hw of an edge (less the slack), or outside. */
 export function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
   return new OverhangMeter(boundary, hw).measure(parts);
+}
+
+/**
+ * Marks the overhangs whose part crosses a neck narrower than the working
+ * width: its first and last points lie in different pieces of the boundary
+ * shrunk by half the width (less the slack), obstacles grown by as much.
+ */
+export function markNecks(
+  boundary: Polygon,
+  parts: readonly PathPart[],
+  hw: number,
+  found: Overhang[],
+): void {
+  if (found.length === 0) return;
+  const pieces = offset([boundary], -(hw - OVERHANG_SLACK));
+  if (pieces.length < 2) return;
+  const pieceOf = (p: Point) => pieces.findIndex((q) => pointInPolygon(p, q));
+  for (const o of found) {
+    const pts = parts[o.part]?.points;
+    if (!pts || pts.length < 2) continue;
+    const a = pieceOf(pts[0]);
+    const b = pieceOf(pts[pts.length - 1]);
+    if (a >= 0 && b >= 0 && a !== b) o.acrossNeck = true;
+  }
 }
 
 /** The overhang measure of one boundary and working width, for measuring many sets of parts against it. */
