@@ -36,6 +36,14 @@
  * only move it outwards. A straight track along a row of crescents works
  * about 80 % of each but three times as much ground already worked.
  *
+ * Squaring corners instead (the loop runs on to half a swath past the
+ * corner point, the route turns, the next track starts there), measured on
+ * every 4th field of the selection (199 fields; rounded: covered median
+ * 98.17 %, overlap 2.96 %, non-working 1909 m): every loop's corners turning
+ * by 80 degrees or more 98.44 %, 3.48 %, 2615 m (fields over 2 % duplicate
+ * track 5 -> 9); only the first loop's (the pocket by the headland) 98.17 %,
+ * 2.98 %, 2029 m (+0.07 % covered on average, 8 fields 0.1 % worse).
+ *
  * Writes the rows as JSON to bench/results/spiral-missed.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
