@@ -266,27 +266,17 @@ describe('auditZone', () => {
       ],
       holes: [],
     };
-    const parts: PathPart[] = [
+    const connector = (sequence: number, from: Point, to: Point): PathPart => ({
+      type: 'Connector',
+      working: false,
+      sequence,
+      points: [from, to],
+    });
+    const parts = [
       // From the middle of one block to the middle of the other, through the neck.
-      {
-        type: 'Connector',
-        working: false,
-        sequence: 0,
-        points: [
-          { x: 30, y: 30 },
-          { x: 110, y: 30 },
-        ],
-      },
+      connector(0, { x: 30, y: 30 }, { x: 110, y: 30 }),
       // Along the top edge of the first block, 1 m from it: avoidable.
-      {
-        type: 'Connector',
-        working: false,
-        sequence: 1,
-        points: [
-          { x: 10, y: 59 },
-          { x: 50, y: 59 },
-        ],
-      },
+      connector(1, { x: 10, y: 59 }, { x: 50, y: 59 }),
     ];
     const a = auditZone({ boundary: blocks, passes: [], tracks: [], parts, swathWidth: W, turningRadius: R });
     expect(a.overhangs.map((o) => [o.part, Boolean(o.acrossNeck)])).toEqual([
