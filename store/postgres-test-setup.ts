@@ -5,15 +5,13 @@
  * that project: each test file works on a copy of it (api/testing.ts,
  * `testPostgresUrl`). Dropped at the end.
  */
-import { startBoss } from '../jobs/boss.ts';
 import { openStore } from './db.ts';
-import { createTempDatabase } from './testing.ts';
+import { createTempDatabase, installJobSchema } from './testing.ts';
 
 export default async function setup(): Promise<() => Promise<void>> {
   const db = await createTempDatabase();
   const store = await openStore({ databaseUrl: db.url, poolSize: 2 });
-  const boss = await startBoss(store);
-  await boss.stop({ graceful: false });
+  await installJobSchema(store);
   await store.close();
   process.env.TRAMLINE_TEST_RUN_DATABASE_URL = db.url;
   return async () => {

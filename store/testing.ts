@@ -77,6 +77,12 @@ export async function createTempDatabase(
   };
 }
 
+/** Lets the job system install its schema and queues in a test database made to be copied. */
+export async function installJobSchema(store: Store): Promise<void> {
+  const boss = await startBoss(store);
+  await boss.stop({ graceful: false });
+}
+
 /**
  * An in-memory PGlite store for tests, started from a cached dump of a
  * freshly migrated database that the job system has already set up
@@ -101,8 +107,7 @@ export async function openTestPgliteStore(): Promise<Store> {
     }
   }
   const store = await openStore({ dataDir: 'memory://' });
-  const boss = await startBoss(store);
-  await boss.stop({ graceful: false });
+  await installJobSchema(store);
   const dump = await store.pglite!.dumpDataDir('none');
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));

@@ -11,9 +11,10 @@
  * against the capsules of the edge segments near it (segment-grid.ts).
  */
 import { Clipper, Clipper64, ClipType, FillRule, type Paths64, Rect64Utils } from 'clipper2-ts';
-import { bufferLines, offset, SCALE, toPaths } from '../geometry/clip.ts';
+import { bufferLines, SCALE, toPaths } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { pointInPolygon } from '../geometry/polygon.ts';
+import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
 
@@ -54,8 +55,9 @@ export function overhang(boundary: Polygon, parts: readonly PathPart[], hw: numb
 
 /**
  * Marks the overhangs whose part crosses a neck narrower than the working
- * width: its first and last points lie in different pieces of the boundary
- * shrunk by half the width (less the slack), obstacles grown by as much.
+ * width: its first and last points lie in different pieces of the turn
+ * region (the boundary shrunk by half the width less the slack, obstacles
+ * grown by as much).
  */
 export function markNecks(
   boundary: Polygon,
@@ -64,7 +66,7 @@ export function markNecks(
   found: Overhang[],
 ): void {
   if (found.length === 0) return;
-  const pieces = offset([boundary], -(hw - OVERHANG_SLACK));
+  const pieces = turnRegionPolygons(boundary, hw);
   if (pieces.length < 2) return;
   const pieceOf = (p: Point) => pieces.findIndex((q) => pointInPolygon(p, q));
   for (const o of found) {

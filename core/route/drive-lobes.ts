@@ -13,6 +13,7 @@
  */
 import { Clipper } from 'clipper2-ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { TURN_REGION_SLACK } from '../geometry/turn-region.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
@@ -21,7 +22,6 @@ import type { Connection } from './connect.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { angleDiffRad, dist } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
-import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** An open (or, when the whole ring is undriven, closed) stretch of a reference pass. */
 export interface Lobe {

@@ -34,12 +34,12 @@
  * outer pass (overlap, reported).
  */
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { TURN_REGION_SLACK } from '../geometry/turn-region.ts';
 import { type HeadlandResult, ringSwaths } from '../headland/generate-headlands.ts';
 import { samplePath, type TurnPath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { type RingDirection, RingPath } from './ring-path.ts';
-import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** A rounded convex corner of a ring, by arc length, with the point where its straight legs meet. */
 export interface RingCorner {

@@ -19,13 +19,13 @@
  */
 import { Clipper } from 'clipper2-ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { TURN_REGION_SLACK } from '../geometry/turn-region.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import type { Leg, Lobe } from './drive-lobes.ts';
 import { cornerTurn, keepsClear, reflexCornerTurn } from './headland-corners.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { angleDiffRad } from './route-geometry.ts';
-import { TURN_REGION_SLACK } from './turn-region.ts';
 
 /** The ring is on the planned line where it lies this close to it [m] (the audit's tolerance is 0.25 m). */
 const ON_LINE = 0.05;

@@ -7,6 +7,7 @@
  */
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { samplePath } from '../turn/path.ts';
@@ -24,7 +25,6 @@ import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
 import { dist, pickShorter, ringArea } from './route-geometry.ts';
-import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from './turn-region.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;

@@ -11,10 +11,10 @@ import { hasCorpus } from '../../test/helpers/corpus.ts';
 import { findCorpusField, orientations } from '../../test/helpers/field-transforms.ts';
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { TURN_REGION_SLACK, turnRegion } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import { planField } from '../plan.ts';
 import type { Plan, Point, Polygon } from '../types/index.ts';
-import { TURN_REGION_SLACK, turnRegion } from './turn-region.ts';
 
 const S1 = {
   machine: { swathWidth: 6, minTurningRadius: 6 },

@@ -6,9 +6,10 @@
  * pond). Where no way fits in it, the route falls back to the field itself
  * (the centre line inside), and the overhang is measured and reported.
  */
-import { offset } from '../geometry/clip.ts';
-import { EdgeIndex } from '../geometry/edge-index.ts';
+
 import type { Polygon } from '../types/index.ts';
+import { offset } from './clip.ts';
+import { EdgeIndex } from './edge-index.ts';
 
 /**
  * Held this much less than half the width [m]: the first exterior headland
