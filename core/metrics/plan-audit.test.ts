@@ -272,20 +272,45 @@ describe('auditZone', () => {
       sequence,
       points: [from, to],
     });
+    const track = (sequence: number, from: Point, to: Point): PathPart => ({
+      type: 'RouteTrack',
+      working: true,
+      sequence,
+      points: [from, to],
+    });
     const parts = [
       // From the middle of one block to the middle of the other, through the neck.
       connector(0, { x: 30, y: 30 }, { x: 110, y: 30 }),
-      // Along the top edge of the first block, 1 m from it: avoidable.
-      connector(1, { x: 10, y: 59 }, { x: 50, y: 59 }),
+      track(1, { x: 110, y: 30 }, { x: 110, y: 50 }),
+      // Then a way in the second block, along its top edge 1 m from it: avoidable.
+      connector(2, { x: 110, y: 50 }, { x: 100, y: 59 }),
+      connector(3, { x: 100, y: 59 }, { x: 130, y: 59 }),
     ];
     const a = auditZone({ boundary: blocks, passes: [], tracks: [], parts, swathWidth: W, turningRadius: R });
     expect(a.overhangs.map((o) => [o.part, Boolean(o.acrossNeck)])).toEqual([
       [0, true],
-      [1, false],
+      [2, false],
+      [3, false],
     ]);
     expect(a.overhangAcrossNecksLength).toBeCloseTo(a.overhangs[0].length, 9);
     expect(a.overhangAcrossNecksLength).toBeGreaterThan(20);
     expect(a.overhangLength).toBeGreaterThan(a.overhangAcrossNecksLength + 30);
+
+    // Travel through the field in legs, a waypoint in the neck: the legs are one
+    // way from block to block, across the neck; a track worked in the second
+    // block before the last leg ends that way there.
+    const legs = [
+      connector(0, { x: 30, y: 30 }, { x: 70, y: 30 }),
+      connector(1, { x: 70, y: 30 }, { x: 110, y: 30 }),
+      track(2, { x: 110, y: 30 }, { x: 110, y: 40 }),
+      connector(3, { x: 110, y: 40 }, { x: 110, y: 59 }),
+    ];
+    const b = auditZone({ boundary: blocks, passes: [], tracks: [], parts: legs, swathWidth: W, turningRadius: R });
+    expect(b.overhangs.map((o) => [o.part, Boolean(o.acrossNeck)])).toEqual([
+      [0, true],
+      [1, true],
+      [3, false],
+    ]);
   });
 
   it('measures a turn leaving the field and one crossing an obstacle', () => {

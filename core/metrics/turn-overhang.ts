@@ -41,9 +41,11 @@ export interface Overhang {
   /** The overhanging stretches of the centre line. */
   stretches: Point[][];
   /**
-   * The part links two pieces of the field that only a neck narrower than
-   * the working width joins (its ends lie in different pieces of the field
-   * shrunk by half the width): no way between them keeps the implement inside.
+   * The part is on a way that links two pieces of the field only a neck
+   * narrower than the working width joins: the turns and connectors driven
+   * one after another between two working parts start and end in different
+   * pieces of the field shrunk by half the width, and no way between them
+   * keeps the implement inside.
    */
   acrossNeck?: boolean;
 }
@@ -54,10 +56,13 @@ export function overhang(boundary: Polygon, parts: readonly PathPart[], hw: numb
 }
 
 /**
- * Marks the overhangs whose part crosses a neck narrower than the working
- * width: its first and last points lie in different pieces of the turn
- * region (the boundary shrunk by half the width less the slack, obstacles
- * grown by as much).
+ * Marks the overhangs on ways that cross a neck narrower than the working
+ * width. A way is the run of turns and connectors driven one after another
+ * between two working parts (travel through the field is several
+ * connectors, its waypoints anywhere in the field); it crosses a neck when
+ * its first and last points lie in different pieces of the turn region
+ * (the boundary shrunk by half the width less the slack, obstacles grown by
+ * as much).
  */
 export function markNecks(
   boundary: Polygon,
@@ -69,13 +74,50 @@ export function markNecks(
   const pieces = turnRegionPolygons(boundary, hw);
   if (pieces.length < 2) return;
   const pieceOf = (p: Point) => pieces.findIndex((q) => pointInPolygon(p, q));
+  const ways = waysOf(parts);
   for (const o of found) {
-    const pts = parts[o.part]?.points;
-    if (!pts || pts.length < 2) continue;
-    const a = pieceOf(pts[0]);
-    const b = pieceOf(pts[pts.length - 1]);
+    const way = ways.get(o.part);
+    if (!way) continue;
+    const a = pieceOf(way[0]);
+    const b = pieceOf(way[1]);
     if (a >= 0 && b >= 0 && a !== b) o.acrossNeck = true;
   }
+}
+
+/**
+ * The first and last points of the way each driven turn or connector is on
+ * (the run of non-working parts between two working ones, in driving
+ * order), by the part's index.
+ */
+function waysOf(parts: readonly PathPart[]): Map<number, [Point, Point]> {
+  const ways = new Map<number, [Point, Point]>();
+  let run: number[] = [];
+  const close = () => {
+    if (run.length === 0) return;
+    const first = parts[run[0]].points[0];
+    const lastPts = parts[run[run.length - 1]].points;
+    for (const i of run) ways.set(i, [first, lastPts[lastPts.length - 1]]);
+    run = [];
+  };
+  for (const i of drivingOrder(parts)) {
+    const p = parts[i];
+    if (p.points.length < 2) continue;
+    if (p.working) close();
+    else run.push(i);
+  }
+  close();
+  return ways;
+}
+
+/**
+ * The indices of the driven parts in driving order: by sequence, and in the
+ * order of the parts where sequences are alike (a zone's route before the
+ * plan numbers its parts has them all 0).
+ */
+function drivingOrder(parts: readonly PathPart[]): number[] {
+  return [...parts.keys()]
+    .filter((i) => parts[i].sequence !== undefined)
+    .sort((i, j) => (parts[i].sequence as number) - (parts[j].sequence as number) || i - j);
 }
 
 /** The overhang measure of one boundary and working width, for measuring many sets of parts against it. */
@@ -118,12 +160,8 @@ function measureOverhang(
     buf[2 * n] = a;
     buf[2 * n + 1] = b;
   };
-  // The driven parts in driving order: by sequence, and in the order of the
-  // parts where sequences are alike (a zone's route before the plan numbers
-  // its parts has them all 0). A way leaves the part before it and joins the one after.
-  const order = [...parts.keys()]
-    .filter((i) => parts[i].sequence !== undefined)
-    .sort((i, j) => (parts[i].sequence as number) - (parts[j].sequence as number) || i - j);
+  // A way leaves the part before it and joins the one after.
+  const order = drivingOrder(parts);
   const before = new Map<number, PathPart>();
   const after = new Map<number, PathPart>();
   for (let k = 0; k < order.length; k++) {
