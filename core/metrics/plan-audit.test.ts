@@ -305,7 +305,14 @@ describe('auditZone', () => {
       track(2, { x: 110, y: 30 }, { x: 110, y: 40 }),
       connector(3, { x: 110, y: 40 }, { x: 110, y: 59 }),
     ];
-    const b = auditZone({ boundary: blocks, passes: [], tracks: [], parts: legs, swathWidth: W, turningRadius: R });
+    const b = auditZone({
+      boundary: blocks,
+      passes: [],
+      tracks: [],
+      parts: legs,
+      swathWidth: W,
+      turningRadius: R,
+    });
     expect(b.overhangs.map((o) => [o.part, Boolean(o.acrossNeck)])).toEqual([
       [0, true],
       [1, true],
