@@ -3,6 +3,8 @@
  * shortest (or anywhere along the headland, or through the field), driven
  * once round with its sharp corners squared, back where it started.
  */
+import { pointInPolygon, pointInRing } from '../geometry/polygon.ts';
+import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { OFF_LINE } from '../metrics/plan-audit.ts';
 import type { Point, Pose } from '../types/index.ts';
@@ -56,25 +58,51 @@ export class HeadlandDriver {
     this.b = b;
   }
 
-  /** Drive headland passes: interior rings nearest first, exterior rings in the given order. */
+  /**
+   * Drive headland passes: interior rings nearest first, exterior rings in
+   * the given order; but while passes are left in the piece of the field the
+   * route is in (the field parts joined only by necks narrower than the
+   * implement: pieces of the turn region), those come first, in the same
+   * order (an exterior ring waiting only for the rings before it that it
+   * goes round or that go round it). So the passes at the far end of a long
+   * arm are driven while the route is there, not from the far side after a
+   * trip back through the arm and out again.
+   */
   driveRings(order: readonly RouteRing[]): void {
     const b = this.b;
     const pending = order.slice();
-    while (pending.length) {
-      let idx = 0;
-      const pose = b.pose;
-      if (!pending[0].exterior && pose) {
-        let bd = Number.POSITIVE_INFINITY;
-        pending.forEach((r, i) => {
-          if (r.exterior) return;
-          const d = dist(r.path.pointAt(r.path.project(pose)), pose);
-          if (d < bd) {
-            bd = d;
-            idx = i;
-          }
-        });
+    const pieces = turnRegionPolygons(b.input.zone, b.w / 2);
+    const pieceOf = (p: Point) => (pieces.length > 1 ? pieces.findIndex((q) => pointInPolygon(p, q)) : -1);
+    const ringPiece = new Map(order.map((r) => [r, pieces.length > 1 ? mostOf(r.ring.ring, pieceOf) : -1]));
+    const waitsFor = pieces.length > 1 ? ringWaits(order) : new Map<RouteRing, Set<RouteRing>>();
+    /** The next of `rings` by the order's rule: the nearest interior ring, else the first. */
+    const next = (rings: readonly RouteRing[], pose: Pose | null): RouteRing => {
+      if (rings[0].exterior || !pose) return rings[0];
+      let best = rings[0];
+      let bd = Number.POSITIVE_INFINITY;
+      for (const r of rings) {
+        if (r.exterior) continue;
+        const d = dist(r.path.pointAt(r.path.project(pose)), pose);
+        if (d < bd) {
+          bd = d;
+          best = r;
+        }
       }
-      const r = pending.splice(idx, 1)[0];
+      return best;
+    };
+    while (pending.length) {
+      const pose = b.pose;
+      let r = next(pending, pose);
+      const here = pose ? pieceOf(pose) : -1;
+      if (here >= 0 && ringPiece.get(r) !== here) {
+        const ready = pending.filter((q) => {
+          if (ringPiece.get(q) !== here) return false;
+          const waits = waitsFor.get(q);
+          return !waits || !pending.some((x) => waits.has(x));
+        });
+        if (ready.length) r = next(ready, pose);
+      }
+      pending.splice(pending.indexOf(r), 1);
       if (!this.driveRing(r.path, r.ring, r.exterior)) {
         b.failures++;
         b.undriven.push(r.ring);
@@ -583,4 +611,53 @@ const cornersByRegion = new WeakMap<object, WeakMap<readonly Point[], Map<string
 function lobeKey(l: Lobe): string {
   const p = l.points[0];
   return `${l.passNumber}:${p.x},${p.y}:${l.points.length}`;
+}
+
+/**
+ * For each exterior ring, the exterior rings before it in `order` it must
+ * wait for: those nested with it (one lies inside the other).
+ */
+function ringWaits(order: readonly RouteRing[]): Map<RouteRing, Set<RouteRing>> {
+  const waits = new Map<RouteRing, Set<RouteRing>>();
+  const exterior = order.filter((r) => r.exterior);
+  for (let j = 1; j < exterior.length; j++) {
+    const r = exterior[j];
+    for (let i = 0; i < j; i++) {
+      const q = exterior[i];
+      if (q.ring.passNumber === r.ring.passNumber) continue;
+      if (!pointInRing(r.ring.ring[0], q.ring.ring) && !pointInRing(q.ring.ring[0], r.ring.ring)) continue;
+      let set = waits.get(r);
+      if (!set) {
+        set = new Set();
+        waits.set(r, set);
+      }
+      set.add(q);
+    }
+  }
+  return waits;
+}
+
+/** Vertices of a ring looked at for the piece of the field it lies in. */
+const PIECE_SAMPLES = 24;
+
+/**
+ * The piece most of the ring's vertices (some of them, spread round it) lie
+ * in; -1 where none does. A pass round an obstacle near the edge may run
+ * nearer it than half the width where it squeezes through.
+ */
+function mostOf(ring: readonly Point[], pieceOf: (p: Point) => number): number {
+  const votes = new Map<number, number>();
+  const step = Math.max(1, Math.floor(ring.length / PIECE_SAMPLES));
+  for (let i = 0; i < ring.length; i += step) {
+    const k = pieceOf(ring[i]);
+    if (k >= 0) votes.set(k, (votes.get(k) ?? 0) + 1);
+  }
+  let best = -1;
+  let most = 0;
+  for (const [k, n] of votes)
+    if (n > most) {
+      best = k;
+      most = n;
+    }
+  return best;
 }
