@@ -155,6 +155,33 @@ describe('narrow strips no headland pass goes round', () => {
   }
 });
 
+describe('a bending strip with an obstacle in it', () => {
+  // A pass round a small obstacle is no headland pass round the strip: the
+  // strip is still worked lengthwise, by curved tracks along its bend.
+  // Before, straight tracks broke into some 90 stubs across the bend: 84-86 %
+  // covered with 21 and 31 km of driving between them.
+  for (const id of ['fiboa-de_sh:DESHLIL020210001', 'fiboa-de_sh:DESHLIL020200001']) {
+    it.skipIf(!hasCorpus())(
+      `${id}: curved tracks along it`,
+      () => {
+        const field = findCorpusField(id);
+        expect(field).toBeDefined();
+        for (const f of orientations(field as NonNullable<typeof field>)) {
+          const plan = planned(f, S1);
+          const name = f.properties.id;
+          expect(
+            plan.zones.map((z) => z.groups[z.activeGroup].trackType),
+            name,
+          ).toEqual(plan.zones.map(() => 'Curved'));
+          expect(plan.stats.coveredPercent, name).toBeGreaterThan(87);
+          expect(plan.stats.nonWorkingDistance, name).toBeLessThan(9000);
+        }
+      },
+      60_000,
+    );
+  }
+});
+
 describe('no full extra pass for a sliver', () => {
   it('a strip with 0.17 m left past its last whole swath: the tracks centred, no track beside another', () => {
     // 600 x 60.17 m: inside two 6 m headland passes, 36.17 m = 6 swaths and 0.17 m.

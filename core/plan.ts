@@ -177,7 +177,8 @@ const STRIP_GAIN = 0.01;
  * bend and leave much of it unworked. A farmer drives such a strip
  * lengthwise along its edge: curved tracks are planned too and kept when
  * they cover clearly more (only where straight tracks were not asked for
- * explicitly by a direction, and tracks are not extended).
+ * explicitly by a direction, and tracks are not extended). A pass round an
+ * obstacle in the strip does not make it less of a strip.
  */
 function alongStrip(
   straight: Zone[] | PlanningError,
@@ -196,7 +197,7 @@ function alongStrip(
     return straight;
   const passes = straight.some((z) =>
     z.groups[z.activeGroup].parts.some(
-      (p) => p.type === 'ExteriorHeadlandPass' || p.type === 'InteriorHeadlandPass',
+      (p) => p.type === 'ExteriorHeadlandPass',
     ),
   );
   const covered = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.coveredArea, 0);
