@@ -169,10 +169,9 @@ describe('a bending strip with an obstacle in it', () => {
         for (const f of orientations(field as NonNullable<typeof field>)) {
           const plan = planned(f, S1);
           const name = f.properties.id;
-          expect(
-            plan.zones.map((z) => z.groups[z.activeGroup].trackType),
-            name,
-          ).toEqual(plan.zones.map(() => 'Curved'));
+          // The strip itself (an obstacle near its end may cut off a corner as a part of its own).
+          const strip = plan.zones.reduce((a, z) => (z.stats.fieldArea > a.stats.fieldArea ? z : a));
+          expect(strip.groups[strip.activeGroup].trackType, name).toBe('Curved');
           expect(plan.stats.coveredPercent, name).toBeGreaterThan(87);
           expect(plan.stats.nonWorkingDistance, name).toBeLessThan(9000);
         }

@@ -14,6 +14,7 @@ import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea } from './geometry/polygon.ts';
 import { nearestOnPolyline, polylineLength } from './geometry/vec.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
+import { splitAtNarrowGaps } from './field/narrow-gaps.ts';
 import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { withZoneCorridors } from './route/corridor-zone.ts';
@@ -93,7 +94,12 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
         )
       : field.parts;
   const passable = req.usePassable === false ? [] : field.passable;
-  parts.forEach((part, index) => {
+  // A part an obstacle cuts in two but for gaps no machine passes is planned as its sides.
+  const sides = parts.flatMap((p) => {
+    const split = splitAtNarrowGaps(p);
+    return split.parts.map((q) => ({ part: q, gap: split.gap }));
+  });
+  sides.forEach(({ part, gap }, index) => {
     // With a staging area, the route enters and leaves at the nearest point of the zone's edge.
     const gate = staging ? nearestOnPolyline(part.outer, staging, true) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
@@ -116,6 +122,12 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     if (result instanceof PlanningError) refusals.push(result);
     const partZones =
       result instanceof PlanningError ? [emptyZone(part, index, passable, options.machine)] : result;
+    if (gap !== undefined)
+      for (const z of partZones)
+        z.warnings = [
+          ...(z.warnings ?? []),
+          `Field part ${index} is one side of a field an obstacle cuts in two but for a gap of ${gap.toFixed(1)} m (no machine passes there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
+        ];
     for (const z of partZones) {
       z.index = zones.length;
       z.fieldPart = index;
@@ -196,9 +208,7 @@ function alongStrip(
   )
     return straight;
   const passes = straight.some((z) =>
-    z.groups[z.activeGroup].parts.some(
-      (p) => p.type === 'ExteriorHeadlandPass',
-    ),
+    z.groups[z.activeGroup].parts.some((p) => p.type === 'ExteriorHeadlandPass'),
   );
   const covered = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.coveredArea, 0);
   const field = straight.reduce((a, z) => a + z.stats.fieldArea, 0);
