@@ -72,7 +72,9 @@ it('names connections that failed for other reasons than a ring left out', () =>
 
 describe.skipIf(!hasCorpus())('plans that leave parts out say so', () => {
   // Fields whose route cannot reach every track or headland ring inside the field (S1).
-  const ids = ['fiboa-de_sh:DESHLIL020110142', 'fiboa-de_sh:DESHLIL080100017', 'fiboa-ec_si:6384968'];
+  // (fiboa-de_sh:DESHLIL020110142 was one: its sides, which a ditch all but cuts
+  // apart, are now parts of their own, each reached; core/field/narrow-gaps.test.ts.)
+  const ids = ['fiboa-de_sh:DESHLIL080100017', 'fiboa-ec_si:6384968'];
   const fields = (hasCorpus() ? loadBenchmarkSelection() : []).filter((s) =>
     ids.includes(String(s.feature.properties.id)),
   );
