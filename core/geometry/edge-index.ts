@@ -302,16 +302,50 @@ export class EdgeIndex {
     return n;
   }
 
-  /** Distance from p to the nearest edge, searching outwards ring by ring of cells. */
+  /**
+   * Distance from p to the nearest edge, searching outwards ring by ring of
+   * cells. Where no edge lies within maxDist, some distance above maxDist
+   * (the nearest edge of the cells up to maxDist away).
+   */
   distance(p: Point, maxDist = Number.POSITIVE_INFINITY): number {
+    return this.nearest(p, maxDist, false);
+  }
+
+  /**
+   * Distance from p to the nearest edge where that is at most `reach`;
+   * Infinity where no edge is that near.
+   */
+  clearance(p: Point, reach: number): number {
+    const d = this.nearest(p, reach, true);
+    return d <= reach ? d : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The nearest edge's distance, found searching outwards ring by ring of
+   * cells. Once an edge within maxDist is found, the search ends at the
+   * first ring that cannot hold a nearer one; before that (and throughout
+   * where `bounded`), it ends where the rings lie beyond maxDist.
+   */
+  private nearest(p: Point, maxDist: number, bounded: boolean): number {
     const cx = this.cx(p.x);
     const cy = this.cy(p.y);
+    const cell = this.cell;
+    // The least distance from p to the sides of its own cell: every point of
+    // a cell in ring r >= 1 round it is at least (r - 1) * cell + inset away
+    // (less a little for rounding).
+    const fx = p.x - (this.minX + cx * cell);
+    const fy = p.y - (this.minY + cy * cell);
+    const side = Math.min(fx, cell - fx, fy, cell - fy) - 1e-7;
+    const inset = side > 0 ? side : 0;
     let best = Number.POSITIVE_INFINITY;
     let cut = Number.POSITIVE_INFINITY;
     const maxRing = Math.max(this.nx, this.ny);
     for (let r = 0; r <= maxRing; r++) {
-      // Any edge in ring r is at least (r - 1) * cell away.
-      if ((r - 1) * this.cell > Math.min(best, maxDist)) break;
+      if (r > 0) {
+        // Any edge in ring r is at least (r - 1) * cell + inset away.
+        const near = (r - 1) * cell + inset;
+        if (best <= maxDist || bounded ? near > Math.min(best, maxDist) : (r - 1) * cell > maxDist) break;
+      }
       for (let y = cy - r; y <= cy + r; y++) {
         if (y < 0 || y >= this.ny) continue;
         const edgeRow = y === cy - r || y === cy + r;

@@ -158,7 +158,7 @@ function measureOverhang(
         inside = index.contains(q) || index.distance(q, 1e-3) < 1e-3;
         continue;
       }
-      if (clear <= L) clear = Math.min(index.distance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
+      if (clear <= L) clear = Math.min(index.clearance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
       let n = 0;
       if (clear > L) {
         // Nowhere near an edge: no crossing, nothing within r (outside if the line is).
@@ -270,13 +270,13 @@ function joinStretch(pts: readonly Point[], i0: number, step: 1 | -1, r: number,
   // rounding): the way is the track's only while it draws away from the edge.
   const onEdge = index.distance(p0, ON_EDGE) < ON_EDGE;
   if (!onEdge && !index.contains(p0)) return 0;
-  const d0 = index.distance(p0, r + 1);
+  const d0 = index.clearance(p0, r + 1);
   if (d0 >= r) return 0;
   let k = 0;
   let prev = d0;
   for (let i = i0 + step; i >= 0 && i < pts.length; i += step) {
     if (!index.contains(pts[i])) return k;
-    const d = index.distance(pts[i], r + 1);
+    const d = index.clearance(pts[i], r + 1);
     if (d < (onEdge ? prev : d0) - JOIN_SLACK) return k;
     prev = d;
     k++;

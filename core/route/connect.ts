@@ -553,7 +553,7 @@ function slipsThrough(region: EdgeIndex, pieces: SampledPiece[]): boolean {
       if (last !== null) clear -= Math.hypot(q.x - last.x, q.y - last.y);
       last = q;
       if (clear > 0) continue;
-      const d = region.distance(q, CLEAR_REACH);
+      const d = region.clearance(q, CLEAR_REACH);
       if (!region.contains(q)) {
         if (d >= TOUCH) return true;
         // On the edge, outside by a hair: the next sample is tested in full.
