@@ -65,20 +65,31 @@ export class EdgeIndex {
     this.minY = minY - cell;
     this.nx = Math.ceil((w + 2 * cell) / cell) + 1;
     this.ny = Math.ceil((h + 2 * cell) / cell) + 1;
+    // Each edge's box of cells, found once for the counting and the filling.
+    const box = new Int32Array(4 * n);
     const counts = new Int32Array(this.nx * this.ny + 1);
-    const forEachCell = (e: number, f: (c: number) => void) => {
+    for (let e = 0; e < n; e++) {
       const x0 = this.cx(Math.min(this.ax[e], this.bx[e]));
       const x1 = this.cx(Math.max(this.ax[e], this.bx[e]));
       const y0 = this.cy(Math.min(this.ay[e], this.by[e]));
       const y1 = this.cy(Math.max(this.ay[e], this.by[e]));
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) f(y * this.nx + x);
-    };
-    for (let e = 0; e < n; e++) forEachCell(e, (c) => counts[c + 1]++);
+      box[4 * e] = x0;
+      box[4 * e + 1] = x1;
+      box[4 * e + 2] = y0;
+      box[4 * e + 3] = y1;
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) counts[y * this.nx + x + 1]++;
+    }
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
     this.cellStart = counts;
     const fill = counts.slice();
-    this.cellItems = new Int32Array(counts[counts.length - 1]);
-    for (let e = 0; e < n; e++) forEachCell(e, (c) => (this.cellItems[fill[c]++] = e));
+    const items = new Int32Array(counts[counts.length - 1]);
+    for (let e = 0; e < n; e++) {
+      const x0 = box[4 * e];
+      const x1 = box[4 * e + 1];
+      for (let y = box[4 * e + 2]; y <= box[4 * e + 3]; y++)
+        for (let x = x0; x <= x1; x++) items[fill[y * this.nx + x]++] = e;
+    }
+    this.cellItems = items;
     this.stamp = new Int32Array(n);
   }
 
@@ -323,8 +334,9 @@ export class EdgeIndex {
   /**
    * The nearest edge's distance, found searching outwards ring by ring of
    * cells. Once an edge within maxDist is found, the search ends at the
-   * first ring that cannot hold a nearer one; before that (and throughout
-   * where `bounded`), it ends where the rings lie beyond maxDist.
+   * first ring that cannot hold a nearer one and passes cells farther than
+   * it; before that (and throughout where `bounded`), it ends where the
+   * rings lie beyond maxDist (`bounded`: and passes cells beyond it).
    */
   private nearest(p: Point, maxDist: number, bounded: boolean): number {
     const cx = this.cx(p.x);
@@ -351,6 +363,16 @@ export class EdgeIndex {
         const edgeRow = y === cy - r || y === cy + r;
         for (let x = cx - r; x <= cx + r; x += edgeRow ? 1 : 2 * r || 1) {
           if (x < 0 || x >= this.nx) continue;
+          if (r > 0 && (bounded || best <= maxDist)) {
+            // A cell farther than the distance sought holds no nearer edge
+            // (every point of an edge lies in a cell it is listed in).
+            const x0 = this.minX + x * cell;
+            const y0 = this.minY + y * cell;
+            const gx = x0 > p.x ? x0 - p.x : p.x > x0 + cell ? p.x - x0 - cell : 0;
+            const gy = y0 > p.y ? y0 - p.y : p.y > y0 + cell ? p.y - y0 - cell : 0;
+            const lim = (best < maxDist ? best : maxDist) + 1e-7;
+            if (gx * gx + gy * gy > lim * lim) continue;
+          }
           const c = y * this.nx + x;
           for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
             const e = this.cellItems[i];
