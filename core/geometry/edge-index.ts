@@ -170,9 +170,9 @@ export class EdgeIndex {
     }
     if (vertexPass) {
       const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
-      const ps = this.distance(p, 2e-3) < 1e-3 ? null : this.contains(p);
+      const ps = this.clearance(p, 2e-3) < 1e-3 ? null : this.contains(p);
       for (const r of [q, mid]) {
-        if (this.distance(r, 2e-3) < 1e-3) continue;
+        if (this.clearance(r, 2e-3) < 1e-3) continue;
         const inside = this.contains(r);
         if (ps !== null && inside !== ps) return true;
       }
