@@ -382,27 +382,35 @@ function reversingCurve(
 }
 
 function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex): Connection | null {
-  // Check segment by segment so a path that leaves the field early is dropped early.
+  // The quick tests first, segment by segment, so a path that leaves the
+  // field is mostly dropped before any arc is sampled: each straight as the
+  // one segment it is, each arc against the edges near its circle.
   let p = from;
   const starts: Pose[] = [];
   const samples: (SampledPiece[] | null)[] = [];
+  let near: number[] | null = null;
   for (const seg of path.segments) {
     if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
     const end = segmentEnd(p, seg, radius);
-    starts.push(p);
     if (seg.type === 'S') {
-      // A straight is checked as the one segment it is.
       if (region.segmentCrosses(p, end)) return null;
-      samples.push(null);
-    } else if (arcClear(region, p, seg, radius)) {
-      // Sampled only if the whole path fits.
-      samples.push(null);
-    } else {
-      const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
-      for (const pc of piece) if (arcCrosses(region, p, seg, radius, pc.points)) return null;
-      samples.push(piece);
+    } else if (!arcClear(region, p, seg, radius)) {
+      near ??= [];
+      near.push(starts.length);
     }
+    starts.push(p);
+    // Sampled only if the whole path fits (arcs near an edge: below, to test them).
+    samples.push(null);
     p = end;
+  }
+  if (near) {
+    const segs = path.segments.filter((seg) => seg.length >= MIN_SEGMENT_LENGTH);
+    for (const k of near) {
+      const seg = segs[k];
+      const piece = samplePath(starts[k], { segments: [seg], length: seg.length, word: seg.type }, radius);
+      for (const pc of piece) if (arcCrosses(region, starts[k], seg, radius, pc.points)) return null;
+      samples[k] = piece;
+    }
   }
   const pieces = joinSamples(path, starts, samples, radius);
   if (slipsThrough(region, pieces)) return null;
