@@ -5,7 +5,7 @@
  * Flat typed arrays, no allocation per query.
  */
 import type { Point } from '../types/index.ts';
-import { distToSegment } from './vec.ts';
+import { distToSegmentXY } from './vec.ts';
 
 export class EdgeIndex {
   private readonly ax: Float64Array;
@@ -209,7 +209,7 @@ export class EdgeIndex {
       if (q.x > maxX) maxX = q.x;
       if (q.y > maxY) maxY = q.y;
       outer = Math.max(outer, Math.hypot(q.x - cx, q.y - cy));
-      if (i > 0) inner = Math.min(inner, distToSegment({ x: cx, y: cy }, pts[i - 1], q));
+      if (i > 0) inner = Math.min(inner, distToSegmentXY(cx, cy, pts[i - 1].x, pts[i - 1].y, q.x, q.y));
     }
     if (!(inner <= outer)) return this.polylineCrosses(pts);
     const near = this.nearRing(
@@ -304,7 +304,7 @@ export class EdgeIndex {
           const db2 = (bx - cx) * (bx - cx) + (by - cy) * (by - cy);
           if (Math.max(da2, db2) < lo2) continue;
           // Wholly outside the ring.
-          const d = distToSegment({ x: cx, y: cy }, { x: ax, y: ay }, { x: bx, y: by });
+          const d = distToSegmentXY(cx, cy, ax, ay, bx, by);
           if (d * d > hi2) continue;
           buf[n++] = e;
         }
@@ -426,3 +426,4 @@ export class EdgeIndex {
     return inside;
   }
 }
+
