@@ -552,21 +552,31 @@ const CLEAR_REACH = 8;
  * sample lying on an edge, or that starts on the edge heading out.
  */
 function slipsThrough(region: EdgeIndex, pieces: SampledPiece[]): boolean {
-  // A sample is tested in full only where the path has left the edge-free
-  // disc round the last sample tested: inside it, no edge lies between them.
-  let clear = 0;
-  let last: Point | null = null;
+  // A sample is tested in full only outside the edge-free disc round the
+  // last sample tested inside: every point of the disc is inside as its
+  // centre is (a sample within a hair of its rim lies within a hair of an
+  // edge, which is no slip either), so the samples outside by more than a
+  // touch are all tested.
+  let cx = 0;
+  let cy = 0;
+  // The disc's radius squared (a little less, for rounding); 0: none.
+  let r2 = 0;
   for (const pc of pieces)
     for (const q of pc.points) {
-      if (last !== null) clear -= Math.hypot(q.x - last.x, q.y - last.y);
-      last = q;
-      if (clear > 0) continue;
+      const dx = q.x - cx;
+      const dy = q.y - cy;
+      if (dx * dx + dy * dy < r2) continue;
       const d = region.clearance(q, CLEAR_REACH);
       if (!region.contains(q)) {
         if (d >= TOUCH) return true;
         // On the edge, outside by a hair: the next sample is tested in full.
-        clear = 0;
-      } else clear = Math.min(d, CLEAR_REACH);
+        r2 = 0;
+      } else {
+        const r = Math.min(d, CLEAR_REACH);
+        cx = q.x;
+        cy = q.y;
+        r2 = r * r * (1 - 1e-9);
+      }
     }
   return false;
 }
