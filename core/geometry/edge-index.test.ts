@@ -84,6 +84,42 @@ describe('EdgeIndex', () => {
     );
   });
 
+  it('measures the nearest edge exactly as a one-cell index does, within reach (distance and clearance)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 80 }),
+        fc.double({ min: 5, max: 500, noNaN: true }),
+        fc.double({ min: 0.1, max: 1, noNaN: true }),
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        fc.double({ min: 0, max: 6.28, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.5, noNaN: true }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: -1.3, max: 1.3, noNaN: true }),
+            fc.double({ min: -1.3, max: 1.3, noNaN: true }),
+          ),
+          { minLength: 4, maxLength: 30 },
+        ),
+        (half, r1, ratio, c, phase, reachShare, probes) => {
+          const ring = starRing(half * 2, r1 * ratio, r1, c, -c / 2, phase);
+          const index = new EdgeIndex([ring]);
+          const whole = new EdgeIndex([ring], { cell: 1e9 });
+          const reach = reachShare * r1;
+          for (const [u, v] of probes) {
+            const p = { x: c + u * r1, y: -c / 2 + v * r1 };
+            const exact = whole.distance(p);
+            expect(index.distance(p)).toBe(exact);
+            const d = index.distance(p, reach);
+            if (exact <= reach) expect(d).toBe(exact);
+            else expect(d).toBeGreaterThan(reach);
+            expect(index.clearance(p, reach)).toBe(exact <= reach ? exact : Number.POSITIVE_INFINITY);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('finds the same crossings as a one-cell index visiting every edge (long, short, axis-parallel and vertex-grazing segments)', () => {
     fc.assert(
       fc.property(

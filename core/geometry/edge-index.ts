@@ -5,7 +5,7 @@
  * Flat typed arrays, no allocation per query.
  */
 import type { Point } from '../types/index.ts';
-import { distToSegment } from './vec.ts';
+import { distToSegmentXY } from './vec.ts';
 
 export class EdgeIndex {
   private readonly ax: Float64Array;
@@ -65,20 +65,31 @@ export class EdgeIndex {
     this.minY = minY - cell;
     this.nx = Math.ceil((w + 2 * cell) / cell) + 1;
     this.ny = Math.ceil((h + 2 * cell) / cell) + 1;
+    // Each edge's box of cells, found once for the counting and the filling.
+    const box = new Int32Array(4 * n);
     const counts = new Int32Array(this.nx * this.ny + 1);
-    const forEachCell = (e: number, f: (c: number) => void) => {
+    for (let e = 0; e < n; e++) {
       const x0 = this.cx(Math.min(this.ax[e], this.bx[e]));
       const x1 = this.cx(Math.max(this.ax[e], this.bx[e]));
       const y0 = this.cy(Math.min(this.ay[e], this.by[e]));
       const y1 = this.cy(Math.max(this.ay[e], this.by[e]));
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) f(y * this.nx + x);
-    };
-    for (let e = 0; e < n; e++) forEachCell(e, (c) => counts[c + 1]++);
+      box[4 * e] = x0;
+      box[4 * e + 1] = x1;
+      box[4 * e + 2] = y0;
+      box[4 * e + 3] = y1;
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) counts[y * this.nx + x + 1]++;
+    }
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
     this.cellStart = counts;
     const fill = counts.slice();
-    this.cellItems = new Int32Array(counts[counts.length - 1]);
-    for (let e = 0; e < n; e++) forEachCell(e, (c) => (this.cellItems[fill[c]++] = e));
+    const items = new Int32Array(counts[counts.length - 1]);
+    for (let e = 0; e < n; e++) {
+      const x0 = box[4 * e];
+      const x1 = box[4 * e + 1];
+      for (let y = box[4 * e + 2]; y <= box[4 * e + 3]; y++)
+        for (let x = x0; x <= x1; x++) items[fill[y * this.nx + x]++] = e;
+    }
+    this.cellItems = items;
     this.stamp = new Int32Array(n);
   }
 
@@ -159,9 +170,9 @@ export class EdgeIndex {
     }
     if (vertexPass) {
       const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
-      const ps = this.distance(p, 2e-3) < 1e-3 ? null : this.contains(p);
+      const ps = this.clearance(p, 2e-3) < 1e-3 ? null : this.contains(p);
       for (const r of [q, mid]) {
-        if (this.distance(r, 2e-3) < 1e-3) continue;
+        if (this.clearance(r, 2e-3) < 1e-3) continue;
         const inside = this.contains(r);
         if (ps !== null && inside !== ps) return true;
       }
@@ -198,7 +209,7 @@ export class EdgeIndex {
       if (q.x > maxX) maxX = q.x;
       if (q.y > maxY) maxY = q.y;
       outer = Math.max(outer, Math.hypot(q.x - cx, q.y - cy));
-      if (i > 0) inner = Math.min(inner, distToSegment({ x: cx, y: cy }, pts[i - 1], q));
+      if (i > 0) inner = Math.min(inner, distToSegmentXY(cx, cy, pts[i - 1].x, pts[i - 1].y, q.x, q.y));
     }
     if (!(inner <= outer)) return this.polylineCrosses(pts);
     const near = this.nearRing(
@@ -293,7 +304,7 @@ export class EdgeIndex {
           const db2 = (bx - cx) * (bx - cx) + (by - cy) * (by - cy);
           if (Math.max(da2, db2) < lo2) continue;
           // Wholly outside the ring.
-          const d = distToSegment({ x: cx, y: cy }, { x: ax, y: ay }, { x: bx, y: by });
+          const d = distToSegmentXY(cx, cy, ax, ay, bx, by);
           if (d * d > hi2) continue;
           buf[n++] = e;
         }
@@ -302,21 +313,66 @@ export class EdgeIndex {
     return n;
   }
 
-  /** Distance from p to the nearest edge, searching outwards ring by ring of cells. */
+  /**
+   * Distance from p to the nearest edge, searching outwards ring by ring of
+   * cells. Where no edge lies within maxDist, some distance above maxDist
+   * (the nearest edge of the cells up to maxDist away).
+   */
   distance(p: Point, maxDist = Number.POSITIVE_INFINITY): number {
+    return this.nearest(p, maxDist, false);
+  }
+
+  /**
+   * Distance from p to the nearest edge where that is at most `reach`;
+   * Infinity where no edge is that near.
+   */
+  clearance(p: Point, reach: number): number {
+    const d = this.nearest(p, reach, true);
+    return d <= reach ? d : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The nearest edge's distance, found searching outwards ring by ring of
+   * cells. Once an edge within maxDist is found, the search ends at the
+   * first ring that cannot hold a nearer one and passes cells farther than
+   * it; before that (and throughout where `bounded`), it ends where the
+   * rings lie beyond maxDist (`bounded`: and passes cells beyond it).
+   */
+  private nearest(p: Point, maxDist: number, bounded: boolean): number {
     const cx = this.cx(p.x);
     const cy = this.cy(p.y);
+    const cell = this.cell;
+    // The least distance from p to the sides of its own cell: every point of
+    // a cell in ring r >= 1 round it is at least (r - 1) * cell + inset away
+    // (less a little for rounding).
+    const fx = p.x - (this.minX + cx * cell);
+    const fy = p.y - (this.minY + cy * cell);
+    const side = Math.min(fx, cell - fx, fy, cell - fy) - 1e-7;
+    const inset = side > 0 ? side : 0;
     let best = Number.POSITIVE_INFINITY;
     let cut = Number.POSITIVE_INFINITY;
     const maxRing = Math.max(this.nx, this.ny);
     for (let r = 0; r <= maxRing; r++) {
-      // Any edge in ring r is at least (r - 1) * cell away.
-      if ((r - 1) * this.cell > Math.min(best, maxDist)) break;
+      if (r > 0) {
+        // Any edge in ring r is at least (r - 1) * cell + inset away.
+        const near = (r - 1) * cell + inset;
+        if (best <= maxDist || bounded ? near > Math.min(best, maxDist) : (r - 1) * cell > maxDist) break;
+      }
       for (let y = cy - r; y <= cy + r; y++) {
         if (y < 0 || y >= this.ny) continue;
         const edgeRow = y === cy - r || y === cy + r;
         for (let x = cx - r; x <= cx + r; x += edgeRow ? 1 : 2 * r || 1) {
           if (x < 0 || x >= this.nx) continue;
+          if (r > 0 && (bounded || best <= maxDist)) {
+            // A cell farther than the distance sought holds no nearer edge
+            // (every point of an edge lies in a cell it is listed in).
+            const x0 = this.minX + x * cell;
+            const y0 = this.minY + y * cell;
+            const gx = x0 > p.x ? x0 - p.x : p.x > x0 + cell ? p.x - x0 - cell : 0;
+            const gy = y0 > p.y ? y0 - p.y : p.y > y0 + cell ? p.y - y0 - cell : 0;
+            const lim = (best < maxDist ? best : maxDist) + 1e-7;
+            if (gx * gx + gy * gy > lim * lim) continue;
+          }
           const c = y * this.nx + x;
           for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
             const e = this.cellItems[i];
@@ -370,3 +426,4 @@ export class EdgeIndex {
     return inside;
   }
 }
+

@@ -7,13 +7,16 @@
 import proj4 from 'proj4';
 import type { MetricFrame, Point } from '../types/index.ts';
 
+/** Longitude and latitude on WGS84, parsed once. */
+const WGS84 = new proj4.Proj('EPSG:4326');
+
 export function createMetricFrame(lon0: number, lat0: number): MetricFrame {
   const definition = `+proj=tmerc +lat_0=${lat0} +lon_0=${lon0} +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs`;
-  const converter = proj4('EPSG:4326', definition);
   // The inverse runs once per output vertex: the projection's own inverse (radians) skips the
   // generic transform around it (sanity, datum and axis checks that are all no-ops here),
-  // with bit-identical results.
+  // with bit-identical results. The definition is parsed once, for both ways.
   const projection = new proj4.Proj(definition);
+  const converter = proj4(WGS84, projection);
   return {
     definition,
     toMetric(lon: number, lat: number): Point {

@@ -71,12 +71,17 @@ export function bearingDegToHeading(bearingDeg: number): number {
 
 /** Distance from p to the segment ab. */
 export function distToSegment(p: Point, a: Point, b: Point): number {
-  const abx = b.x - a.x;
-  const aby = b.y - a.y;
+  return distToSegmentXY(p.x, p.y, a.x, a.y, b.x, b.y);
+}
+
+/** distToSegment on coordinates (for hot loops over flat arrays: no points made). */
+export function distToSegmentXY(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const abx = bx - ax;
+  const aby = by - ay;
   const l2 = abx * abx + aby * aby;
-  let t = l2 > 0 ? ((p.x - a.x) * abx + (p.y - a.y) * aby) / l2 : 0;
+  let t = l2 > 0 ? ((px - ax) * abx + (py - ay) * aby) / l2 : 0;
   t = t < 0 ? 0 : Math.min(t, 1);
-  return Math.hypot(p.x - (a.x + t * abx), p.y - (a.y + t * aby));
+  return Math.hypot(px - (ax + t * abx), py - (ay + t * aby));
 }
 
 /** The point of the polyline nearest to p (`closed`: a ring, its closing edge included). */

@@ -230,7 +230,7 @@ export function generateHeadlands(zone: Readonly<Polygon>, opts: HeadlandOptions
         // Not over the passes outside it: an inner pass keeps (k - 1) swaths off the edge.
         const clear = (k - 1) * w - 0.05;
         rings.push(
-          ...wider.filter((r) => clear <= 0 || r.every((q) => boundaryIndex.distance(q, clear) >= clear)),
+          ...wider.filter((r) => clear <= 0 || r.every((q) => boundaryIndex.clearance(q, clear) >= clear)),
         );
       }
       for (const ring of rings) drivenExterior.push({ passNumber: k, ring });
@@ -367,7 +367,7 @@ function pulledInLocally(
   // The fills that come closer than a quarter swath to the field edge (or cross it).
   const margin = Math.min(w / 4, d / 2);
   const bad = fill.filter((p) =>
-    p.outer.some((q) => !boundary.contains(q) || boundary.distance(q, margin) < margin),
+    p.outer.some((q) => !boundary.contains(q) || boundary.clearance(q, margin) < margin),
   );
   if (bad.length === 0) return out;
   for (const rho of [1, 2, 4]) {
@@ -494,11 +494,11 @@ function containsAll(a: readonly Polygon[], b: readonly Polygon[]): boolean {
 /** True when no edge of p crosses the indexed region's edges and p lies inside it. */
 function whollyInside(p: Polygon, index: EdgeIndex): boolean {
   const ring = p.outer;
-  if (!index.contains(ring[0]) || index.distance(ring[0], 0.01) < 0.01) return false;
+  if (!index.contains(ring[0]) || index.clearance(ring[0], 0.01) < 0.01) return false;
   for (let i = 0; i < ring.length; i++) {
     const a = ring[i];
     const b = ring[(i + 1) % ring.length];
-    if (index.segmentCrosses(a, b) || index.distance(b, 0.01) < 0.01) return false;
+    if (index.segmentCrosses(a, b) || index.clearance(b, 0.01) < 0.01) return false;
   }
   return true;
 }
@@ -522,7 +522,7 @@ function withoutFarHoles(region: readonly Polygon[], reach: number): Polygon[] {
       }
       // Every point of an edge is within half its length of a vertex.
       const limit = reach + longest / 2 + 0.1;
-      return h.some((q) => index.distance(q, limit) <= limit);
+      return h.some((q) => index.clearance(q, limit) <= limit);
     });
     return holes.length === p.holes.length ? p : { outer: p.outer, holes };
   });
@@ -533,7 +533,7 @@ function ringInside(ring: readonly Point[], index: EdgeIndex): boolean {
   for (let i = 0; i < ring.length; i++) {
     if (index.segmentCrosses(ring[i], ring[(i + 1) % ring.length])) return false;
     // A ring can pass through an edge at a vertex lying on it (the crossing test counts that as touching).
-    if (!index.contains(ring[i]) && index.distance(ring[i], 2e-3) >= 1e-3) return false;
+    if (!index.contains(ring[i]) && index.clearance(ring[i], 2e-3) >= 1e-3) return false;
   }
   return true;
 }
@@ -561,10 +561,10 @@ function nearEdge(
       far.push(h);
       continue;
     }
-    let close = h.outer.some((p) => edge.distance(p, reach) < reach);
+    let close = h.outer.some((p) => edge.clearance(p, reach) < reach);
     if (!close) {
       const own = new EdgeIndex([h.outer]);
-      close = outerRing.some((p) => own.distance(p, reach) < reach);
+      close = outerRing.some((p) => own.clearance(p, reach) < reach);
     }
     (close ? near : far).push(h);
   }
@@ -589,7 +589,7 @@ function bays(outerRing: readonly Point[], near: readonly Polygon[], grow: numbe
     // The side of the obstacle facing the edge: vertices up to a swath or two farther than its nearest.
     limit += Math.max(2 * grow, 6);
     const shadow = ring.map((p) => {
-      if (edge.distance(p, limit) > limit) return null;
+      if (edge.clearance(p, limit) > limit) return null;
       const q = nearestOnPolyline(outerRing, p, true);
       const d = Math.hypot(q.x - p.x, q.y - p.y);
       return d > 1e-9 ? { x: q.x + (q.x - p.x) / d, y: q.y + (q.y - p.y) / d } : q;

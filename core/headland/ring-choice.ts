@@ -129,7 +129,7 @@ export class RingChoice {
         const x = s.x[i];
         const y = s.y[i];
         if (x < box.minX - w || x > box.maxX + w || y < box.minY - w || y > box.maxY + w) continue;
-        const e = index.distance({ x, y }, w);
+        const e = index.clearance({ x, y }, w);
         if (e >= w) continue;
         const v = s.len[i] * (1 - e / w);
         score += v;
@@ -226,7 +226,7 @@ export class RingChoice {
       const y = s.y[i];
       for (const { box, index } of indexes) {
         if (x < box.minX - h || x > box.maxX + h || y < box.minY - h || y > box.maxY + h) continue;
-        if (index.distance({ x, y }, h) < h) {
+        if (index.clearance({ x, y }, h) < h) {
           followed[s.part[i]] += s.len[i];
           break;
         }

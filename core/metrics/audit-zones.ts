@@ -252,7 +252,7 @@ function alongEdge(piece: Polygon, edges: EdgeIndex, w: number): boolean {
   const step = Math.max(1, Math.floor(ring.length / 64));
   let near = 0;
   let n = 0;
-  for (let i = 0; i < ring.length; i += step, n++) if (edges.distance(ring[i], w) <= w) near++;
+  for (let i = 0; i < ring.length; i += step, n++) if (edges.clearance(ring[i], w) <= w) near++;
   return near >= 0.8 * n;
 }
 

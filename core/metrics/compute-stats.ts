@@ -336,7 +336,7 @@ function rectInside(a: Point, b: Point, hw: number, index: EdgeIndex): boolean {
   if (!index.contains(c[0])) return false;
   // A corner on the boundary (a strip along a zone's edge) hides crossings
   // there from the test below: measure such strips exactly instead.
-  for (const p of c) if (index.distance(p, 0.01) < 0.005) return false;
+  for (const p of c) if (index.clearance(p, 0.01) < 0.005) return false;
   // An obstacle smaller than the strip and wholly inside it is not detected;
   // its area is far below the reporting tolerance.
   for (let i = 0; i < 4; i++) if (index.segmentCrosses(c[i], c[(i + 1) % 4])) return false;

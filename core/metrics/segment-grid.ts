@@ -76,22 +76,32 @@ export class SegmentGrid {
     this.minY = minY - c;
     this.nx = Math.ceil(w / c) + 3;
     this.ny = Math.ceil(h / c) + 3;
+    // Each segment's box of cells, found once for the counting and the filling.
+    const box = new Int32Array(4 * n);
     const counts = new Int32Array(this.nx * this.ny + 1);
-    for (let e = 0; e < n; e++) this.eachCell(e, (q) => counts[q + 1]++);
+    for (let e = 0; e < n; e++) {
+      const x0 = this.cx(Math.min(this.ax[e], this.bx[e]));
+      const x1 = this.cx(Math.max(this.ax[e], this.bx[e]));
+      const y0 = this.cy(Math.min(this.ay[e], this.by[e]));
+      const y1 = this.cy(Math.max(this.ay[e], this.by[e]));
+      box[4 * e] = x0;
+      box[4 * e + 1] = x1;
+      box[4 * e + 2] = y0;
+      box[4 * e + 3] = y1;
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) counts[y * this.nx + x + 1]++;
+    }
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
     this.cellStart = counts;
     const fill = counts.slice();
-    this.cellItems = new Int32Array(counts[counts.length - 1]);
-    for (let e = 0; e < n; e++) this.eachCell(e, (q) => (this.cellItems[fill[q]++] = e));
+    const items = new Int32Array(counts[counts.length - 1]);
+    for (let e = 0; e < n; e++) {
+      const x0 = box[4 * e];
+      const x1 = box[4 * e + 1];
+      for (let y = box[4 * e + 2]; y <= box[4 * e + 3]; y++)
+        for (let x = x0; x <= x1; x++) items[fill[y * this.nx + x]++] = e;
+    }
+    this.cellItems = items;
     this.stamp = new Int32Array(n);
-  }
-
-  private eachCell(e: number, f: (c: number) => void): void {
-    const x0 = this.cx(Math.min(this.ax[e], this.bx[e]));
-    const x1 = this.cx(Math.max(this.ax[e], this.bx[e]));
-    const y0 = this.cy(Math.min(this.ay[e], this.by[e]));
-    const y1 = this.cy(Math.max(this.ay[e], this.by[e]));
-    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) f(y * this.nx + x);
   }
 
   private cx(x: number): number {

@@ -176,7 +176,7 @@ function measureOverhang(
     let length = 0;
     let worst = Number.POSITIVE_INFINITY;
     let at = pts[0];
-    let inside = index.contains(pts[0]) || index.distance(pts[0], 1e-3) < 1e-3;
+    let inside = index.contains(pts[0]) || index.clearance(pts[0], 1e-3) < 1e-3;
     // How much farther along the line every point is surely more than r from every edge.
     let clear = 0;
     // Leaving or joining a pass that itself runs nearer the edge, the way is not the overhang's cause.
@@ -193,10 +193,10 @@ function measureOverhang(
       if (k <= lead || k > trail) {
         cur = null;
         clear = 0;
-        inside = index.contains(q) || index.distance(q, 1e-3) < 1e-3;
+        inside = index.contains(q) || index.clearance(q, 1e-3) < 1e-3;
         continue;
       }
-      if (clear <= L) clear = Math.min(index.distance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
+      if (clear <= L) clear = Math.min(index.clearance(p, r + LOOKAHEAD), r + LOOKAHEAD) - r;
       let n = 0;
       if (clear > L) {
         // Nowhere near an edge: no crossing, nothing within r (outside if the line is).
@@ -306,15 +306,15 @@ function joinStretch(pts: readonly Point[], i0: number, step: 1 | -1, r: number,
   const p0 = pts[i0];
   // An end on the edge itself (a track driven up to it, either side of it by
   // rounding): the way is the track's only while it draws away from the edge.
-  const onEdge = index.distance(p0, ON_EDGE) < ON_EDGE;
+  const onEdge = index.clearance(p0, ON_EDGE) < ON_EDGE;
   if (!onEdge && !index.contains(p0)) return 0;
-  const d0 = index.distance(p0, r + 1);
+  const d0 = index.clearance(p0, r + 1);
   if (d0 >= r) return 0;
   let k = 0;
   let prev = d0;
   for (let i = i0 + step; i >= 0 && i < pts.length; i += step) {
     if (!index.contains(pts[i])) return k;
-    const d = index.distance(pts[i], r + 1);
+    const d = index.clearance(pts[i], r + 1);
     if (d < (onEdge ? prev : d0) - JOIN_SLACK) return k;
     prev = d;
     k++;

@@ -29,7 +29,7 @@ export function staysInside(c: Connection, region: EdgeIndex): boolean {
     const n = pts.length;
     if (n < 2) continue;
     for (const q of [pts[1], pts[n >> 1], pts[n - 1]]) {
-      if (!region.contains(q) && region.distance(q, 1) > EDGE_TOLERANCE) return false;
+      if (!region.contains(q) && region.clearance(q, 1) > EDGE_TOLERANCE) return false;
     }
   }
   return true;

@@ -382,27 +382,35 @@ function reversingCurve(
 }
 
 function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex): Connection | null {
-  // Check segment by segment so a path that leaves the field early is dropped early.
+  // The quick tests first, segment by segment, so a path that leaves the
+  // field is mostly dropped before any arc is sampled: each straight as the
+  // one segment it is, each arc against the edges near its circle.
   let p = from;
   const starts: Pose[] = [];
   const samples: (SampledPiece[] | null)[] = [];
+  let near: number[] | null = null;
   for (const seg of path.segments) {
     if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
     const end = segmentEnd(p, seg, radius);
-    starts.push(p);
     if (seg.type === 'S') {
-      // A straight is checked as the one segment it is.
       if (region.segmentCrosses(p, end)) return null;
-      samples.push(null);
-    } else if (arcClear(region, p, seg, radius)) {
-      // Sampled only if the whole path fits.
-      samples.push(null);
-    } else {
-      const piece = samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
-      for (const pc of piece) if (arcCrosses(region, p, seg, radius, pc.points)) return null;
-      samples.push(piece);
+    } else if (!arcClear(region, p, seg, radius)) {
+      near ??= [];
+      near.push(starts.length);
     }
+    starts.push(p);
+    // Sampled only if the whole path fits (arcs near an edge: below, to test them).
+    samples.push(null);
     p = end;
+  }
+  if (near) {
+    const segs = path.segments.filter((seg) => seg.length >= MIN_SEGMENT_LENGTH);
+    for (const k of near) {
+      const seg = segs[k];
+      const piece = samplePath(starts[k], { segments: [seg], length: seg.length, word: seg.type }, radius);
+      for (const pc of piece) if (arcCrosses(region, starts[k], seg, radius, pc.points)) return null;
+      samples[k] = piece;
+    }
   }
   const pieces = joinSamples(path, starts, samples, radius);
   if (slipsThrough(region, pieces)) return null;
@@ -544,21 +552,31 @@ const CLEAR_REACH = 8;
  * sample lying on an edge, or that starts on the edge heading out.
  */
 function slipsThrough(region: EdgeIndex, pieces: SampledPiece[]): boolean {
-  // A sample is tested in full only where the path has left the edge-free
-  // disc round the last sample tested: inside it, no edge lies between them.
-  let clear = 0;
-  let last: Point | null = null;
+  // A sample is tested in full only outside the edge-free disc round the
+  // last sample tested inside: every point of the disc is inside as its
+  // centre is (a sample within a hair of its rim lies within a hair of an
+  // edge, which is no slip either), so the samples outside by more than a
+  // touch are all tested.
+  let cx = 0;
+  let cy = 0;
+  // The disc's radius squared (a little less, for rounding); 0: none.
+  let r2 = 0;
   for (const pc of pieces)
     for (const q of pc.points) {
-      if (last !== null) clear -= Math.hypot(q.x - last.x, q.y - last.y);
-      last = q;
-      if (clear > 0) continue;
-      const d = region.distance(q, CLEAR_REACH);
+      const dx = q.x - cx;
+      const dy = q.y - cy;
+      if (dx * dx + dy * dy < r2) continue;
+      const d = region.clearance(q, CLEAR_REACH);
       if (!region.contains(q)) {
         if (d >= TOUCH) return true;
         // On the edge, outside by a hair: the next sample is tested in full.
-        clear = 0;
-      } else clear = Math.min(d, CLEAR_REACH);
+        r2 = 0;
+      } else {
+        const r = Math.min(d, CLEAR_REACH);
+        cx = q.x;
+        cy = q.y;
+        r2 = r * r * (1 - 1e-9);
+      }
     }
   return false;
 }

@@ -111,7 +111,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
   // node to reach. Only a long lane (LONG_PASS) may be reached by a way that
   // swings the implement over the edge (reported as overhang).
   const region = b.input.region;
-  const clear = (p: Point) => region.distance(p, w / 2) >= w / 2 - CLEAR_SLACK;
+  const clear = (p: Point) => region.clearance(p, w / 2) >= w / 2 - CLEAR_SLACK;
   const clearWay = (f: Found) =>
     f.legs.every(
       ([c]) => !b.links.overhangs(c) && c.pieces.every((q) => densifyPoints(q.points).every(clear)),
@@ -294,13 +294,13 @@ function unworkedArea(zone: Polygon, lines: readonly Point[][], w: number): Poly
 function intoOpenGround(line: Point[], region: EdgeIndex, w: number): Point[] {
   const clear = w / 2 - CLEAR_SLACK;
   const runOn = (p: Point, heading: number): Point | null => {
-    if (region.distance(p, clear) >= clear) return null;
+    if (region.clearance(p, clear) >= clear) return null;
     const dx = Math.cos(heading);
     const dy = Math.sin(heading);
     for (let s = RUN_ON_STEP; s <= 2 * w; s += RUN_ON_STEP) {
       const q = { x: p.x + dx * s, y: p.y + dy * s };
       if (!region.contains(q) || region.segmentCrosses(p, q)) return null;
-      if (region.distance(q, clear) >= clear) return q;
+      if (region.clearance(q, clear) >= clear) return q;
     }
     return null;
   };
@@ -336,7 +336,7 @@ function sample(line: readonly Point[], strip: Polygon, region: EdgeIndex, w: nu
     let unworked = 0;
     for (let k = Math.max(0, i - reach); k <= Math.min(pts.length - 1, i + reach); k++)
       unworked = Math.max(unworked, edge[k]);
-    const field = region.distance(d.p, w / 2);
+    const field = region.clearance(d.p, w / 2);
     return { ...d, covered: Math.min(w / 2, field) - unworked > WASTE * w };
   });
 }

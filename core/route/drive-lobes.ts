@@ -353,7 +353,7 @@ function simplifiedLine(points: readonly Point[], closed: boolean, clear?: EdgeC
     if (span > 1) {
       const between: Point[] = [];
       for (let i = 0; i <= span; i++) between.push(points[(a + i) % n]);
-      const planned = Math.min(...between.map((p) => region.distance(p, clearance + 1)));
+      const planned = Math.min(...between.map((p) => region.clearance(p, clearance + 1)));
       const floor = Math.min(clearance, planned) - CLEAR_SLACK;
       refine(between, 0, span, floor, region, clearance + 1, out);
     }
@@ -402,7 +402,7 @@ function nearestOnSegment(a: Point, b: Point, region: EdgeIndex, cap: number): n
   const k = Math.max(1, Math.ceil(L / CLEAR_STEP));
   let d = cap;
   for (let i = 0; i <= k; i++)
-    d = Math.min(d, region.distance({ x: a.x + ((b.x - a.x) * i) / k, y: a.y + ((b.y - a.y) * i) / k }, cap));
+    d = Math.min(d, region.clearance({ x: a.x + ((b.x - a.x) * i) / k, y: a.y + ((b.y - a.y) * i) / k }, cap));
   return d;
 }
 

@@ -107,7 +107,7 @@ export class FieldTravel {
       const q = nodes[b];
       if (inner.segmentCrosses(p, q)) return false;
       const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
-      return inner.contains(mid) || inner.distance(mid, 0.1) < 0.05;
+      return inner.contains(mid) || inner.clearance(mid, 0.1) < 0.05;
     };
     const visible = (a: number, b: number): boolean => {
       // Legs between waypoints stay in the shrunk field; legs to the ends only in the field.

@@ -194,9 +194,9 @@ export function squareCorners(
 /** True when the apex and every point of the turn lie at least `clearance` from the region's edges. */
 export function keepsClear(apex: Point, turn: Connection, clearance: number, region: EdgeIndex): boolean {
   if (clearance <= 0) return true;
-  if (region.distance(apex, clearance) < clearance) return false;
+  if (region.clearance(apex, clearance) < clearance) return false;
   for (const pc of turn.pieces)
-    for (const q of pc.points) if (region.distance(q, clearance) < clearance) return false;
+    for (const q of pc.points) if (region.clearance(q, clearance) < clearance) return false;
   return true;
 }
 
@@ -214,7 +214,7 @@ function room(p: Point, h: number, reach: number, hw: number, region: EdgeIndex)
   while (t < reach) {
     const q = { x: p.x + t * ux, y: p.y + t * uy };
     if (!region.contains(q)) return 0;
-    const slack = region.distance(q, limit + reach) - limit;
+    const slack = region.clearance(q, limit + reach) - limit;
     if (slack < 1e-3) break;
     t += slack;
   }

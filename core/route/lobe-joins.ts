@@ -115,7 +115,7 @@ export class PlannedLines {
   /** True when p lies within tol of a planned ring. */
   near(p: Point, tol: number): boolean {
     this.index ??= new EdgeIndex(this.rings.map((r) => r.slice()));
-    return this.index.distance(p, tol) <= tol;
+    return this.index.clearance(p, tol) <= tol;
   }
 }
 
@@ -422,7 +422,7 @@ export function extendLobes(
 ): Lobe[] {
   if (!lobes.some((l) => !l.closed) || driven.length === 0) return lobes.slice();
   const rings = new EdgeIndex(driven.map((r) => r.slice()));
-  const onRing = (p: Point) => rings.distance(p, ON_LINE) <= ON_LINE;
+  const onRing = (p: Point) => rings.clearance(p, ON_LINE) <= ON_LINE;
   return lobes.map((l) => {
     if (l.closed || l.points.length < 2) return l;
     const first = l.points[0];

@@ -300,7 +300,7 @@ export class RouteLinks {
     const R = this.R;
     const opts = { maxReverse: MAX_REVERSE_RADII * R };
     const inside = (a: Point, b: Point) =>
-      fromBand || t.contains(a) || this.region.distance(a, 2 * ON_EDGE) < ON_EDGE
+      fromBand || t.contains(a) || this.region.clearance(a, 2 * ON_EDGE) < ON_EDGE
         ? this.straightInside(a, b, t)
         : false;
     const pairs: [number, number][] = [];

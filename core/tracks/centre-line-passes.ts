@@ -229,7 +229,7 @@ function insideStretches(line: readonly Point[], region: EdgeIndex): Point[][] {
   const out: Point[][] = [];
   let cur: Point[] = [];
   for (const p of line) {
-    if (region.contains(p) && region.distance(p, 0.1) >= 0.05) cur.push(p);
+    if (region.contains(p) && region.clearance(p, 0.1) >= 0.05) cur.push(p);
     else {
       if (cur.length >= 2) out.push(cur);
       cur = [];

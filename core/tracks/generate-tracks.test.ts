@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rotatePoints } from '../geometry/polygon.ts';
 import type { Point, Polygon } from '../types/index.ts';
-import { generateTracks, isSliver } from './generate-tracks.ts';
+import { flatten, generateTracks, isSliver, quickScore, scanLines } from './generate-tracks.ts';
 
 const poly = (outer: Point[], holes: Point[][] = []): Polygon => ({ outer, holes });
 
@@ -175,5 +175,67 @@ describe('generateTracks', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('quickScore', () => {
+  /** Crossings of each scan line with every edge, turned by -h as the score turns them, counted afresh. */
+  function counted(rings: Point[][], h: number, w: number): { count: number; ragged: number } {
+    const c = Math.cos(-h);
+    const s = Math.sin(-h);
+    const turned = rings.map((r) => r.map((q) => ({ x: q.x * c - q.y * s, y: q.x * s + q.y * c })));
+    const ys = turned.flat().map((q) => q.y);
+    const layout = scanLines(Math.min(...ys), Math.max(...ys), w);
+    const lines = layout.offsets.length ? layout.offsets : [(Math.min(...ys) + Math.max(...ys)) / 2];
+    let count = 0;
+    let ragged = 0;
+    let prev: { min: number; max: number } | null = null;
+    for (const y of lines) {
+      const xs: number[] = [];
+      for (const r of turned)
+        for (let i = 0; i < r.length; i++) {
+          const a = r[i];
+          const b = r[(i + 1) % r.length];
+          if (a.y === b.y || y < Math.min(a.y, b.y) || y >= Math.max(a.y, b.y)) continue;
+          xs.push(a.x + ((y - a.y) * (b.x - a.x)) / (b.y - a.y));
+        }
+      if (xs.length < 2) continue;
+      count += xs.length >> 1;
+      const cur = { min: Math.min(...xs), max: Math.max(...xs) };
+      if (prev) ragged += Math.abs(cur.min - prev.min) + Math.abs(cur.max - prev.max);
+      prev = cur;
+    }
+    return { count, ragged };
+  }
+
+  it('counts the crossings of every scan line, on outlines of any size one after another (property)', () => {
+    const ring = fc.array(
+      fc.record({
+        x: fc.double({ min: -300, max: 300, noNaN: true }),
+        y: fc.double({ min: -300, max: 300, noNaN: true }),
+      }),
+      { minLength: 3, maxLength: 3000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(ring, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }),
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        fc.double({ min: 3, max: 40, noNaN: true }),
+        (areas, h, w) => {
+          for (const rings of areas) expect(quickScore(flatten(rings), h, w)).toEqual(counted(rings, h, w));
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // Outlines of thousands of vertices between small ones.
+    const star = (n: number, r: number): Point[] =>
+      Array.from({ length: n }, (_, i) => {
+        const a = (2 * Math.PI * i) / n;
+        const k = i % 2 ? 0.8 * r : r;
+        return { x: k * Math.cos(a), y: k * Math.sin(a) };
+      });
+    for (const rings of [[star(12, 50)], [star(6000, 400)], [star(8, 30)], [star(9000, 600), star(40, 20)]])
+      for (const h of [0, 0.3, 1.2])
+        for (const w of [6, 24]) expect(quickScore(flatten(rings), h, w)).toEqual(counted(rings, h, w));
   });
 });

@@ -292,6 +292,8 @@ export function flatten(rings: readonly Point[][]): Float64Array {
 const qMin = new Float64Array(8192);
 const qMax = new Float64Array(8192);
 const qCross = new Int32Array(8192);
+/** The turned y of each edge's first end, from the first pass over the edges to the second. */
+let qY = new Float64Array(4096);
 
 /**
  * Track count (crossings / 2 per scan line) and raggedness of the track ends
@@ -308,8 +310,10 @@ export function quickScore(
   const s = Math.sin(-h);
   let ymin = Number.POSITIVE_INFINITY;
   let ymax = Number.NEGATIVE_INFINITY;
+  if (qY.length < edges.length / 4) qY = new Float64Array(edges.length / 2);
   for (let i = 0; i < edges.length; i += 4) {
     const y = edges[i] * s + edges[i + 1] * c;
+    qY[i >> 2] = y;
     if (y < ymin) ymin = y;
     if (y > ymax) ymax = y;
   }
@@ -322,18 +326,23 @@ export function quickScore(
   const y0 = layout.y0;
   const lineY = (k: number) => (layout.offsets.length ? layout.offsets[k] : (ymin + ymax) / 2);
   for (let i = 0; i < edges.length; i += 4) {
-    const ax = edges[i] * c - edges[i + 1] * s;
-    const ay = edges[i] * s + edges[i + 1] * c;
-    const bx = edges[i + 2] * c - edges[i + 3] * s;
+    const ay = qY[i >> 2];
     const by = edges[i + 2] * s + edges[i + 3] * c;
     if (ay === by) continue;
     const lo = Math.min(ay, by);
     const hi = Math.max(ay, by);
     const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
     const kTo = Math.min(lines - 1, Math.ceil((hi - y0) / w));
+    // The x of the edge's ends only for an edge some line crosses.
+    let ax = Number.NaN;
+    let bx = Number.NaN;
     for (let k = kFrom; k <= kTo; k++) {
       const y = lineY(k);
       if (y < lo || y >= hi) continue;
+      if (Number.isNaN(ax)) {
+        ax = edges[i] * c - edges[i + 1] * s;
+        bx = edges[i + 2] * c - edges[i + 3] * s;
+      }
       const x = ax + ((y - ay) * (bx - ax)) / (by - ay);
       qCross[k]++;
       if (x < qMin[k]) qMin[k] = x;

@@ -263,7 +263,7 @@ function loopsOf(
       const steps = Math.ceil(dist(a, b));
       for (let k = 0; k < steps; k++) {
         const q = { x: a.x + ((b.x - a.x) * k) / steps, y: a.y + ((b.y - a.y) * k) / steps };
-        if (edge.contains(q) || edge.distance(q, keep) <= keep) run = 0;
+        if (edge.contains(q) || edge.clearance(q, keep) <= keep) run = 0;
         else {
           run += dist(a, b) / steps;
           if (run > strayRun) return null;
