@@ -4,6 +4,7 @@
  * within r of this one, and over which stretch of it. Flat typed arrays, no
  * allocation per query.
  */
+import { bucketSegments, cellOf } from '../geometry/cell-buckets.ts';
 import type { Point } from '../types/index.ts';
 
 /** At most this many grid cells (the cell grows on very large fields). */
@@ -76,42 +77,19 @@ export class SegmentGrid {
     this.minY = minY - c;
     this.nx = Math.ceil(w / c) + 3;
     this.ny = Math.ceil(h / c) + 3;
-    // Each segment's box of cells, found once for the counting and the filling.
-    const box = new Int32Array(4 * n);
-    const counts = new Int32Array(this.nx * this.ny + 1);
-    for (let e = 0; e < n; e++) {
-      const x0 = this.cx(Math.min(this.ax[e], this.bx[e]));
-      const x1 = this.cx(Math.max(this.ax[e], this.bx[e]));
-      const y0 = this.cy(Math.min(this.ay[e], this.by[e]));
-      const y1 = this.cy(Math.max(this.ay[e], this.by[e]));
-      box[4 * e] = x0;
-      box[4 * e + 1] = x1;
-      box[4 * e + 2] = y0;
-      box[4 * e + 3] = y1;
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) counts[y * this.nx + x + 1]++;
-    }
-    for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
-    this.cellStart = counts;
-    const fill = counts.slice();
-    const items = new Int32Array(counts[counts.length - 1]);
-    for (let e = 0; e < n; e++) {
-      const x0 = box[4 * e];
-      const x1 = box[4 * e + 1];
-      for (let y = box[4 * e + 2]; y <= box[4 * e + 3]; y++)
-        for (let x = x0; x <= x1; x++) items[fill[y * this.nx + x]++] = e;
-    }
-    this.cellItems = items;
+    const grid = { minX: this.minX, minY: this.minY, cell: this.cell, nx: this.nx, ny: this.ny };
+    const buckets = bucketSegments(grid, n, this.ax, this.ay, this.bx, this.by);
+    this.cellStart = buckets.start;
+    this.cellItems = buckets.items;
     this.stamp = new Int32Array(n);
   }
 
   private cx(x: number): number {
-    const i = Math.floor((x - this.minX) / this.cell);
-    return i < 0 ? 0 : i >= this.nx ? this.nx - 1 : i;
+    return cellOf(x, this.minX, this.cell, this.nx);
   }
 
   private cy(y: number): number {
-    const i = Math.floor((y - this.minY) / this.cell);
-    return i < 0 ? 0 : i >= this.ny ? this.ny - 1 : i;
+    return cellOf(y, this.minY, this.cell, this.ny);
   }
 
   /** Calls f once for every segment whose grid cells meet the box of pq widened by r. */
