@@ -75,7 +75,14 @@ export function distToSegment(p: Point, a: Point, b: Point): number {
 }
 
 /** distToSegment on coordinates (for hot loops over flat arrays: no points made). */
-export function distToSegmentXY(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+export function distToSegmentXY(
+  px: number,
+  py: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number {
   const abx = bx - ax;
   const aby = by - ay;
   const l2 = abx * abx + aby * aby;

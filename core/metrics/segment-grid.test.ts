@@ -13,7 +13,10 @@ describe('SegmentGrid', () => {
       fc.property(
         fc.array(fc.array(pt, { minLength: 2, maxLength: 12 }), { minLength: 1, maxLength: 8 }),
         fc.double({ min: 0.5, max: 80, noNaN: true }),
-        fc.array(fc.tuple(pt, pt, fc.double({ min: 0, max: 60, noNaN: true })), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.tuple(pt, pt, fc.double({ min: 0, max: 60, noNaN: true })), {
+          minLength: 1,
+          maxLength: 10,
+        }),
         (lines: Point[][], cell, queries) => {
           const grid = new SegmentGrid(lines, cell);
           const segs: { a: Point; b: Point; owner: number }[] = [];
