@@ -158,7 +158,7 @@ describe('narrow strips no headland pass goes round', () => {
 describe('a bending strip with an obstacle in it', () => {
   // A pass round a small obstacle is no headland pass round the strip: the
   // strip is still worked lengthwise, by curved tracks along its bend.
-  // Before, straight tracks broke into some 90 stubs across the bend: 84-86 %
+  // Before, straight tracks broke into some 90 short pieces across the bend: 84-86 %
   // covered with 21 and 31 km of driving between them.
   for (const id of ['fiboa-de_sh:DESHLIL020210001', 'fiboa-de_sh:DESHLIL020200001']) {
     it.skipIf(!hasCorpus())(
