@@ -28,14 +28,21 @@ function longTravel(plan: Plan, length: number): number {
   return n;
 }
 
+/** Plans the corpus field in every orientation (S1): a clean plan, then `check` on it. */
+function inEveryOrientation(id: string, check: (plan: Plan, name: string) => void): void {
+  const field = findCorpusField(id);
+  expect(field).toBeDefined();
+  for (const f of orientations(field!)) {
+    const { plan } = planField({ boundary: f, ...S1 });
+    const name = String(f.properties?.id);
+    expect(checkPlan(plan), name).toEqual([]);
+    check(plan, name);
+  }
+}
+
 describe.skipIf(!hasCorpus())('headland passes beyond a neck', () => {
   it('fiboa-fi:98: the 260 m arm to the far corner is travelled at most twice besides working it, in any orientation', () => {
-    const field = findCorpusField('fiboa-fi:98');
-    expect(field).toBeDefined();
-    for (const f of orientations(field!)) {
-      const { plan } = planField({ boundary: f, ...S1 });
-      const name = String(f.properties?.id);
-      expect(checkPlan(plan), name).toEqual([]);
+    inEveryOrientation('fiboa-fi:98', (plan, name) => {
       // Where the tracks end on the near side, out to the far corner's passes
       // and back; where they end at the far corner, back once. Before, the
       // route also went back through the arm to the obstacle's pass and out
@@ -43,20 +50,15 @@ describe.skipIf(!hasCorpus())('headland passes beyond a neck', () => {
       // of non-working distance).
       expect(longTravel(plan, 200), name).toBeLessThanOrEqual(2);
       expect(plan.stats.nonWorkingDistance, name).toBeLessThan(1250);
-    }
+    });
   }, 120_000);
 
   it('fiboa-de_bb:DEBBLI0268200531: the passes of each part are driven from within it', () => {
-    const field = findCorpusField('fiboa-de_bb:DEBBLI0268200531');
-    expect(field).toBeDefined();
-    for (const f of orientations(field!)) {
-      const { plan } = planField({ boundary: f, ...S1 });
-      const name = String(f.properties?.id);
-      expect(checkPlan(plan), name).toEqual([]);
+    inEveryOrientation('fiboa-de_bb:DEBBLI0268200531', (plan, name) => {
       // Before: 8-10 trips of over 200 m between the parts, 7.8-9.1 km of non-working distance.
       expect(longTravel(plan, 200), name).toBeLessThanOrEqual(4);
       expect(plan.stats.nonWorkingDistance, name).toBeLessThan(6000);
       expect(plan.stats.overhangLength ?? 0, name).toBeLessThan(100);
-    }
+    });
   }, 120_000);
 });
