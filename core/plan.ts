@@ -8,13 +8,13 @@
  * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
  */
 import { planDecomposedPart } from './decompose/plan-decomposed.ts';
+import { splitAtNarrowGaps } from './field/narrow-gaps.ts';
 import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea } from './geometry/polygon.ts';
 import { nearestOnPolyline, polylineLength } from './geometry/vec.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
-import { splitAtNarrowGaps } from './field/narrow-gaps.ts';
 import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
 import { withZoneCorridors } from './route/corridor-zone.ts';
@@ -24,6 +24,7 @@ import type { Visit } from './route/optimize-order.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { EAGER, withWedgeRuns } from './route/wedge-zone.ts';
+import { alongStrip } from './strip-plans.ts';
 import { contourDirection } from './terrain/contour.ts';
 import type { ElevationSampler } from './terrain/slopes.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
@@ -105,8 +106,8 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
     const result = alongStrip(
-      planZone(part, index, passable, options, zoneStart, zoneEnd, zoneHooks, reference),
-      (o) => planZone(part, index, passable, o, zoneStart, zoneEnd, zoneHooks, reference),
+      planZone(part, index, passable, options, zoneStart, zoneEnd, zoneHooks, { reference }),
+      (o, lanes) => planZone(part, index, passable, o, zoneStart, zoneEnd, zoneHooks, { reference, lanes }),
       options,
       index,
     );
@@ -176,57 +177,6 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   }
   const plan = { zones, stats: sumStats(zones.map((z) => z.stats)), machine: options.machine, options };
   return { plan, frame, repairs };
-}
-
-/** Straight tracks alone covering less than this share of a part: curved tracks along it are tried. */
-const STRIP_COVERED = 0.97;
-/** ... and taken where they cover at least this share of the part more, with no more route gaps. */
-const STRIP_GAIN = 0.01;
-
-/**
- * A part no headland pass goes round is a strip worked by tracks alone; where
- * it bends, straight tracks in one direction break into stubs across the
- * bend and leave much of it unworked. A farmer drives such a strip
- * lengthwise along its edge: curved tracks are planned too and kept when
- * they cover clearly more (only where straight tracks were not asked for
- * explicitly by a direction, and tracks are not extended). A pass round an
- * obstacle in the strip does not make it less of a strip.
- */
-function alongStrip(
-  straight: Zone[] | PlanningError,
-  plan: (options: PlanOptions) => Zone[] | PlanningError,
-  options: PlanOptions,
-  index: number,
-): Zone[] | PlanningError {
-  if (
-    straight instanceof PlanningError ||
-    (options.trackType ?? 'Straight') !== 'Straight' ||
-    options.preferredBearingDeg !== undefined ||
-    options.trackDirection === 'Contour' ||
-    options.extendTracks ||
-    options.useCrossHatches
-  )
-    return straight;
-  const passes = straight.some((z) =>
-    z.groups[z.activeGroup].parts.some((p) => p.type === 'ExteriorHeadlandPass'),
-  );
-  const covered = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.coveredArea, 0);
-  const field = straight.reduce((a, z) => a + z.stats.fieldArea, 0);
-  if (passes || field <= 0 || covered(straight) >= STRIP_COVERED * field) return straight;
-  const curved = plan({ ...options, trackType: 'Curved' });
-  if (curved instanceof PlanningError || curved.some((z) => z.groups[z.activeGroup].trackType !== 'Curved'))
-    return straight;
-  const gaps = (zs: Zone[]) => zs.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
-  if (gaps(curved) > gaps(straight) || covered(curved) < covered(straight) + STRIP_GAIN * field)
-    return straight;
-  const pct = (zs: Zone[]) => ((100 * covered(zs)) / field).toFixed(1);
-  for (const z of curved) {
-    z.warnings = [
-      ...(z.warnings ?? []),
-      `Field part ${index} is a strip no headland pass goes round; curved tracks along it cover ${pct(curved)} % (straight tracks ${pct(straight)} %).`,
-    ];
-  }
-  return curved;
 }
 
 /** The request with defaults filled in and every option checked (PlanningError INVALID_OPTION otherwise). */
@@ -424,7 +374,7 @@ function planZone(
   start: Point | undefined,
   end: Point | undefined,
   hooks: ZoneHooks,
-  reference?: Point[],
+  { reference, lanes = false }: { reference?: Point[]; lanes?: boolean } = {},
 ): Zone[] | PlanningError {
   let options = asked;
   const m = options.machine;
@@ -479,7 +429,7 @@ function planZone(
   if (exteriorFitted < options.exteriorHeadlandPasses) {
     pattern.warnings.push(
       exteriorFitted === 0
-        ? `No exterior headland pass of ${w} m can turn round field part ${index} at radius ${m.minTurningRadius} m; it is worked by tracks alone.`
+        ? `No exterior headland pass of ${w} m can turn round field part ${index} at radius ${m.minTurningRadius} m; it is worked by ${lanes ? 'passes along it' : 'tracks alone'}.`
         : `Only ${exteriorFitted} of the ${options.exteriorHeadlandPasses} exterior headland passes fit in field part ${index}; the area inside them is worked by tracks.`,
     );
   }
@@ -506,8 +456,13 @@ function planZone(
       : cut;
   };
   let trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
-  let tracks = pattern.tracks ?? straightTracks();
-  if (tracks.tracks.length === 0 && headlands.drivenExterior.length + headlands.drivenInterior.length === 0) {
+  // Lanes along a strip: no tracks; the corridor passes work the whole part (strip-plans.ts).
+  let tracks = lanes ? { ...straightTracks(), tracks: [] } : (pattern.tracks ?? straightTracks());
+  if (
+    !lanes &&
+    tracks.tracks.length === 0 &&
+    headlands.drivenExterior.length + headlands.drivenInterior.length === 0
+  ) {
     if (multiPolygonArea(workable) < 1e-3) {
       return new PlanningError(
         'HEADLAND_EXHAUSTS_FIELD',
@@ -617,7 +572,7 @@ function planZone(
   });
   const plain = drive(tracks, route);
   const plainTracks = tracks;
-  const canRunOn = trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
+  const canRunOn = !lanes && trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
   const wedged = canRunOn
     ? // Missed wedges at track ends: the tracks beside them run on where that pays.
       // What the run-ons work joins the area the tracks work.
@@ -687,11 +642,13 @@ function planZone(
   const parts = driven.parts;
   const { workable: worked, stats } = driven;
   route = driven.route;
+  // Lanes follow the strip: curved lines, the longest of them the group's reference.
+  const lane = lanes ? longestGuidance(parts) : undefined;
   const group: GeometryGroup = {
-    trackType,
+    trackType: lane ? 'Curved' : trackType,
     bearingDeg: tracks.bearingDeg,
-    abLine: tracks.abLine,
-    ...(pattern.reference ? { referenceLine: pattern.reference } : {}),
+    abLine: lane ? [lane[0], lane[lane.length - 1]] : tracks.abLine,
+    ...(lane ? { referenceLine: lane } : pattern.reference ? { referenceLine: pattern.reference } : {}),
     parts,
     stats,
   };
@@ -721,7 +678,7 @@ function planZone(
   // Zones of their own are for straight tracks; curved and spiral tracks (and
   // crosshatch lines across the whole area) keep the part whole.
   const result =
-    !options.decomposition || trackType !== 'Straight' || options.useCrossHatches
+    !options.decomposition || lanes || trackType !== 'Straight' || options.useCrossHatches
       ? [single]
       : (planDecomposedPart({
           part: zone,
@@ -776,6 +733,21 @@ const EAGER_FROM_PERCENT = 90;
 const EAGER_REVERSE = 5;
 
 /** The longest stretch the route drives backwards [m]. */
+/** The longest guidance line among the parts (undefined when there is none). */
+function longestGuidance(parts: readonly PathPart[]): Point[] | undefined {
+  let best: Point[] | undefined;
+  let bestLength = 0;
+  for (const p of parts) {
+    if (p.type !== 'GuidanceTrack' || p.points.length < 2) continue;
+    const l = polylineLength(p.points);
+    if (l > bestLength) {
+      best = p.points;
+      bestLength = l;
+    }
+  }
+  return best;
+}
+
 function longestReverse(parts: readonly PathPart[]): number {
   let longest = 0;
   for (const p of parts)
