@@ -24,12 +24,13 @@ import type { Visit } from './route/optimize-order.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { EAGER, withWedgeRuns } from './route/wedge-zone.ts';
-import { alongStrip } from './strip-plans.ts';
+import { alongStrip, type StripLanes } from './strip-plans.ts';
 import { contourDirection } from './terrain/contour.ts';
 import type { ElevationSampler } from './terrain/slopes.ts';
 import { extendTracks } from './tracks/extend-tracks.ts';
 import { directionCandidates, generateTracks } from './tracks/generate-tracks.ts';
 import { spiralOrder } from './tracks/spiral-middle.ts';
+import { stripLanes } from './tracks/strip-lanes.ts';
 import { patternTracks, resolveTrackType } from './tracks/track-pattern.ts';
 import {
   DEFAULT_MACHINE,
@@ -374,7 +375,7 @@ function planZone(
   start: Point | undefined,
   end: Point | undefined,
   hooks: ZoneHooks,
-  { reference, lanes = false }: { reference?: Point[]; lanes?: boolean } = {},
+  { reference, lanes }: { reference?: Point[]; lanes?: StripLanes } = {},
 ): Zone[] | PlanningError {
   let options = asked;
   const m = options.machine;
@@ -456,8 +457,18 @@ function planZone(
       : cut;
   };
   let trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
-  // Lanes along a strip: no tracks; the corridor passes work the whole part (strip-plans.ts).
-  let tracks = lanes ? { ...straightTracks(), tracks: [] } : (pattern.tracks ?? straightTracks());
+  // Lanes along a strip (strip-plans.ts): the sides of its inward offsets,
+  // or no tracks (the corridor passes work the whole part).
+  let tracks =
+    lanes === 'offsets'
+      ? (stripLanes(zone, {
+          swathWidth: w,
+          turningRadius: m.minTurningRadius,
+          worked: headlands.drivenInterior.map((h) => [...h.ring, h.ring[0]]),
+        }) ?? { ...straightTracks(), tracks: [] })
+      : lanes === 'corridors'
+        ? { ...straightTracks(), tracks: [] }
+        : (pattern.tracks ?? straightTracks());
   if (
     !lanes &&
     tracks.tracks.length === 0 &&
@@ -570,7 +581,8 @@ function planZone(
     parts: d.parts,
     warnings: d.warnings,
   });
-  const plain = drive(tracks, route);
+  // Lanes run anywhere half a swath inside the strip: all of it is their workable area.
+  const plain = lanes === 'offsets' ? drive(tracks, route, [...workField]) : drive(tracks, route);
   const plainTracks = tracks;
   const canRunOn = !lanes && trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
   const wedged = canRunOn

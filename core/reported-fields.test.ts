@@ -5,9 +5,12 @@
  * mirrored: none drives a track twice, leaves a stretch of a planned pass
  * undriven without a warning naming the pass, or has a turn over the edge or
  * low coverage the plan does not warn of; together they are worked to a
- * median of 98.1 % (the target is 98.5 %: short stretches of passes round
+ * median of 98.0 % (the target is 98.5 %: short stretches of passes round
  * narrow necks and tips are still left on six of them, each named in a
- * warning; the others drive every planned pass).
+ * warning; the others drive every planned pass; the bending strip
+ * fiboa-be_wal is worked by two lanes that keep the implement inside the
+ * field, at 0.1 points less than curved tracks that turned 24 m over its
+ * edge).
  */
 import { describe, expect, it } from 'vitest';
 import { checkPlan } from '../test/helpers/check-plan.ts';
@@ -91,10 +94,10 @@ const warnings = (p: Plan) => p.zones.flatMap((z) => z.warnings ?? []);
 describe.skipIf(!hasCorpus())('the fields of the plan quality report', () => {
   const planned = hasCorpus() ? planAll() : [];
 
-  it('are worked to a median of 98.1 % in every orientation', () => {
+  it('are worked to a median of 98.0 % in every orientation', () => {
     const covered = planned.map((p) => p.plan.stats.coveredPercent).sort((a, b) => a - b);
     expect(covered.length).toBe(REPORTED.length * 5);
-    expect(covered[covered.length >> 1]).toBeGreaterThanOrEqual(98.1);
+    expect(covered[covered.length >> 1]).toBeGreaterThanOrEqual(98.0);
   });
 
   it('drive every planned pass, but for short stretches on a few fields', () => {

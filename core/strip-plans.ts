@@ -1,39 +1,50 @@
 /**
  * Strips: field parts no headland pass goes round, worked by tracks alone.
  * Where such a strip bends, straight tracks in one direction break into stubs
- * across the bend and leave much of it unworked; a farmer drives it
- * lengthwise instead. Two plans along the strip are tried beside the
- * straight one:
+ * across the bend and leave much of it unworked, and turn over its edge at
+ * every end; a farmer drives it lengthwise instead. Three plans along the
+ * strip are tried beside the straight one:
  *
- *   curved tracks  level sets of the longest smooth run of its edge
- *                  (core/tracks/curved-tracks.ts), for strips several
- *                  swaths wide;
- *   lanes          passes down the strip's corridors, half a swath inside
- *                  either side or one down the middle
- *                  (core/tracks/centre-line-passes.ts), for strips up to
- *                  about two and a half swaths wide, whose ends and bends
- *                  level sets break.
+ *   curved tracks     level sets of the longest smooth run of its edge
+ *                     (core/tracks/curved-tracks.ts), for strips several
+ *                     swaths wide that bend gently;
+ *   lanes by offsets  the sides of the strip's inward offsets, half a swath
+ *                     in and a swath further each (core/tracks/strip-lanes.ts):
+ *                     they follow the edge through bends and hooks;
+ *   lanes by corridor passes down the strip's corridors, half a swath inside
+ *                     either side or one down the middle
+ *                     (core/tracks/centre-line-passes.ts), as the route
+ *                     works corridors it leaves.
  *
- * Only where straight tracks were not asked for explicitly (by a direction,
- * the contour, extended tracks or crosshatches) and cover less than
+ * The plan that costs least is taken (cost: below), where it costs clearly
+ * less than the straight one and leaves no more route gaps. Only where
+ * straight tracks were not asked for explicitly (by a direction, the
+ * contour, extended tracks or crosshatches) and cover less than
  * STRIP_COVERED of the part.
  */
 import { PlanningError, type PlanOptions, type Zone } from './types/index.ts';
 
 /** Straight tracks alone covering less than this share of a part: plans along it are tried. */
 const STRIP_COVERED = 0.97;
-/** ... and one is taken where it covers at least this share of the part more, with no more route gaps, ... */
-const STRIP_GAIN = 0.01;
-/**
- * ... or covers no less than this share of the part less and drives at most
- * this share of the turn overhang and of the non-working distance of the
- * plan it would replace (lanes keep the machine on the strip, where stubs
- * across it turn over the edge at every end).
- */
+/** A plan along the strip is taken where it costs at least this share less than the straight one ... */
+const STRIP_SAVING = 0.1;
+/** ... and covers no less than this share of the part less. */
 const STRIP_LOSS = 0.005;
-const STRIP_CLEANER = 0.5;
+/**
+ * What a plan of a strip costs, as area [m2]: the ground it leaves unworked,
+ * half the ground it works twice (input applied twice, time spent on it),
+ * the ground the implement could have worked while the machine drove empty
+ * (a quarter: driving empty is quicker than working), and the implement's
+ * width over the edge along every metre of turn overhang.
+ */
+const OVERLAP_COST = 0.5;
+const NON_WORKING_COST = 0.25;
+const OVERHANG_COST = 1;
 
 type Plan = Zone[] | PlanningError;
+
+/** Lanes along a strip: the sides of its inward offsets, or passes down its corridors. */
+export type StripLanes = 'offsets' | 'corridors';
 
 /**
  * The plan of a part along its strip, where one covers clearly more than
@@ -42,7 +53,7 @@ type Plan = Zone[] | PlanningError;
  */
 export function alongStrip(
   straight: Plan,
-  plan: (options: PlanOptions, lanes?: boolean) => Plan,
+  plan: (options: PlanOptions, lanes?: StripLanes) => Plan,
   options: PlanOptions,
   index: number,
 ): Plan {
@@ -61,23 +72,38 @@ export function alongStrip(
   );
   const field = straight.reduce((a, z) => a + z.stats.fieldArea, 0);
   if (passes || field <= 0 || covered(straight) >= STRIP_COVERED * field) return straight;
+  const w = options.machine.swathWidth;
+  const cost = (zs: Zone[]) =>
+    zs.reduce(
+      (a, z) =>
+        a +
+        (z.stats.fieldArea - z.stats.coveredArea) +
+        OVERLAP_COST * z.stats.overlapArea +
+        NON_WORKING_COST * w * z.stats.nonWorkingDistance +
+        OVERHANG_COST * w * (z.audit?.overhangLength ?? 0),
+      0,
+    );
+  const gaps = (zs: Zone[]) => zs.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
   let best = straight;
+  let bestCost = (1 - STRIP_SAVING) * cost(straight);
   let kind = 'straight tracks';
+  const consider = (plan: Plan, name: string) => {
+    if (plan instanceof PlanningError || gaps(plan) > gaps(straight)) return;
+    if (covered(plan) < covered(straight) - STRIP_LOSS * field) return;
+    const c = cost(plan);
+    if (c < bestCost) {
+      best = plan;
+      bestCost = c;
+      kind = name;
+    }
+  };
   const curved = plan({ ...options, trackType: 'Curved' });
   if (
     !(curved instanceof PlanningError) &&
     curved.every((z) => z.groups[z.activeGroup].trackType === 'Curved')
-  ) {
-    if (better(curved, best, field)) {
-      best = curved;
-      kind = 'curved tracks along it';
-    }
-  }
-  const lanes = plan(options, true);
-  if (!(lanes instanceof PlanningError) && better(lanes, best, field)) {
-    best = lanes;
-    kind = 'passes along it';
-  }
+  )
+    consider(curved, 'curved tracks along it');
+  for (const how of ['offsets', 'corridors'] as const) consider(plan(options, how), 'passes along it');
   if (best === straight) return straight;
   const pct = (zs: Zone[]) => ((100 * covered(zs)) / field).toFixed(1);
   for (const z of best) {
@@ -90,17 +116,3 @@ export function alongStrip(
 }
 
 const covered = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.coveredArea, 0);
-const gaps = (zs: Zone[]) => zs.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
-const overhang = (zs: Zone[]) => zs.reduce((a, z) => a + (z.audit?.overhangLength ?? 0), 0);
-const nonWorking = (zs: Zone[]) => zs.reduce((a, z) => a + z.stats.nonWorkingDistance, 0);
-
-/** `a` is the better plan of the strip than `b` (see STRIP_GAIN and STRIP_LOSS). */
-function better(a: Zone[], b: Zone[], field: number): boolean {
-  if (gaps(a) > gaps(b)) return false;
-  if (covered(a) >= covered(b) + STRIP_GAIN * field) return true;
-  return (
-    covered(a) >= covered(b) - STRIP_LOSS * field &&
-    overhang(a) <= STRIP_CLEANER * overhang(b) &&
-    nonWorking(a) <= STRIP_CLEANER * nonWorking(b)
-  );
-}

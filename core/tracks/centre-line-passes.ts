@@ -251,7 +251,8 @@ function insideStretches(line: readonly Point[], region: EdgeIndex): Point[][] {
   });
 }
 
-function densifyRing(ring: readonly Point[], step: number): Point[] {
+/** The ring with a vertex at least every `step` metres along it. */
+export function densifyRing(ring: readonly Point[], step: number): Point[] {
   const out: Point[] = [];
   for (let i = 0; i < ring.length; i++) {
     const a = ring[i];
