@@ -9,7 +9,7 @@
  * narrow necks and tips are still left on six of them, each named in a
  * warning; the others drive every planned pass; the bending strip
  * fiboa-be_wal is worked by two lanes that keep the implement inside the
- * field, at 0.1 points less than curved tracks that turned 24 m over its
+ * field, at half a point less than curved tracks that turned 24 m over its
  * edge).
  */
 import { describe, expect, it } from 'vitest';

@@ -14,7 +14,7 @@
  * (straight tracks in one direction break into stubs across a bend; level
  * sets of one edge leave the far side unworked where the width is not a
  * whole number of swaths). Where the ring turns by more than END_TURN within
- * a turning radius either side, the machine cannot follow it: that stretch
+ * END_REACH turning radii either side, the machine cannot follow it: that stretch
  * (a strip's end, a tight inside bend) is cut out, and the machine turns
  * round there between lanes. Each lane is then made drivable (filleted to
  * the turning radius) and cut to the strip less its obstacles.
@@ -41,7 +41,9 @@ export interface StripLaneOptions {
 }
 
 /** A ring turning by more than this within a turning radius either side is cut there [rad] (see drivableRuns). */
-const END_TURN = (120 * Math.PI) / 180;
+const END_TURN = (150 * Math.PI) / 180;
+/** ... within this many turning radii either side. */
+const END_REACH = 1.25;
 /** Sampling step along the offset rings [m]. */
 const STEP = 1;
 /** Lanes shorter than this many swaths are left (the machine turns round there). */
@@ -133,9 +135,10 @@ export function stripLanes(strip: Polygon, o: StripLaneOptions): TrackSet | null
 /**
  * The stretches of a closed ring the machine can follow: the ring less
  * every sample where it turns by more than END_TURN (summed, signed) within
- * a turning radius before and after (the whole ring where it never does).
- * A bend of the turning radius turns by 2 radians (115 degrees) over that
- * window; a strip's end, a half turn within less than two radii, by 180.
+ * END_REACH turning radii before and after (the whole ring where it never
+ * does). A bend of the turning radius turns by 2.5 radians (143 degrees)
+ * over that window; a strip's end, a half turn within two and a half radii,
+ * by 180 (two corners nearer than that the fillet could not round apart).
  */
 function drivableRuns(ring: readonly Point[], R: number): Point[][] {
   const pts = densifyRing(ring, STEP);
@@ -156,13 +159,13 @@ function drivableRuns(ring: readonly Point[], R: number): Point[][] {
     if (d < -Math.PI) d += 2 * Math.PI;
     turn.push(turn[i - 1] + d);
   }
-  if (s[n] < 4 * R) return [];
+  if (s[n] < 4 * END_REACH * R) return [];
   const tight: boolean[] = [];
   let lo = 0;
   let hi = 0;
   for (let i = n; i < 2 * n; i++) {
-    while (s[lo] < s[i] - R) lo++;
-    while (hi < 3 * n && s[hi + 1] <= s[i] + R) hi++;
+    while (s[lo] < s[i] - END_REACH * R) lo++;
+    while (hi < 3 * n && s[hi + 1] <= s[i] + END_REACH * R) hi++;
     // (The turns at the samples lo..hi.)
     tight.push(Math.abs(turn[hi] - turn[lo - 1]) > END_TURN);
   }
