@@ -61,6 +61,18 @@ describe('stripLanes', () => {
     expect(covered(strip, lanes)).toBeGreaterThan(0.95);
   });
 
+  it('adds a lane down the middle where the sides leave a gap no further offset fits (a strip 2.5 swaths wide)', () => {
+    const strip = bendingStrip(15, 80, Math.PI / 3, 150);
+    const set = stripLanes(strip, { swathWidth: W, turningRadius: R });
+    const lanes = (set?.tracks ?? []).map((t) => t.path as Point[]);
+    expect(lanes).toHaveLength(3);
+    // The middle one between the sides, across the strip.
+    expect(new Set(set?.tracks.map((t) => t.line))).toEqual(new Set([0, 1, 2]));
+    // Two sides alone leave a 3 m strip down the middle (under 80 %); the
+    // rest is at the ends, where the machine turns.
+    expect(covered(strip, lanes)).toBeGreaterThan(0.9);
+  });
+
   it('gives no lanes to a strip narrower than a swath and a quarter (its sides would be one track)', () => {
     expect(stripLanes(bendingStrip(7, 60, Math.PI / 2, 100), { swathWidth: W, turningRadius: R })).toBeNull();
   });

@@ -54,6 +54,8 @@ const THIN = 0.25;
 const MAX_OFFSETS = 6;
 /** Where two lanes come closer than this many swaths (a strip narrowing to under one and a half), the shorter one gives way. */
 const DUPLICATE = 0.3;
+/** Width of the sliver whose sides give a lane down the middle of a piece [m]. */
+const SLIVER = 0.5;
 /** Lanes whose offsets from the reference differ by less than this share of a swath have one number. */
 const SAME_LINE = 0.5;
 
@@ -67,15 +69,19 @@ export function stripLanes(strip: Polygon, o: StripLaneOptions): TrackSet | null
   for (let k = 0; k < MAX_OFFSETS; k++) {
     const pieces = offset([ccw], -(k + 0.5) * w, 'round');
     if (pieces.length === 0) break;
-    // A piece thinner than a quarter swath would put its two sides' lanes on one another.
-    const rings = pieces
-      .filter(
-        (p) =>
-          (2 * polygonArea(p)) / (ringLength(p.outer) + p.holes.reduce((a, h) => a + ringLength(h), 0)) >=
-          THIN * w,
-      )
-      .flatMap((p) => [p.outer, ...p.holes]);
-    for (const ring of rings) lines.push(...drivableRuns(ring, R));
+    for (const piece of pieces) {
+      const width = meanWidth(piece);
+      // A piece thinner than a quarter swath would put its two sides' lanes on one another.
+      if (width < THIN * w) continue;
+      for (const ring of [piece.outer, ...piece.holes]) lines.push(...drivableRuns(ring, R));
+      // Where the sides' swaths leave a gap between them and no further
+      // offset fits, a lane down the middle works it: the sides of the piece
+      // shrunk to a sliver (one of them is kept, see apart()).
+      if (width - w > THIN * w && offset([piece], -w, 'round').length === 0) {
+        for (const sliver of offset([piece], -(width / 2 - SLIVER / 2), 'round'))
+          for (const ring of [sliver.outer, ...sliver.holes]) lines.push(...drivableRuns(ring, R));
+      }
+    }
   }
   const long = lines
     .flatMap((l) => clipPolyline(filletOpen(l, R * 1.02), false, [strip]))
@@ -236,6 +242,11 @@ function densifyOpen(line: readonly Point[], step: number): Point[] {
     for (let j = 1; j <= k; j++) out.push({ x: a.x + ((b.x - a.x) * j) / k, y: a.y + ((b.y - a.y) * j) / k });
   }
   return out;
+}
+
+/** Twice the area over the perimeter: the width of a long piece. */
+function meanWidth(p: Polygon): number {
+  return (2 * polygonArea(p)) / (ringLength(p.outer) + p.holes.reduce((a, h) => a + ringLength(h), 0));
 }
 
 /** The point halfway along a polyline. */
