@@ -16,8 +16,9 @@
  *                     (core/tracks/centre-line-passes.ts), as the route
  *                     works corridors it leaves.
  *
- * The plan that costs least is taken (cost: below), where it costs clearly
- * less than the straight one and leaves no more route gaps. Only where
+ * Of the plans that leave no more route gaps and cover within STRIP_SPREAD
+ * of the most any covers, the one that costs least is taken (cost: below);
+ * the straight plan only gives way to one that costs clearly less. Only where
  * straight tracks were not asked for explicitly (by a direction, the
  * contour, extended tracks or crosshatches) and cover less than
  * STRIP_COVERED of the part.
@@ -26,10 +27,10 @@ import { PlanningError, type PlanOptions, type Zone } from './types/index.ts';
 
 /** Straight tracks alone covering less than this share of a part: plans along it are tried. */
 const STRIP_COVERED = 0.97;
-/** A plan along the strip is taken where it costs at least this share less than the straight one ... */
+/** A plan along the strip is taken where it costs at least this share less than the straight one. */
 const STRIP_SAVING = 0.1;
-/** ... and covers no less than this share of the part less. */
-const STRIP_LOSS = 0.005;
+/** Plans covering less than the one that covers most by more than this share of the part are not taken. */
+const STRIP_SPREAD = 0.03;
 /**
  * What a plan of a strip costs, as area [m2]: the ground it leaves unworked,
  * half the ground it works twice (input applied twice, time spent on it),
@@ -84,18 +85,9 @@ export function alongStrip(
       0,
     );
   const gaps = (zs: Zone[]) => zs.reduce((a, z) => a + (z.routeFailures ?? 0), 0);
-  let best = straight;
-  let bestCost = (1 - STRIP_SAVING) * cost(straight);
-  let kind = 'straight tracks';
+  const candidates: { plan: Zone[]; name: string }[] = [];
   const consider = (plan: Plan, name: string) => {
-    if (plan instanceof PlanningError || gaps(plan) > gaps(straight)) return;
-    if (covered(plan) < covered(straight) - STRIP_LOSS * field) return;
-    const c = cost(plan);
-    if (c < bestCost) {
-      best = plan;
-      bestCost = c;
-      kind = name;
-    }
+    if (!(plan instanceof PlanningError) && gaps(plan) <= gaps(straight)) candidates.push({ plan, name });
   };
   const curved = plan({ ...options, trackType: 'Curved' });
   if (
@@ -104,6 +96,23 @@ export function alongStrip(
   )
     consider(curved, 'curved tracks along it');
   for (const how of ['offsets', 'corridors'] as const) consider(plan(options, how), 'passes along it');
+  // Coverage first: only plans within STRIP_SPREAD of the best coverage
+  // compete, on cost; the straight plan keeps its place unless one costs
+  // clearly less.
+  const most = Math.max(covered(straight), ...candidates.map((c) => covered(c.plan)));
+  const near = (zs: Zone[]) => covered(zs) >= most - STRIP_SPREAD * field;
+  let best = straight;
+  let bestCost = near(straight) ? (1 - STRIP_SAVING) * cost(straight) : Number.POSITIVE_INFINITY;
+  let kind = 'straight tracks';
+  for (const c of candidates) {
+    if (!near(c.plan)) continue;
+    const k = cost(c.plan);
+    if (k < bestCost) {
+      best = c.plan;
+      bestCost = k;
+      kind = c.name;
+    }
+  }
   if (best === straight) return straight;
   const pct = (zs: Zone[]) => ((100 * covered(zs)) / field).toFixed(1);
   for (const z of best) {
