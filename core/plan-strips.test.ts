@@ -235,7 +235,16 @@ describe('a strip a ditch runs down the middle of', () => {
         const plan = planned(f, S1);
         const name = f.properties.id;
         expect(plan.stats.coveredPercent, name).toBeGreaterThan(95);
-        expect(plan.stats.nonWorkingDistance, name).toBeLessThan(3000);
+        // Between the passes either side the machine goes round the ditch's
+        // end on the pass round it (joined a turning radius from where it
+        // leaves), not all round the ditch to face the other way: 2.1 km
+        // of driving and 0.5 km of turns over the edge in three of five
+        // orientations before.
+        expect(plan.stats.nonWorkingDistance, name).toBeLessThan(600);
+        expect(
+          plan.zones.reduce((a, z) => a + (z.audit?.overhangLength ?? 0), 0),
+          name,
+        ).toBeLessThan(150);
         const warnings = plan.zones.flatMap((z) => z.warnings ?? []);
         expect(
           warnings.some((w) => /is a strip .* passes along it cover/.test(w)),

@@ -24,6 +24,9 @@ const ROUND_MARGINS_RADII = [1, 2, 3];
 const ROUND_EXTRA_RADII = 2;
 /** At most this many stretches of one travel along a ring are driven round. */
 const MAX_ROUNDED = 4;
+/** Travel along a ring longer than FAR_TIMES the distance between its ends and FAR_RADII turning radii tries more leads on and off. */
+const FAR_TIMES = 3;
+const FAR_RADII = 20;
 /** Pieces of a ring between two ways round shorter than this [m] are left out (the ways meet there). */
 const MIN_PIECE = 0.05;
 
@@ -258,52 +261,60 @@ export class RingTravel {
     const w = this.w;
     const opts = { allowReverse };
     let best: Found | null = null;
-    for (const r of this.travelRings) {
-      const p = r.path;
-      if (p.length < 8 * R) continue;
-      // Only rings that pass near both ends are worth a try.
-      const reach = 4 * R + 2 * w;
-      const s0 = p.project(from);
-      if (dist(p.pointAt(s0), from) > reach) continue;
-      const s1 = p.project(to);
-      if (dist(p.pointAt(s1), to) > reach) continue;
-      for (const dir of [1, -1] as RingDirection[]) {
-        for (const la of [2 * R, 4 * R]) {
-          const a = p.snap(s0 + dir * la);
-          const b = p.snap(s1 - dir * la);
-          const travel = p.distance(a, b, dir);
-          const pts = p.stretch(a, travel, dir);
-          if (pts.length < 2 || singleChord(pts)) continue;
-          // Held to the turn area, the travel along the ring too: round
-          // the stretches where the ring leaves it.
-          const along =
-            this.held() && !this.stretchInside(p, a, travel, dir)
-              ? this.roundedStretch(p, a, travel, dir)
-              : [ringLeg(pts, travel)];
-          if (!along) continue;
-          const alongLength = along.reduce((t, c) => t + c.length, 0);
-          const on = p.poseAt(a, dir);
-          const off = p.arrivalPoseAt(a + dir * travel, dir);
-          // No way on or off is shorter than the straight line: no use linking a way that cannot be shorter.
-          if (best && alongLength + dist(from, on) + dist(off, to) >= best.length) continue;
-          const c1 = this.link(from, on, opts);
-          if (!c1) continue;
-          const c2 = this.link(off, to, opts);
-          if (!c2) continue;
-          const length = c1.length + alongLength + c2.length;
-          if (!best || length < best.length) {
-            best = {
-              length,
-              legs: [
-                [c1, 'HeadlandConnector'],
-                ...along.map((c): [Connection, 'HeadlandConnector'] => [c, 'HeadlandConnector']),
-                [c2, 'HeadlandConnector'],
-              ],
-            };
+    const search = (leads: readonly number[]) => {
+      for (const r of this.travelRings) {
+        const p = r.path;
+        if (p.length < 8 * R) continue;
+        // Only rings that pass near both ends are worth a try.
+        const reach = 4 * R + 2 * w;
+        const s0 = p.project(from);
+        if (dist(p.pointAt(s0), from) > reach) continue;
+        const s1 = p.project(to);
+        if (dist(p.pointAt(s1), to) > reach) continue;
+        for (const dir of [1, -1] as RingDirection[]) {
+          for (const la of leads) {
+            const a = p.snap(s0 + dir * la);
+            const b = p.snap(s1 - dir * la);
+            const travel = p.distance(a, b, dir);
+            const pts = p.stretch(a, travel, dir);
+            if (pts.length < 2 || singleChord(pts)) continue;
+            // Held to the turn area, the travel along the ring too: round
+            // the stretches where the ring leaves it.
+            const along =
+              this.held() && !this.stretchInside(p, a, travel, dir)
+                ? this.roundedStretch(p, a, travel, dir)
+                : [ringLeg(pts, travel)];
+            if (!along) continue;
+            const alongLength = along.reduce((t, c) => t + c.length, 0);
+            const on = p.poseAt(a, dir);
+            const off = p.arrivalPoseAt(a + dir * travel, dir);
+            // No way on or off is shorter than the straight line: no use linking a way that cannot be shorter.
+            if (best && alongLength + dist(from, on) + dist(off, to) >= best.length) continue;
+            const c1 = this.link(from, on, opts);
+            if (!c1) continue;
+            const c2 = this.link(off, to, opts);
+            if (!c2) continue;
+            const length = c1.length + alongLength + c2.length;
+            if (!best || length < best.length) {
+              best = {
+                length,
+                legs: [
+                  [c1, 'HeadlandConnector'],
+                  ...along.map((c): [Connection, 'HeadlandConnector'] => [c, 'HeadlandConnector']),
+                  [c2, 'HeadlandConnector'],
+                ],
+              };
+            }
           }
         }
       }
-    }
+    };
+    search([2 * R, 4 * R]);
+    // Where those leads on and off the ring find only a long way round (the
+    // ways on or off do not fit where the ring squeezes past an obstacle's
+    // end, say), leads of one turning radius are tried too.
+    if (best && (best as Found).length > FAR_TIMES * dist(from, to) + FAR_RADII * R)
+      search([R]);
     return best;
   }
 }
