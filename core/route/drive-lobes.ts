@@ -402,7 +402,10 @@ function nearestOnSegment(a: Point, b: Point, region: EdgeIndex, cap: number): n
   const k = Math.max(1, Math.ceil(L / CLEAR_STEP));
   let d = cap;
   for (let i = 0; i <= k; i++)
-    d = Math.min(d, region.clearance({ x: a.x + ((b.x - a.x) * i) / k, y: a.y + ((b.y - a.y) * i) / k }, cap));
+    d = Math.min(
+      d,
+      region.clearance({ x: a.x + ((b.x - a.x) * i) / k, y: a.y + ((b.y - a.y) * i) / k }, cap),
+    );
   return d;
 }
 

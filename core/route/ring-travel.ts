@@ -313,8 +313,7 @@ export class RingTravel {
     // Where those leads on and off the ring find only a long way round (the
     // ways on or off do not fit where the ring squeezes past an obstacle's
     // end, say), leads of one turning radius are tried too.
-    if (best && (best as Found).length > FAR_TIMES * dist(from, to) + FAR_RADII * R)
-      search([R]);
+    if (best && (best as Found).length > FAR_TIMES * dist(from, to) + FAR_RADII * R) search([R]);
     return best;
   }
 }
