@@ -113,6 +113,18 @@ function planned(feature: unknown, s: typeof S1, extra: Partial<PlanRequest> = {
   return plan;
 }
 
+/** The corpus field in every orientation and mirrored, each with its name. */
+function everyWay(id: string): { f: ReturnType<typeof orientations>[number]; name: string }[] {
+  const field = findCorpusField(id);
+  expect(field, id).toBeDefined();
+  return orientations(field as NonNullable<typeof field>).map((f) => ({ f, name: f.properties.id ?? id }));
+}
+
+/** The sum of a plan audit figure over the zones. */
+function audited(plan: Plan, k: 'overhangLength' | 'duplicateTrackLength' | 'trackLength'): number {
+  return plan.zones.reduce((a, z) => a + (z.audit?.[k] ?? 0), 0);
+}
+
 describe('narrow strips no headland pass goes round', () => {
   it('a 40 m x 1.5 km strip at a 24 m swath: two passes lengthwise, turning at the ends', () => {
     for (const f of orientations(rectangle('strip-40', 1500, 40))) {
@@ -144,12 +156,10 @@ describe('narrow strips no headland pass goes round', () => {
   ];
   for (const [id, s, covered] of cases) {
     it.skipIf(!hasCorpus())(`${id} (swath ${s.swath} m): worked lengthwise across its whole width`, () => {
-      const field = findCorpusField(id);
-      expect(field).toBeDefined();
-      for (const f of orientations(field as NonNullable<typeof field>)) {
+      for (const { f, name } of everyWay(id)) {
         const plan = planned(f, s);
-        expect(plan.stats.coveredPercent, f.properties.id).toBeGreaterThan(covered);
-        expect(duplicatePercent(plan), f.properties.id).toBeLessThanOrEqual(2);
+        expect(plan.stats.coveredPercent, name).toBeGreaterThan(covered);
+        expect(duplicatePercent(plan), name).toBeLessThanOrEqual(2);
       }
     });
   }
@@ -166,11 +176,8 @@ describe('a bending strip with an obstacle in it', () => {
     it.skipIf(!hasCorpus())(
       `${id}: curved tracks along it`,
       () => {
-        const field = findCorpusField(id);
-        expect(field).toBeDefined();
-        for (const f of orientations(field as NonNullable<typeof field>)) {
+        for (const { f, name } of everyWay(id)) {
           const plan = planned(f, S1);
-          const name = f.properties.id;
           // The strip itself (an obstacle near its end may cut off a corner as a part of its own).
           const strip = plan.zones.reduce((a, z) => (z.stats.fieldArea > a.stats.fieldArea ? z : a));
           expect(strip.groups[strip.activeGroup].trackType, name).toBe('Curved');
@@ -187,7 +194,7 @@ describe('bending strips two and two and a half swaths wide', () => {
   // Lanes half a swath inside either side (and one down the middle where
   // they leave a gap) follow the strip through its bends.
   // fiboa-cz:44527378: about 10 m wide and 700 m long, bending and ending in
-  // a hook. Straight tracks broke into 18 stubs across it (86.6 % covered,
+  // a hook. Straight tracks broke into 18 short pieces across it (86.6 % covered,
   // 1.5 km between them, 700 m of turns over the edge); curved tracks along
   // one edge left the far side.
   // fiboa-dk:452-1: about 15 m wide and 390 m long: curved tracks left a
@@ -200,18 +207,15 @@ describe('bending strips two and two and a half swaths wide', () => {
     it.skipIf(!hasCorpus())(
       `${id}: lanes along it, turning at its ends inside the field`,
       () => {
-        const field = findCorpusField(id);
-        expect(field).toBeDefined();
-        for (const f of orientations(field as NonNullable<typeof field>)) {
+        for (const { f, name } of everyWay(id)) {
           const plan = planned(f, S1);
-          const name = f.properties.id;
           expect(plan.stats.coveredPercent, name).toBeGreaterThan(least);
           expect(plan.stats.nonWorkingDistance, name).toBeLessThan(driving);
-          const audit = (k: 'overhangLength' | 'duplicateTrackLength' | 'trackLength') =>
-            plan.zones.reduce((a, z) => a + (z.audit?.[k] ?? 0), 0);
-          expect(audit('overhangLength'), name).toBe(0);
+          expect(audited(plan, 'overhangLength'), name).toBe(0);
           // (The lanes bend: the plan audit measures tracks driven on one another along them.)
-          expect(audit('duplicateTrackLength'), name).toBeLessThanOrEqual(0.02 * audit('trackLength'));
+          expect(audited(plan, 'duplicateTrackLength'), name).toBeLessThanOrEqual(
+            0.02 * audited(plan, 'trackLength'),
+          );
         }
       },
       60_000,
@@ -229,11 +233,8 @@ describe('a strip a ditch runs down the middle of', () => {
   it.skipIf(!hasCorpus())(
     'passes along the corridors either side of the ditch',
     () => {
-      const field = findCorpusField('fiboa-de_sh:DESHLIL020200001');
-      expect(field).toBeDefined();
-      for (const f of orientations(field as NonNullable<typeof field>)) {
+      for (const { f, name } of everyWay('fiboa-de_sh:DESHLIL020200001')) {
         const plan = planned(f, S1);
-        const name = f.properties.id;
         expect(plan.stats.coveredPercent, name).toBeGreaterThan(95);
         // Between the passes either side the machine goes round the ditch's
         // end on the pass round it (joined a turning radius from where it
@@ -241,10 +242,7 @@ describe('a strip a ditch runs down the middle of', () => {
         // of driving and 0.5 km of turns over the edge in three of five
         // orientations before.
         expect(plan.stats.nonWorkingDistance, name).toBeLessThan(600);
-        expect(
-          plan.zones.reduce((a, z) => a + (z.audit?.overhangLength ?? 0), 0),
-          name,
-        ).toBeLessThan(150);
+        expect(audited(plan, 'overhangLength'), name).toBeLessThan(150);
         const warnings = plan.zones.flatMap((z) => z.warnings ?? []);
         expect(
           warnings.some((w) => /is a strip .* passes along it cover/.test(w)),
@@ -282,12 +280,10 @@ describe('no full extra pass for a sliver', () => {
   ];
   for (const [id, s] of cases) {
     it.skipIf(!hasCorpus())(`${id} (swath ${s.swath} m): no track a sliver beside its neighbour`, () => {
-      const field = findCorpusField(id);
-      expect(field).toBeDefined();
-      for (const f of orientations(field as NonNullable<typeof field>)) {
+      for (const { f, name } of everyWay(id)) {
         const plan = planned(f, s);
-        expect(closestNeighbours(plan), f.properties.id).toBeGreaterThan(s.swath / 3 - 0.1);
-        expect(duplicatePercent(plan), f.properties.id).toBeLessThanOrEqual(2);
+        expect(closestNeighbours(plan), name).toBeGreaterThan(s.swath / 3 - 0.1);
+        expect(duplicatePercent(plan), name).toBeLessThanOrEqual(2);
       }
     });
   }

@@ -1,6 +1,6 @@
 /**
  * Strips: field parts no headland pass goes round, worked by tracks alone.
- * Where such a strip bends, straight tracks in one direction break into stubs
+ * Where such a strip bends, straight tracks in one direction break into short pieces
  * across the bend and leave much of it unworked, and turn over its edge at
  * every end; a farmer drives it lengthwise instead. Three plans along the
  * strip are tried beside the straight one:

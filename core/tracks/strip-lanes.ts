@@ -11,7 +11,7 @@
  *
  * The offset ring follows the edge through every bend and hook, so a strip
  * up to two swaths wide is worked whole by its two sides, however it bends
- * (straight tracks in one direction break into stubs across a bend; level
+ * (straight tracks in one direction break into short pieces across a bend; level
  * sets of one edge leave the far side unworked where the width is not a
  * whole number of swaths). Where the ring turns by more than END_TURN within
  * END_REACH turning radii either side, the machine cannot follow it: that stretch
