@@ -21,6 +21,13 @@ interface Level {
   index: EdgeIndex;
   /** Visibility between waypoints, asked once per pair: 0 unknown, 1 visible, 2 blocked. */
   seen: Uint8Array | Map<number, number>;
+  /**
+   * Sets of waypoints found closed (no leg leaves them: a search that
+   * reached none of the ends' legs went through all of one), by a number
+   * per set; -1 for a waypoint in none found yet.
+   */
+  closed: Int32Array;
+  closedSets: number;
 }
 
 /** Waypoint counts up to this keep their visibility in a flat table (n^2 bytes). */
@@ -59,7 +66,13 @@ export class FieldTravel {
       const pts = rings.flat().filter((q) => this.region.contains(q));
       const n = pts.length;
       l = n
-        ? { pts, index: new EdgeIndex(rings), seen: n <= FLAT_VISIBILITY ? new Uint8Array(n * n) : new Map() }
+        ? {
+            pts,
+            index: new EdgeIndex(rings),
+            seen: n <= FLAT_VISIBILITY ? new Uint8Array(n * n) : new Map(),
+            closed: new Int32Array(n).fill(-1),
+            closedSets: 0,
+          }
         : null;
       this.levels.set(clearance, l);
     }
@@ -97,11 +110,35 @@ export class FieldTravel {
    * heuristic), with visibility between waypoints remembered across calls.
    */
   private shortestChain(from: Point, to: Point, level: Level): Point[] | null {
-    const { pts, index: inner, seen } = level;
+    const { pts, index: inner, seen, closed } = level;
     const n = pts.length;
     const nodes = [...pts, from, to];
     const src = n;
     const dst = n + 1;
+    // Legs to the ends keep only to the field.
+    const endLeg = (p: Point, q: Point): boolean =>
+      !this.region.segmentCrosses(p, q) && this.region.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 });
+    // The legs from \`from\` (the search asks for every one first) and those onto \`to\`
+    // (as asked: 0 unknown, 1 there, 2 not).
+    const fromSees = new Uint8Array(n);
+    const toSees = new Uint8Array(n);
+    let known = true;
+    for (let i = 0; i < n; i++) {
+      fromSees[i] = endLeg(from, pts[i]) ? 1 : 0;
+      if (fromSees[i] && closed[i] < 0) known = false;
+    }
+    const seesTo = (i: number): boolean => {
+      if (toSees[i] === 0) toSees[i] = endLeg(pts[i], to) ? 1 : 2;
+      return toSees[i] === 1;
+    };
+    if (known) {
+      // Every waypoint \`from\` sees lies in a closed set: no way unless a waypoint of these sees \`to\`.
+      const sets = new Set<number>();
+      for (let i = 0; i < n; i++) if (fromSees[i]) sets.add(closed[i]);
+      let any = false;
+      for (let i = 0; i < n && !any; i++) if (sets.has(closed[i]) && seesTo(i)) any = true;
+      if (!any) return null;
+    }
     const waypointsVisible = (a: number, b: number): boolean => {
       const p = nodes[a];
       const q = nodes[b];
@@ -110,22 +147,17 @@ export class FieldTravel {
       return inner.contains(mid) || inner.clearance(mid, 0.1) < 0.05;
     };
     const visible = (a: number, b: number): boolean => {
-      // Legs between waypoints stay in the shrunk field; legs to the ends only in the field.
-      if (a < n && b < n) {
-        const key = a < b ? a * n + b : b * n + a;
-        let v = seen instanceof Uint8Array ? seen[key] : (seen.get(key) ?? 0);
-        if (v === 0) {
-          v = waypointsVisible(a, b) ? 1 : 2;
-          if (seen instanceof Uint8Array) seen[key] = v;
-          else seen.set(key, v);
-        }
-        return v === 1;
+      if (a === src) return fromSees[b] === 1;
+      if (b === dst) return seesTo(a);
+      // Legs between waypoints stay in the shrunk field.
+      const key = a < b ? a * n + b : b * n + a;
+      let v = seen instanceof Uint8Array ? seen[key] : (seen.get(key) ?? 0);
+      if (v === 0) {
+        v = waypointsVisible(a, b) ? 1 : 2;
+        if (seen instanceof Uint8Array) seen[key] = v;
+        else seen.set(key, v);
       }
-      const p = nodes[a];
-      const q = nodes[b];
-      return (
-        !this.region.segmentCrosses(p, q) && this.region.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 })
-      );
+      return v === 1;
     };
     const h = new Float64Array(n + 2);
     const xs = new Float64Array(n + 2);
@@ -171,7 +203,12 @@ export class FieldTravel {
         open.push(d + h[v], v);
       }
     }
-    if (!Number.isFinite(dist[dst])) return null;
+    if (!Number.isFinite(dist[dst])) {
+      // The search went through every waypoint it could reach: a closed set.
+      const k = level.closedSets++;
+      for (let i = 0; i < n; i++) if (done[i]) closed[i] = k;
+      return null;
+    }
     const chain: Point[] = [];
     for (let v = prev[dst]; v !== src && v >= 0; v = prev[v]) chain.push(nodes[v]);
     return chain.reverse();
