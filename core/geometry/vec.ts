@@ -125,3 +125,22 @@ export function polylineLength(pts: readonly Point[]): number {
 export function ringLength(ring: readonly Point[]): number {
   return ring.length ? polylineLength(ring) + dist(ring[ring.length - 1], ring[0]) : 0;
 }
+
+/**
+ * True for a polyline driven round a loop: it ends where it began (within a
+ * micrometre) heading on within 30 degrees of how it began, so the swath
+ * runs on through that point as a band. One that ends where it began facing
+ * another way (a lane driven out and back round a strip, a loop begun at a
+ * corner) has two ends there, each as wide as the swath across its heading.
+ */
+export function isLoop(pts: readonly Point[]): boolean {
+  const n = pts.length;
+  if (n < 4 || dist(pts[0], pts[n - 1]) >= 1e-6) return false;
+  let i = 1;
+  while (i < n - 1 && dist(pts[0], pts[i]) < 1e-9) i++;
+  let j = n - 2;
+  while (j > 0 && dist(pts[j], pts[n - 1]) < 1e-9) j--;
+  const first = sub(pts[i], pts[0]);
+  const last = sub(pts[n - 1], pts[j]);
+  return dot(first, last) > Math.cos(Math.PI / 6) * len(first) * len(last);
+}

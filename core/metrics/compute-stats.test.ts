@@ -32,12 +32,14 @@ function plan(): { field: Polygon[]; parts: PathPart[] } {
   ];
   const parts: PathPart[] = [];
   let sequence = 0;
+  // Begun halfway along a side, so that it is one band all round.
   const loop = [
-    { x: 3, y: 3 },
+    { x: 60, y: 3 },
     { x: 117, y: 3 },
     { x: 117, y: 57 },
     { x: 3, y: 57 },
     { x: 3, y: 3 },
+    { x: 60, y: 3 },
   ];
   parts.push({
     type: 'ExteriorHeadlandPass',
@@ -96,6 +98,56 @@ describe('computeStats', () => {
     // The tracks end where the loop's band begins; only the doubled track is covered twice.
     expect(s.overlapArea).toBeCloseTo(108 * 6, 3);
     expect(s.trackCount).toBe(9);
+  });
+
+  it('measures a loop begun at a corner with its two ends there', () => {
+    const { field, parts } = plan();
+    // Begun at the corner (3, 3) heading east, ended there heading south: the
+    // implement, across its heading at each end, leaves the 3 x 3 m corner
+    // outside both ends unworked.
+    const corner = [
+      { x: 3, y: 3 },
+      { x: 117, y: 3 },
+      { x: 117, y: 57 },
+      { x: 3, y: 57 },
+      { x: 3, y: 3 },
+    ];
+    const s = statsOf(field, [{ ...parts[0], points: corner }, ...parts.slice(1)]);
+    expect(s.missedArea).toBeCloseTo(2 * 14 * 6 + 9, 3);
+    expect(s.coveredArea).toBeCloseTo(7200 - 2 * 14 * 6 - 9, 3);
+  });
+
+  it('measures a lane driven out and back to where it began with its two ends there', () => {
+    const field: Polygon[] = [
+      {
+        outer: [
+          { x: 0, y: 0 },
+          { x: 100, y: 0 },
+          { x: 100, y: 20 },
+          { x: 0, y: 20 },
+        ],
+        holes: [],
+      },
+    ];
+    // Out along y = 10 and back on the same line to where it began, facing
+    // back the way it began: its swath is the 80 x 6 m strip, with no band
+    // closing round its ends.
+    const lane: PathPart = {
+      type: 'RouteTrack',
+      points: [
+        { x: 10, y: 10 },
+        { x: 50, y: 10 },
+        { x: 90, y: 10 },
+        { x: 50, y: 10 },
+        { x: 10, y: 10 },
+      ],
+      working: true,
+      sequence: 0,
+    };
+    const s = statsOf(field, [lane]);
+    // (The cusp where it turns back at x = 90 is squared off 3 m beyond it.)
+    expect(s.coveredArea).toBeCloseTo(80 * 6 + 3 * 6, 3);
+    expect(s.missedArea).toBeCloseTo(2000 - 80 * 6 - 3 * 6, 3);
   });
 
   it('gives the same figures however the field is turned (property)', () => {

@@ -13,7 +13,7 @@ import { bufferLines, bufferRings, difference, intersectionArea } from '../geome
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { mixNumber } from '../geometry/number-hash.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { polylineLength } from '../geometry/vec.ts';
+import { isLoop, polylineLength } from '../geometry/vec.ts';
 import type { Machine, PathPart, PlanStats, Point, Polygon } from '../types/index.ts';
 import { traffickedArea as wheelTrackArea } from './wheel-traffic.ts';
 
@@ -183,7 +183,7 @@ function stripOf(
   if (bucket) for (const m of bucket) if (m.track === track && samePoints(m.points, part.points)) return m;
   const w = input.machine.swathWidth;
   const hw = w / 2;
-  const closed = isClosed(part.points);
+  const closed = isLoop(part.points);
   let strip: Polygon[];
   if (part.points.length === 2) {
     // A straight: its strip is the rectangle around it.
@@ -305,12 +305,6 @@ export function rotatePolygons(polys: readonly Polygon[], angle: number): Polygo
   const s = Math.sin(angle);
   const turn = (ring: readonly Point[]) => ring.map((q) => ({ x: q.x * c - q.y * s, y: q.x * s + q.y * c }));
   return polys.map((p) => ({ outer: turn(p.outer), holes: p.holes.map(turn) }));
-}
-
-function isClosed(pts: readonly Point[]): boolean {
-  const a = pts[0];
-  const b = pts[pts.length - 1];
-  return pts.length > 3 && Math.hypot(a.x - b.x, a.y - b.y) < 1e-6;
 }
 
 /** The rectangle of half-width hw around segment ab, counter-clockwise; null for a point. */

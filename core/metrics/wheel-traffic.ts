@@ -40,6 +40,7 @@ import {
   union,
 } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
+import { isLoop } from '../geometry/vec.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 
 /** Ground run on by exactly `passes` passes (3: three or more). */
@@ -89,9 +90,6 @@ export function wheelBands(
  */
 const TRACK_TOLERANCE = 0.1;
 
-const isClosed = (pts: readonly Point[]) =>
-  pts.length > 3 && pts[0].x === pts[pts.length - 1].x && pts[0].y === pts[pts.length - 1].y;
-
 /**
  * The line `d` [m] to the left of a centre line (right for d < 0): each
  * vertex moved along the bisector of its segments' normals, by d over the
@@ -130,7 +128,7 @@ export function lateralLine(line: readonly Point[], d: number, closed: boolean):
 
 /** The centre line of a part, simplified, and whether it is a closed loop. */
 function centreLine(points: readonly Point[]): { line: Point[]; closed: boolean } {
-  const closed = isClosed(points);
+  const closed = isLoop(points);
   const ring = closed ? points.slice(0, -1) : points;
   return {
     line: ring.length > 8 ? Clipper.simplifyPathD(ring as Point[], TRACK_TOLERANCE, closed) : [...ring],
