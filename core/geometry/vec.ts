@@ -91,10 +91,19 @@ export function distToSegmentXY(
   return Math.hypot(px - (ax + t * abx), py - (ay + t * aby));
 }
 
-/** The point of the polyline nearest to p (`closed`: a ring, its closing edge included). */
-export function nearestOnPolyline(pts: readonly Point[], p: Point, closed = false): Point {
-  let best = pts[0];
-  let bd = Number.POSITIVE_INFINITY;
+/**
+ * Where on the polyline the point nearest to p lies: the segment from
+ * vertex i (`closed`: a ring, its closing edge included), the fraction t
+ * along it and the distance d. The first segment that comes nearer by more
+ * than `eps` than those before it wins.
+ */
+export function nearestOnSegments(
+  pts: readonly Point[],
+  p: Point,
+  closed = false,
+  eps = 0,
+): { i: number; t: number; d: number } {
+  let best = { i: 0, t: 0, d: Number.POSITIVE_INFINITY };
   const n = pts.length;
   for (let i = 0; i < (closed ? n : n - 1); i++) {
     const a = pts[i];
@@ -103,15 +112,19 @@ export function nearestOnPolyline(pts: readonly Point[], p: Point, closed = fals
     const dy = b.y - a.y;
     const l2 = dx * dx + dy * dy;
     const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const x = a.x + t * dx;
-    const y = a.y + t * dy;
-    const d = (x - p.x) ** 2 + (y - p.y) ** 2;
-    if (d < bd) {
-      bd = d;
-      best = { x, y };
-    }
+    const d = Math.hypot(a.x + t * dx - p.x, a.y + t * dy - p.y);
+    if (d < best.d - eps) best = { i, t, d };
   }
   return best;
+}
+
+/** The point of the polyline nearest to p (`closed`: a ring, its closing edge included). */
+export function nearestOnPolyline(pts: readonly Point[], p: Point, closed = false): Point {
+  if (pts.length < 2) return pts[0];
+  const { i, t } = nearestOnSegments(pts, p, closed);
+  const a = pts[i];
+  const b = pts[(i + 1) % pts.length];
+  return { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
 }
 
 /** Length of an open polyline [m]. */

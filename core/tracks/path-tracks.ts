@@ -25,6 +25,7 @@ import {
 } from 'clipper2-ts';
 import { fromPath, SCALE, toPath, toPaths, treeToPolygons } from '../geometry/clip.ts';
 import { pushFilletArc } from '../geometry/fillet.ts';
+import { nearestOnSegments } from '../geometry/vec.ts';
 import { TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
@@ -98,22 +99,11 @@ export function clipPolyline(pts: readonly Point[], closed: boolean, region: rea
 
 /** Arc length along `path` of the point nearest to q. */
 function locate(path: readonly Point[], cum: readonly number[], q: Point): number {
-  let best = 0;
-  let bd = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < path.length; i++) {
-    const a = path[i - 1];
-    const b = path[i];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((q.x - a.x) * dx + (q.y - a.y) * dy) / l2)) : 0;
-    const d = Math.hypot(a.x + t * dx - q.x, a.y + t * dy - q.y);
-    if (d < bd - 1e-9) {
-      bd = d;
-      best = cum[i - 1] + t * Math.sqrt(l2);
-    }
-  }
-  return best;
+  if (path.length < 2) return 0;
+  const { i, t } = nearestOnSegments(path, q, false, 1e-9);
+  const dx = path[i + 1].x - path[i].x;
+  const dy = path[i + 1].y - path[i].y;
+  return cum[i] + t * Math.sqrt(dx * dx + dy * dy);
 }
 
 /**

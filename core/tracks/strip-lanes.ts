@@ -27,7 +27,13 @@
  */
 import { offset } from '../geometry/clip.ts';
 import { polygonArea, signedArea } from '../geometry/polygon.ts';
-import { distToSegment, headingToBearingDeg, polylineLength, ringLength } from '../geometry/vec.ts';
+import {
+  distToSegment,
+  headingToBearingDeg,
+  nearestOnSegments,
+  polylineLength,
+  ringLength,
+} from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { densifyRing } from './centre-line-passes.ts';
 import type { Track, TrackSet } from './generate-tracks.ts';
@@ -269,20 +275,9 @@ function midpoint(line: readonly Point[]): Point {
 
 /** Distance of `p` from the polyline, positive on its left. */
 function sideOffset(line: readonly Point[], p: Point): number {
-  let best = Number.POSITIVE_INFINITY;
-  let sign = 1;
-  for (let i = 1; i < line.length; i++) {
-    const a = line[i - 1];
-    const b = line[i];
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const d = Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
-    if (d < best) {
-      best = d;
-      sign = dx * (p.y - a.y) - dy * (p.x - a.x) >= 0 ? 1 : -1;
-    }
-  }
-  return sign * best;
+  if (line.length < 2) return Number.POSITIVE_INFINITY;
+  const { i, d } = nearestOnSegments(line, p);
+  const a = line[i];
+  const b = line[i + 1];
+  return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0 ? d : -d;
 }
