@@ -26,9 +26,9 @@
 import { Clipper } from 'clipper2-ts';
 import { difference, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { headingToBearingDeg, polylineLength } from '../geometry/vec.ts';
+import { polylineLength } from '../geometry/vec.ts';
 import { type CurvedOptions, PlanningError, type Point, type Polygon } from '../types/index.ts';
-import type { Track, TrackSet } from './generate-tracks.ts';
+import { type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
 import { arcParam, bufferLine, clipPolyline, dist, filletOpen, tidyEnds } from './path-tracks.ts';
 
 export interface CurvedTrackOptions {
@@ -135,12 +135,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
     });
   }
   return {
-    heading,
-    bearingDeg: headingToBearingDeg(heading) % 180,
-    swathWidth: w,
-    lineOffsets,
-    tracks,
-    abLine: [reference[0], reference[reference.length - 1]],
+    ...trackSetOf(heading, w, lineOffsets, tracks, [reference[0], reference[reference.length - 1]]),
     reference,
   };
 }

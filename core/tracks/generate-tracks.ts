@@ -453,12 +453,16 @@ function buildTrackSet(scan: Scan, heading: number, w: number): TrackSet {
     });
   });
   const y0 = scan.offsets.length ? scan.offsets[0] : (scan.ymin + scan.ymax) / 2;
-  return {
-    heading,
-    bearingDeg: headingToBearingDeg(heading) % 180,
-    swathWidth: w,
-    lineOffsets: scan.offsets,
-    tracks,
-    abLine: [back(scan.xmin, y0), back(scan.xmax, y0)],
-  };
+  return trackSetOf(heading, w, scan.offsets, tracks, [back(scan.xmin, y0), back(scan.xmax, y0)]);
+}
+
+/** The track set of tracks laid along `heading` (in [0, pi)), on lines `lineOffsets` across it, with its reference line. */
+export function trackSetOf(
+  heading: number,
+  swathWidth: number,
+  lineOffsets: number[],
+  tracks: Track[],
+  abLine: [Point, Point],
+): TrackSet {
+  return { heading, bearingDeg: headingToBearingDeg(heading) % 180, swathWidth, lineOffsets, tracks, abLine };
 }

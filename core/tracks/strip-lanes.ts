@@ -27,16 +27,10 @@
  */
 import { offset } from '../geometry/clip.ts';
 import { polygonArea, signedArea } from '../geometry/polygon.ts';
-import {
-  distToSegment,
-  headingToBearingDeg,
-  nearestOnSegments,
-  polylineLength,
-  ringLength,
-} from '../geometry/vec.ts';
+import { distToSegment, nearestOnSegments, polylineLength, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { densifyRing } from './centre-line-passes.ts';
-import type { Track, TrackSet } from './generate-tracks.ts';
+import { type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
 import { arcParam, clipPolyline, dist, filletOpen, tidyEnds } from './path-tracks.ts';
 
 export interface StripLaneOptions {
@@ -134,14 +128,7 @@ export function stripLanes(strip: Polygon, o: StripLaneOptions): TrackSet | null
   let heading = Math.atan2(b.y - a.y, b.x - a.x);
   if (heading < 0) heading += Math.PI;
   if (heading >= Math.PI) heading -= Math.PI;
-  return {
-    heading,
-    bearingDeg: headingToBearingDeg(heading) % 180,
-    swathWidth: w,
-    lineOffsets,
-    tracks,
-    abLine: [a, b],
-  };
+  return trackSetOf(heading, w, lineOffsets, tracks, [a, b]);
 }
 
 /**
