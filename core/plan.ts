@@ -459,16 +459,22 @@ function planZone(
   let trackType = pattern.tracks ? (options.trackType ?? 'Straight') : 'Straight';
   // Lanes along a strip (strip-plans.ts): the sides of its inward offsets,
   // or no tracks (the corridor passes work the whole part).
-  let tracks =
+  const stripped =
     lanes === 'offsets'
-      ? (stripLanes(zone, {
+      ? stripLanes(zone, {
           swathWidth: w,
           turningRadius: m.minTurningRadius,
           worked: headlands.drivenInterior.map((h) => [...h.ring, h.ring[0]]),
-        }) ?? { ...straightTracks(), tracks: [] })
-      : lanes === 'corridors'
-        ? { ...straightTracks(), tracks: [] }
-        : (pattern.tracks ?? straightTracks());
+        })
+      : undefined;
+  // Where no lane fits, the plan would be the corridor passes' own, which is planned as such.
+  if (stripped === null)
+    return new PlanningError('SWATH_WIDER_THAN_FIELD', `No lane fits along field part ${index}.`, {
+      zoneIndex: index,
+    });
+  let tracks =
+    stripped ??
+    (lanes === 'corridors' ? { ...straightTracks(), tracks: [] } : (pattern.tracks ?? straightTracks()));
   if (
     !lanes &&
     tracks.tracks.length === 0 &&
@@ -582,7 +588,7 @@ function planZone(
     warnings: d.warnings,
   });
   // Lanes run anywhere half a swath inside the strip: all of it is their workable area.
-  const plain = lanes === 'offsets' ? drive(tracks, route, [...workField]) : drive(tracks, route);
+  const plain = lanes === 'offsets' ? drive(tracks, route, workField) : drive(tracks, route);
   const plainTracks = tracks;
   const canRunOn = !lanes && trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
   const wedged = canRunOn
@@ -744,7 +750,6 @@ const EAGER_FROM_PERCENT = 90;
 /** ... and taken where no reverse is longer than this many turning radii (or than one before). */
 const EAGER_REVERSE = 5;
 
-/** The longest stretch the route drives backwards [m]. */
 /** The longest guidance line among the parts (undefined when there is none). */
 function longestGuidance(parts: readonly PathPart[]): Point[] | undefined {
   let best: Point[] | undefined;
@@ -760,6 +765,7 @@ function longestGuidance(parts: readonly PathPart[]): Point[] | undefined {
   return best;
 }
 
+/** The longest stretch the route drives backwards [m]. */
 function longestReverse(parts: readonly PathPart[]): number {
   let longest = 0;
   for (const p of parts)

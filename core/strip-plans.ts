@@ -48,9 +48,10 @@ type Plan = Zone[] | PlanningError;
 export type StripLanes = 'offsets' | 'corridors';
 
 /**
- * The plan of a part along its strip, where one covers clearly more than
- * `straight` (or about as much, far more cleanly); `plan` plans the part
- * with other options, as lanes when asked.
+ * The plan of a part along its strip where one pays: of the plans within
+ * STRIP_SPREAD of the best coverage, the least costly, `straight` kept
+ * unless another costs STRIP_SAVING less; `plan` plans the part with other
+ * options, as lanes when asked.
  */
 export function alongStrip(
   straight: Plan,

@@ -112,7 +112,9 @@ export function nearestOnSegments(
     const dy = b.y - a.y;
     const l2 = dx * dx + dy * dy;
     const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-    const d = Math.hypot(a.x + t * dx - p.x, a.y + t * dy - p.y);
+    const ex = a.x + t * dx - p.x;
+    const ey = a.y + t * dy - p.y;
+    const d = Math.sqrt(ex * ex + ey * ey);
     if (d < best.d - eps) best = { i, t, d };
   }
   return best;

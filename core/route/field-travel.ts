@@ -118,8 +118,8 @@ export class FieldTravel {
     // Legs to the ends keep only to the field.
     const endLeg = (p: Point, q: Point): boolean =>
       !this.region.segmentCrosses(p, q) && this.region.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 });
-    // The legs from \`from\` (the search asks for every one first) and those onto \`to\`
-    // (as asked: 0 unknown, 1 there, 2 not).
+    // The legs from \`from\` (the search asks for every one first: 1 there, 0 not)
+    // and those onto \`to\` (as asked: 0 unknown, 1 there, 2 not).
     const fromSees = new Uint8Array(n);
     const toSees = new Uint8Array(n);
     let known = true;

@@ -26,7 +26,7 @@
  * the last offset that fits) is for the corridor passes of the route.
  */
 import { offset } from '../geometry/clip.ts';
-import { polygonArea, signedArea } from '../geometry/polygon.ts';
+import { type BBox, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
 import { distToSegment, nearestOnSegments, polylineLength, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { densifyRing } from './centre-line-passes.ts';
@@ -40,7 +40,7 @@ export interface StripLaneOptions {
   worked?: readonly Point[][];
 }
 
-/** A ring turning by more than this within a turning radius either side is cut there [rad] (see drivableRuns). */
+/** A ring turning by more than this within END_REACH turning radii either side is cut there [rad] (see drivableRuns). */
 const END_TURN = (150 * Math.PI) / 180;
 /** ... within this many turning radii either side. */
 const END_REACH = 1.25;
@@ -90,7 +90,8 @@ export function stripLanes(strip: Polygon, o: StripLaneOptions): TrackSet | null
     .filter((l) => l.length >= 2 && polylineLength(l) >= MIN_LANE * w);
   const lanes = apart(long, DUPLICATE * w, MIN_LANE * w, o.worked ?? []);
   if (lanes.length === 0) return null;
-  const reference = lanes.reduce((a, b) => (polylineLength(b) > polylineLength(a) ? b : a));
+  const lengths = lanes.map((l) => polylineLength(l));
+  const reference = lanes[lengths.indexOf(Math.max(...lengths))];
   // Each lane's offset from the reference (signed: left of it positive), at its middle.
   const placed = lanes.map((l) => {
     const s0 = arcParam(reference, l[0]);
@@ -191,22 +192,18 @@ function drivableRuns(ring: readonly Point[], R: number): Point[][] {
  * on a headland pass.
  */
 function apart(lines: readonly Point[][], gap: number, min: number, worked: readonly Point[][]): Point[][] {
-  const kept: Point[][] = [];
-  const boxes: { x0: number; y0: number; x1: number; y1: number }[] = [];
-  const keep = (q: Point[]) => {
+  const kept: (readonly Point[])[] = [];
+  const boxes: BBox[] = [];
+  const keep = (q: readonly Point[]) => {
     kept.push(q);
-    boxes.push({
-      x0: Math.min(...q.map((p) => p.x)),
-      y0: Math.min(...q.map((p) => p.y)),
-      x1: Math.max(...q.map((p) => p.x)),
-      y1: Math.max(...q.map((p) => p.y)),
-    });
+    boxes.push(ringBBox(q));
   };
-  for (const l of worked) if (l.length >= 2) keep(l.slice());
+  for (const l of worked) if (l.length >= 2) keep(l);
+  const first = kept.length;
   const near = (p: Point) =>
     kept.some((l, k) => {
       const b = boxes[k];
-      if (p.x < b.x0 - gap || p.x > b.x1 + gap || p.y < b.y0 - gap || p.y > b.y1 + gap) return false;
+      if (p.x < b.minX - gap || p.x > b.maxX + gap || p.y < b.minY - gap || p.y > b.maxY + gap) return false;
       for (let i = 1; i < l.length; i++) if (distToSegment(p, l[i - 1], l[i]) < gap) return true;
       return false;
     });
@@ -222,7 +219,7 @@ function apart(lines: readonly Point[][], gap: number, min: number, worked: read
     if (piece.length >= 2) pieces.push(piece);
     for (const q of pieces) if (polylineLength(q) >= min) keep(q);
   }
-  return kept.slice(worked.filter((l) => l.length >= 2).length);
+  return kept.slice(first) as Point[][];
 }
 
 /** The open line with a vertex at least every `step` metres, its own vertices kept. */
