@@ -33,7 +33,7 @@ import { Clipper } from 'clipper2-ts';
 import { intersection, union } from '../geometry/clip.ts';
 import { polygonArea } from '../geometry/polygon.ts';
 import { headingToBearingDeg } from '../geometry/vec.ts';
-import { flatten, quickScore } from '../tracks/generate-tracks.ts';
+import { flatten, normalizeHeading, quickScore } from '../tracks/generate-tracks.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export interface DecomposeOptions {
@@ -364,13 +364,6 @@ function simplifyPolygon(poly: Polygon, tolerance = SIMPLIFY): Polygon | null {
 
 function vertexCount(p: Polygon): number {
   return p.holes.reduce((n, h) => n + h.length, p.outer.length);
-}
-
-function normalizeHeading(h: number): number {
-  let r = h % Math.PI;
-  if (r < 0) r += Math.PI;
-  if (r >= Math.PI - 1e-12) r = 0;
-  return r;
 }
 
 /**

@@ -28,7 +28,7 @@ import { difference, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import { type CurvedOptions, PlanningError, type Point, type Polygon } from '../types/index.ts';
-import { type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
+import { normalizeHeading, type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
 import { arcParam, bufferLine, clipPolyline, dist, filletOpen, tidyEnds } from './path-tracks.ts';
 
 export interface CurvedTrackOptions {
@@ -85,7 +85,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
       holes: [],
     },
   ];
-  const heading = normHeading(
+  const heading = normalizeHeading(
     Math.atan2(
       reference[reference.length - 1].y - reference[0].y,
       reference[reference.length - 1].x - reference[0].x,
@@ -255,12 +255,6 @@ function turnAt(a: Point, b: Point, c: Point): number {
   while (d > Math.PI) d -= 2 * Math.PI;
   while (d < -Math.PI) d += 2 * Math.PI;
   return d;
-}
-
-function normHeading(h: number): number {
-  let r = h % Math.PI;
-  if (r < 0) r += Math.PI;
-  return r;
 }
 
 function dedupe(pts: Point[]): Point[] {

@@ -167,7 +167,7 @@ function searchRings(rings: Point[][]): Point[][] {
 }
 
 /** Heading folded into [0, pi). */
-function normalizeHeading(h: number): number {
+export function normalizeHeading(h: number): number {
   let r = h % Math.PI;
   if (r < 0) r += Math.PI;
   if (r >= Math.PI - 1e-12) r = 0;

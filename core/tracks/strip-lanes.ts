@@ -30,7 +30,7 @@ import { type BBox, polygonArea, ringBBox, signedArea } from '../geometry/polygo
 import { distToSegment, nearestOnSegments, polylineLength, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { densifyRing } from './centre-line-passes.ts';
-import { type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
+import { normalizeHeading, type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
 import { arcParam, clipPolyline, dist, filletOpen, tidyEnds } from './path-tracks.ts';
 
 export interface StripLaneOptions {
@@ -126,10 +126,7 @@ export function stripLanes(strip: Polygon, o: StripLaneOptions): TrackSet | null
   tracks.sort((a, b) => a.line - b.line || a.seg - b.seg);
   const a = reference[0];
   const b = reference[reference.length - 1];
-  let heading = Math.atan2(b.y - a.y, b.x - a.x);
-  if (heading < 0) heading += Math.PI;
-  if (heading >= Math.PI) heading -= Math.PI;
-  return trackSetOf(heading, w, lineOffsets, tracks, [a, b]);
+  return trackSetOf(normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), w, lineOffsets, tracks, [a, b]);
 }
 
 /**
