@@ -261,7 +261,11 @@ export class RingTravel {
     const w = this.w;
     const opts = { allowReverse };
     let best: Found | null = null;
-    const search = (leads: readonly number[]) => {
+    for (const leads of [[2 * R, 4 * R], [R]]) {
+      // Where the usual leads on and off the ring find only a long way round
+      // (the ways on or off do not fit where the ring squeezes past an
+      // obstacle's end, say), leads of one turning radius are tried too.
+      if (leads.length === 1 && !(best && best.length > FAR_TIMES * dist(from, to) + FAR_RADII * R)) break;
       for (const r of this.travelRings) {
         const p = r.path;
         if (p.length < 8 * R) continue;
@@ -308,12 +312,7 @@ export class RingTravel {
           }
         }
       }
-    };
-    search([2 * R, 4 * R]);
-    // Where those leads on and off the ring find only a long way round (the
-    // ways on or off do not fit where the ring squeezes past an obstacle's
-    // end, say), leads of one turning radius are tried too.
-    if (best && (best as Found).length > FAR_TIMES * dist(from, to) + FAR_RADII * R) search([R]);
+    }
     return best;
   }
 }
