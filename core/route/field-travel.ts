@@ -15,6 +15,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import { connectInside } from './connect-inside.ts';
+import { multiPointTurn } from './multi-point-turn.ts';
 
 interface Level {
   pts: Point[];
@@ -40,18 +41,32 @@ export class FieldTravel {
   private readonly radius: number;
   /** Curvature-rate limit of the turns [1/m^2], if any. */
   private readonly curvatureRate: number | undefined;
+  /** A leg no turn with a cusp or two fits is driven as a turn of several moves where it starts. */
+  private readonly turnsOnSpot: boolean;
   private readonly levels = new Map<number, Level | null>();
 
   /**
    * `zone` the area the waypoints keep their clearances in (the zone, or
    * its turn area, so that they keep half the working width more), `region`
-   * the edges every leg is held to.
+   * the edges every leg is held to. With `turnsOnSpot` (travel held to
+   * the turn area, whose narrow strips leave no room for a loop), a leg
+   * that no turn with a cusp or two fits, turning round at the end of a
+   * track in a strip or round a tight corner, is driven as a turn of
+   * several moves where it starts, then a turn onto its end (not with a
+   * curvature-rate limit, whose turns the moves do not follow).
    */
-  constructor(zone: Polygon | readonly Polygon[], region: EdgeIndex, radius: number, curvatureRate?: number) {
+  constructor(
+    zone: Polygon | readonly Polygon[],
+    region: EdgeIndex,
+    radius: number,
+    curvatureRate?: number,
+    turnsOnSpot = false,
+  ) {
     this.zone = 'outer' in zone ? [zone] : zone;
     this.region = region;
     this.radius = radius;
     this.curvatureRate = curvatureRate;
+    this.turnsOnSpot = turnsOnSpot && curvatureRate === undefined;
   }
 
   private level(clearance: number) {
@@ -81,14 +96,21 @@ export class FieldTravel {
 
   /**
    * Legs through the field from one pose to the other, each reversing at
-   * most as far as turning round needs (a few turning radii); only where no
-   * such legs are found, legs that reverse farther.
+   * most as far as turning round needs (a few turning radii); where none
+   * are found and turns of several moves are allowed, the shortest such
+   * legs with them; only where none of these is found, legs that reverse
+   * farther.
    */
   connect(from: Pose, to: Pose): Connection[] | null {
     const R = this.radius;
     const chains: (Point[] | null)[] = [];
-    for (const maxReverse of [5 * R, Number.POSITIVE_INFINITY]) {
+    const passes: [number, boolean][] = [[5 * R, false]];
+    if (this.turnsOnSpot) passes.push([5 * R, true]);
+    passes.push([Number.POSITIVE_INFINITY, false]);
+    for (const [maxReverse, onSpot] of passes) {
       let k = 0;
+      let best: Connection[] | null = null;
+      let bestLength = Number.POSITIVE_INFINITY;
       for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R]) {
         const i = k++;
         if (chains.length <= i) {
@@ -97,9 +119,17 @@ export class FieldTravel {
         }
         const route = chains[i];
         if (!route) continue;
-        const legs = this.drive(from, to, route, maxReverse);
-        if (legs) return legs;
+        const legs = this.drive(from, to, route, maxReverse, onSpot);
+        if (!legs) continue;
+        // Turns of several moves differ in length much more than the chains do.
+        if (!onSpot) return legs;
+        const length = legs.reduce((a, c) => a + c.length, 0);
+        if (length < bestLength) {
+          best = legs;
+          bestLength = length;
+        }
       }
+      if (best) return best;
     }
     return null;
   }
@@ -214,22 +244,28 @@ export class FieldTravel {
     return chain.reverse();
   }
 
-  private drive(from: Pose, to: Pose, waypoints: Point[], maxReverse: number): Connection[] | null {
+  private drive(
+    from: Pose,
+    to: Pose,
+    waypoints: Point[],
+    maxReverse: number,
+    onSpot: boolean,
+  ): Connection[] | null {
     const R = this.radius;
     const poses: Pose[] = waypoints.map((p, i) => {
       const q = i + 1 < waypoints.length ? waypoints[i + 1] : to;
       return { x: p.x, y: p.y, heading: Math.atan2(q.y - p.y, q.x - p.x) };
     });
     const legs: Connection[] = [];
+    const opts =
+      this.curvatureRate === undefined ? { maxReverse } : { maxReverse, curvatureRate: this.curvatureRate };
     let cur = from;
     for (const p of [...poses, to]) {
-      const c = connectInside(
-        cur,
-        p,
-        R,
-        this.region,
-        this.curvatureRate === undefined ? { maxReverse } : { maxReverse, curvatureRate: this.curvatureRate },
-      );
+      const c =
+        connectInside(cur, p, R, this.region, opts) ??
+        (onSpot
+          ? multiPointTurn(cur, p, R, this.region, (a, b) => connectInside(a, b, R, this.region, opts))
+          : null);
       if (!c) return null;
       legs.push(c);
       cur = p;

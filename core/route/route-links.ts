@@ -10,7 +10,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import { samplePath } from '../turn/path.ts';
+import { type SampledPiece, samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { backedPieces, clearOr } from './clear-turns.ts';
 import {
@@ -58,6 +58,9 @@ const CORNER_SLACK = 0.005;
 
 /** An end of a way this near the edge lies on it (a track driven up to it) [m]. */
 const ON_EDGE = 1e-3;
+
+/** Distances along its line [turning radii] an end outside the turn area is joined to it from. */
+const LINE_INTO_RADII = [0.25, 0.5, 1, 2, 3, 4, 5];
 
 /** A reversing turn is taken over a forward way round when shorter by this many turning radii. */
 const CUSP_PENALTY_RADII = 4;
@@ -344,15 +347,11 @@ export class RouteLinks {
    */
   fieldTravel(): { connect(from: Pose, to: Pose): Connection[] | null } {
     const held = this.heldTravel();
-    if (this.mode === 'turnArea' && held) return held;
+    if (this.mode === 'turnArea' && held) return { connect: (from, to) => this.heldConnect(held, from, to) };
     const field = this.plainTravel();
     if (this.mode === 'field' || !held) return field;
     // Either: held to the turn area where the ends allow, else anywhere in the field.
-    const t = this.turnArea;
-    return {
-      connect: (from, to) =>
-        (t?.contains(from) && t.contains(to) ? held.connect(from, to) : null) ?? field.connect(from, to),
-    };
+    return { connect: (from, to) => this.heldConnect(held, from, to) ?? field.connect(from, to) };
   }
 
   /**
@@ -371,6 +370,57 @@ export class RouteLinks {
   }
 
   /**
+   * Travel held to the turn area, also from or onto an end that lies just
+   * outside it (a pass pulled nearer the edge than half the width, a track
+   * that ends there): driven straight along the end's line between it and
+   * the turn area (forwards, else backing up at most five turning radii),
+   * drawing no nearer the edge than the end. Null where no such way is found.
+   */
+  private heldConnect(held: FieldTravel, from: Pose, to: Pose): Connection[] | null {
+    const t = this.turnArea;
+    if (!t) return null;
+    if (t.contains(from) && t.contains(to)) return held.connect(from, to);
+    const R = this.R;
+    const out = t.contains(from) ? null : this.lineInto(from, 1);
+    const onto = t.contains(to) ? null : this.lineInto(to, -1);
+    if ((!t.contains(from) && !out) || (!t.contains(to) && !onto)) return null;
+    const a = out ? out.pose : from;
+    const b = onto ? onto.pose : to;
+    const legs = held.connect(a, b);
+    if (!legs) return null;
+    const joined = legs.slice();
+    if (out) joined[0] = withStraight(out, joined[0], null);
+    if (onto) joined[joined.length - 1] = withStraight(null, joined[joined.length - 1], onto);
+    // No run backwards longer than a turn needs.
+    return joined.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R)) ? null : joined;
+  }
+
+  /**
+   * A pose on the line of `p` in the turn area that a straight reaches from
+   * `p` (from `p` for side 1, onto it for -1) drawing no nearer the edge
+   * than p: ahead of it driving forwards (behind it onto it), else behind it
+   * backing up (ahead of it onto it), at most five turning radii away.
+   */
+  private lineInto(p: Pose, side: 1 | -1): { pose: Pose; points: Point[]; reverse: boolean } | null {
+    const t = this.turnArea;
+    if (!t) return null;
+    const R = this.R;
+    for (const reverse of [false, true]) {
+      const k = (reverse ? -side : side) as number;
+      for (const d of LINE_INTO_RADII) {
+        const q = {
+          x: p.x + k * d * R * Math.cos(p.heading),
+          y: p.y + k * d * R * Math.sin(p.heading),
+          heading: p.heading,
+        };
+        if (!this.straightInside(p, q, t)) continue;
+        return { pose: q, points: side === 1 ? [p, q] : [q, p], reverse };
+      }
+    }
+    return null;
+  }
+
+  /**
    * Travel whose waypoints keep their clearances inside the turn area (half
    * the working width more from the edge and the obstacles) and whose legs
    * are held to it.
@@ -382,6 +432,7 @@ export class RouteLinks {
       this.turnArea,
       this.R,
       this.sigma,
+      true,
     );
     return this.shared.turnAreaTravel;
   }
@@ -619,6 +670,36 @@ export class RouteLinks {
       this.mode = 'both';
     }
   }
+}
+
+/**
+ * The connection `middle` with a straight driven before it and one after
+ * it, each joined with the middle's piece it runs on into (driven the same way).
+ */
+function withStraight(
+  before: { points: Point[]; reverse: boolean } | null,
+  middle: Connection,
+  after: { points: Point[]; reverse: boolean } | null,
+): Connection {
+  const pieces: SampledPiece[] = [];
+  const add = (pc: { points: readonly Point[]; reverse?: boolean }) => {
+    const last = pieces[pieces.length - 1];
+    const reverse = !!pc.reverse;
+    if (last && !!last.reverse === reverse)
+      last.points.push(...pc.points.slice(1).map((q) => ({ x: q.x, y: q.y })));
+    else pieces.push({ points: pc.points.map((q) => ({ x: q.x, y: q.y })), reverse });
+  };
+  let length = middle.length;
+  if (before) {
+    add(before);
+    length += polylineLength(before.points);
+  }
+  for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
+  if (after) {
+    add(after);
+    length += polylineLength(after.points);
+  }
+  return { pieces, length, kind: middle.kind };
 }
 
 /** True when a piece of the connection runs backwards farther than `max` [m]. */

@@ -459,4 +459,16 @@ describe('turns keep the implement inside the field', () => {
     },
     60_000,
   );
+
+  it.skipIf(!hasCorpus())(
+    'travel held to the turn area turns round in several moves where a strip leaves no room for a loop, and joins an end just outside the turn area along its line (fiboa-fi:55, fiboa-si:24)',
+    () => {
+      // fiboa-fi:55: from a track's end in a strip whose turn area is about
+      // 6 m wide no turn with a cusp or two turns round, and the way went
+      // through the field (39.3 m of overhang). fiboa-si:24: a way whose end
+      // lies just outside the turn area is held to it up to the end's line.
+      expectClearPlans([findCorpusField('fiboa-fi:55')!, findCorpusField('fiboa-si:24')!]);
+    },
+    60_000,
+  );
 });
