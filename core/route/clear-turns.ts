@@ -115,15 +115,34 @@ export function backedPieces(
   middle: Connection,
   after: readonly Point[] | null,
 ) {
+  return joinedPieces(
+    before ? { points: before, reverse: true } : null,
+    middle,
+    after ? { points: after, reverse: true } : null,
+  );
+}
+
+/**
+ * The pieces of `middle` with a straight driven before it and one after it
+ * (each forwards or backwards), each joined with the middle's piece it runs
+ * on into where driven the same way.
+ */
+export function joinedPieces(
+  before: { points: readonly Point[]; reverse: boolean } | null,
+  middle: Connection,
+  after: { points: readonly Point[]; reverse: boolean } | null,
+): SampledPiece[] {
   const pieces: SampledPiece[] = [];
   const add = (pc: SampledPiece) => {
     const last = pieces[pieces.length - 1];
     if (last && last.reverse === pc.reverse) last.points.push(...pc.points.slice(1));
     else pieces.push({ points: pc.points.slice(), reverse: pc.reverse });
   };
-  if (before) add({ points: before.map((q) => ({ x: q.x, y: q.y })), reverse: true });
+  const straight = (st: { points: readonly Point[]; reverse: boolean }) =>
+    add({ points: st.points.map((q) => ({ x: q.x, y: q.y })), reverse: st.reverse });
+  if (before) straight(before);
   for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
-  if (after) add({ points: after.map((q) => ({ x: q.x, y: q.y })), reverse: true });
+  if (after) straight(after);
   return pieces;
 }
 

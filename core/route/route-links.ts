@@ -10,9 +10,9 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
-import { type SampledPiece, samplePath } from '../turn/path.ts';
+import { samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
-import { backedPieces, clearOr } from './clear-turns.ts';
+import { backedPieces, clearOr, joinedPieces } from './clear-turns.ts';
 import {
   type Connection,
   type ConnectOptions,
@@ -672,34 +672,15 @@ export class RouteLinks {
   }
 }
 
-/**
- * The connection `middle` with a straight driven before it and one after
- * it, each joined with the middle's piece it runs on into (driven the same way).
- */
+/** The connection `middle` with a straight driven before it and one after it (joinedPieces). */
 function withStraight(
   before: { points: Point[]; reverse: boolean } | null,
   middle: Connection,
   after: { points: Point[]; reverse: boolean } | null,
 ): Connection {
-  const pieces: SampledPiece[] = [];
-  const add = (pc: { points: readonly Point[]; reverse?: boolean }) => {
-    const last = pieces[pieces.length - 1];
-    const reverse = !!pc.reverse;
-    if (last && !!last.reverse === reverse)
-      last.points.push(...pc.points.slice(1).map((q) => ({ x: q.x, y: q.y })));
-    else pieces.push({ points: pc.points.map((q) => ({ x: q.x, y: q.y })), reverse });
-  };
-  let length = middle.length;
-  if (before) {
-    add(before);
-    length += polylineLength(before.points);
-  }
-  for (const pc of middle.pieces) if (pc.points.length >= 2) add(pc);
-  if (after) {
-    add(after);
-    length += polylineLength(after.points);
-  }
-  return { pieces, length, kind: middle.kind };
+  const length =
+    middle.length + (before ? polylineLength(before.points) : 0) + (after ? polylineLength(after.points) : 0);
+  return { pieces: joinedPieces(before, middle, after), length, kind: middle.kind };
 }
 
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
