@@ -493,6 +493,9 @@ function planZone(
       { zoneIndex: index },
     );
   }
+  // Whether the passes of a piece of the field are driven as the route
+  // leaves it (see below).
+  let leavePiecesDone = true;
   const routeOf = (
     t: typeof tracks,
     type: typeof trackType,
@@ -524,6 +527,7 @@ function planZone(
       forcedDirection: options.route.forcedDirection,
       headlandDrivethrough: options.route.enableHeadlandDrivethrough === true,
       runOnCorners: options.extendTracks === true,
+      leavePiecesDone,
     });
   const bestRoute = (t: typeof tracks, type: typeof trackType) => {
     const first = routeOf(t, type);
@@ -587,75 +591,95 @@ function planZone(
     parts: d.parts,
     warnings: d.warnings,
   });
-  // Lanes run anywhere half a swath inside the strip: all of it is their workable area.
-  const plain = lanes === 'offsets' ? drive(tracks, route, workField) : drive(tracks, route);
-  const plainTracks = tracks;
-  const canRunOn = !lanes && trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
-  const wedged = canRunOn
-    ? // Missed wedges at track ends: the tracks beside them run on where that pays.
-      // What the run-ons work joins the area the tracks work.
-      withWedgeRuns(tracks, plain, zone, (t, runs) =>
-        drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
-      )
-    : undefined;
-  // Then the corridors the plan leaves, looked for once on the plan taken; where
-  // the plan with run-ons gets none, the plan without them may do better with its own.
-  let driven = withCorridors(wedged ?? plain, wedged?.tracks ?? tracks);
-  let runOn = wedged !== undefined;
-  if (wedged && driven.route === wedged.route) {
-    const other = withCorridors(plain, tracks);
-    if (other.route !== plain.route && other.stats.coveredPercent > driven.stats.coveredPercent) {
-      driven = other;
-      runOn = false;
+  /**
+   * The zone's plan on route r: with run-ons and corridor passes where they
+   * pay, and the tracks it drives.
+   */
+  const complete = (r: typeof route, t0: typeof tracks) => {
+    let tracks = t0;
+    // Lanes run anywhere half a swath inside the strip: all of it is their workable area.
+    const plain = lanes === 'offsets' ? drive(tracks, r, workField) : drive(tracks, r);
+    const plainTracks = tracks;
+    const canRunOn = !lanes && trackType === 'Straight' && !options.extendTracks && zonePassable.length === 0;
+    const wedged = canRunOn
+      ? // Missed wedges at track ends: the tracks beside them run on where that pays.
+        // What the run-ons work joins the area the tracks work.
+        withWedgeRuns(tracks, plain, zone, (t, runs) =>
+          drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))),
+        )
+      : undefined;
+    // Then the corridors the plan leaves, looked for once on the plan taken; where
+    // the plan with run-ons gets none, the plan without them may do better with its own.
+    let driven = withCorridors(wedged ?? plain, wedged?.tracks ?? tracks);
+    let runOn = wedged !== undefined;
+    if (wedged && driven.route === wedged.route) {
+      const other = withCorridors(plain, tracks);
+      if (other.route !== plain.route && other.stats.coveredPercent > driven.stats.coveredPercent) {
+        driven = other;
+        runOn = false;
+      }
     }
-  }
-  if (wedged && runOn) tracks = wedged.tracks;
-  else if (!wedged && driven.route !== plain.route && canRunOn) {
-    // Run-ons the plan did not pay for may pay beside its corridor passes.
-    const t0 = tracks;
-    const again = withWedgeRuns(t0, driven, zone, (t, runs) =>
-      withCorridors(drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))), t),
-    );
-    if (again) {
-      driven = again;
-      tracks = again.tracks;
+    if (wedged && runOn) tracks = wedged.tracks;
+    else if (!wedged && driven.route !== plain.route && canRunOn) {
+      // Run-ons the plan did not pay for may pay beside its corridor passes.
+      const t0 = tracks;
+      const again = withWedgeRuns(t0, driven, zone, (t, runs) =>
+        withCorridors(drive(t, bestRoute(t, 'Straight'), union(workable, intersection(runs, workField))), t),
+      );
+      if (again) {
+        driven = again;
+        tracks = again.tracks;
+      }
     }
-  }
-  if (
-    canRunOn &&
-    driven.stats.coveredPercent < EAGER_BELOW_PERCENT &&
-    driven.stats.coveredPercent >= EAGER_FROM_PERCENT
-  ) {
-    // Still under-covered: eager run-ons (into thin wedges too) on the plan
-    // without run-ons, with its corridors, taken where that covers more.
-    const eager = withWedgeRuns(
-      plainTracks,
-      plain,
-      zone,
-      // The route's order kept: only the ways at the lengthened ends are looked for again.
-      (t, runs, order) =>
-        drive(
-          t,
-          // (An order chosen by the optimizer or the caller is chosen again, with its report.)
-          options.route.algorithm === 'auto' && !options.route.trackOrder
-            ? routeOf(t, 'Straight', 'auto', order)
-            : bestRoute(t, 'Straight'),
-          union(workable, intersection(runs, workField)),
-        ),
-      EAGER,
-    );
-    const next = eager && withCorridors(eager, eager.tracks);
     if (
-      eager &&
-      next &&
-      next.stats.coveredPercent > driven.stats.coveredPercent &&
-      // (Run on nearer the edge, tracks may end where only a long reverse leads on.)
-      longestReverse(next.parts) <= Math.max(longestReverse(driven.parts), EAGER_REVERSE * m.minTurningRadius)
+      canRunOn &&
+      driven.stats.coveredPercent < EAGER_BELOW_PERCENT &&
+      driven.stats.coveredPercent >= EAGER_FROM_PERCENT
     ) {
-      driven = next;
-      tracks = eager.tracks;
+      // Still under-covered: eager run-ons (into thin wedges too) on the plan
+      // without run-ons, with its corridors, taken where that covers more.
+      const eager = withWedgeRuns(
+        plainTracks,
+        plain,
+        zone,
+        // The route's order kept: only the ways at the lengthened ends are looked for again.
+        (t, runs, order) =>
+          drive(
+            t,
+            // (An order chosen by the optimizer or the caller is chosen again, with its report.)
+            options.route.algorithm === 'auto' && !options.route.trackOrder
+              ? routeOf(t, 'Straight', 'auto', order)
+              : bestRoute(t, 'Straight'),
+            union(workable, intersection(runs, workField)),
+          ),
+        EAGER,
+      );
+      const next = eager && withCorridors(eager, eager.tracks);
+      if (
+        eager &&
+        next &&
+        next.stats.coveredPercent > driven.stats.coveredPercent &&
+        // (Run on nearer the edge, tracks may end where only a long reverse leads on.)
+        longestReverse(next.parts) <=
+          Math.max(longestReverse(driven.parts), EAGER_REVERSE * m.minTurningRadius)
+      ) {
+        driven = next;
+        tracks = eager.tracks;
+      }
     }
+    return { driven, tracks };
+  };
+  let done = complete(route, tracks);
+  if (route.leftPiecesDone) {
+    // Passes driven as the route leaves a piece spare it a trip back through
+    // the necks; where that leaves more unworked, all are driven at the end.
+    leavePiecesDone = false;
+    const late = complete(bestRoute(tracks, trackType), tracks);
+    if (late.driven.stats.coveredPercent > done.driven.stats.coveredPercent + PIECES_DONE_MARGIN) done = late;
+    else leavePiecesDone = true;
   }
+  const driven = done.driven;
+  tracks = done.tracks;
   pattern.warnings.push(...driven.warnings);
   const parts = driven.parts;
   const { workable: worked, stats } = driven;
@@ -749,6 +773,11 @@ const EAGER_FROM_PERCENT = 90;
 
 /** ... and taken where no reverse is longer than this many turning radii (or than one before). */
 const EAGER_REVERSE = 5;
+/**
+ * Passes driven as the route leaves each piece of the field are kept unless
+ * driving them all at the end covers this much more of the zone [points].
+ */
+const PIECES_DONE_MARGIN = 0.1;
 
 /** The longest guidance line among the parts (undefined when there is none). */
 function longestGuidance(parts: readonly PathPart[]): Point[] | undefined {

@@ -15,7 +15,11 @@ import type { TrackRec } from './track-blocks.ts';
 /** Turns longer than this many turning radii count as long ones (a U-turn is about 3). */
 const LONG_TURN_RADII = 8;
 
-export function driveGreedy(b: RouteBuilder): void {
+/**
+ * `leaving`, when given, is called where a block is finished and the route
+ * goes on to another (it may drive on, from where the route is).
+ */
+export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
   const { recs, blocks, input } = b;
   const skip = Math.max(1, Math.ceil((2 * b.R) / b.w - 1e-9));
   /** The start pose chooseNext connected to, so link can reuse its connection. */
@@ -179,6 +183,7 @@ export function driveGreedy(b: RouteBuilder): void {
     }
     // Block finished (or its next turn impossible): the nearest reachable entry,
     // any open track of this block or an end of another block.
+    leaving?.();
     let reached = false;
     while (!reached) {
       const entries = chooseEntries(current.block);

@@ -7,7 +7,7 @@ import { pointInPolygon, pointInRing } from '../geometry/polygon.ts';
 import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { OFF_LINE } from '../metrics/plan-audit.ts';
-import type { Point, Pose } from '../types/index.ts';
+import type { Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import {
   clearerLobe,
@@ -53,6 +53,11 @@ export class HeadlandDriver {
   /** Lobes of each pass (by pass and how many rings were left undriven when found). */
   private readonly lobeCache = new Map<string, Lobe[]>();
   private readonly planned = new Map<number, PlannedLines>();
+  /** The pieces of the zone's turn region (see piecesOf), and the piece of each ring. */
+  private pieces?: Polygon[];
+  private readonly ringPieces = new Map<RouteRing, number>();
+  /** Exterior passes whose lobes were driven in some pieces of the field only (see driveBeforeLeaving). */
+  private readonly lobesLeft = new Set<number>();
 
   constructor(b: RouteBuilder) {
     this.b = b;
@@ -69,12 +74,60 @@ export class HeadlandDriver {
    * trip back through the arm and out again.
    */
   driveRings(order: readonly RouteRing[]): void {
+    this.drivePending(order.slice());
+  }
+
+  /**
+   * Where the route is about to leave a piece of the field (one that only
+   * necks narrower than the implement join to the rest) with no track left
+   * to work in it, the passes of `pending` (the rings to be driven after
+   * the tracks, in driveRings' order) that lie in it, and the lobes in it
+   * of the passes with no ring left there, are driven first (the rings
+   * taken off `pending`); true when any was. The route then crosses each
+   * neck once, not out and back again for the headland passes at the end.
+   */
+  driveBeforeLeaving(pending: RouteRing[], openTracks: readonly Pose[]): boolean {
     const b = this.b;
-    const pending = order.slice();
-    const pieces = turnRegionPolygons(b.input.zone, b.w / 2);
+    if (!b.pose) return false;
+    const { pieceOf } = this.piecesOf(pending);
+    const here = pieceOf(b.pose);
+    if (here < 0 || openTracks.some((p) => pieceOf(p) === here)) return false;
+    const before = b.parts.length;
+    this.drivePending(pending, here);
+    return b.parts.length > before;
+  }
+
+  /** The pieces of the zone's turn region, and which of them a point and a ring lie in (-1: none, or one piece only). */
+  private piecesOf(order: readonly RouteRing[]): {
+    pieceOf: (p: Point) => number;
+    ringPiece: (r: RouteRing) => number;
+  } {
+    const b = this.b;
+    this.pieces ??= turnRegionPolygons(b.input.zone, b.w / 2);
+    const pieces = this.pieces;
     const pieceOf = (p: Point) => (pieces.length > 1 ? pieces.findIndex((q) => pointInPolygon(p, q)) : -1);
-    const ringPiece = new Map(order.map((r) => [r, pieces.length > 1 ? mostOf(r.ring.ring, pieceOf) : -1]));
-    const waitsFor = pieces.length > 1 ? ringWaits(order) : new Map<RouteRing, Set<RouteRing>>();
+    for (const r of order)
+      if (!this.ringPieces.has(r))
+        this.ringPieces.set(r, pieces.length > 1 ? mostOf(r.ring.ring, pieceOf) : -1);
+    return { pieceOf, ringPiece: (r) => this.ringPieces.get(r) ?? -1 };
+  }
+
+  /**
+   * Drives the rings of `pending` by driveRings' rule, taking each off it;
+   * with `only`, those of that piece alone (and the lobes of their passes
+   * that lie in it), as long as any is ready.
+   */
+  private drivePending(pending: RouteRing[], only?: number): void {
+    const b = this.b;
+    const { pieceOf, ringPiece } = this.piecesOf(pending);
+    const waitsFor =
+      this.pieces && this.pieces.length > 1 ? ringWaits(pending) : new Map<RouteRing, Set<RouteRing>>();
+    const inPiece = (l: Lobe) => mostOf(l.points, pieceOf) === only;
+    const ready = (q: RouteRing, piece: number) => {
+      if (ringPiece(q) !== piece) return false;
+      const waits = waitsFor.get(q);
+      return !waits || !pending.some((x) => waits.has(x));
+    };
     /** The next of `rings` by the order's rule: the nearest interior ring, else the first. */
     const next = (rings: readonly RouteRing[], pose: Pose | null): RouteRing => {
       if (rings[0].exterior || !pose) return rings[0];
@@ -92,15 +145,18 @@ export class HeadlandDriver {
     };
     while (pending.length) {
       const pose = b.pose;
-      let r = next(pending, pose);
-      const here = pose ? pieceOf(pose) : -1;
-      if (here >= 0 && ringPiece.get(r) !== here) {
-        const ready = pending.filter((q) => {
-          if (ringPiece.get(q) !== here) return false;
-          const waits = waitsFor.get(q);
-          return !waits || !pending.some((x) => waits.has(x));
-        });
-        if (ready.length) r = next(ready, pose);
+      let r: RouteRing;
+      if (only !== undefined) {
+        const mine = pending.filter((q) => ready(q, only));
+        if (mine.length === 0) break;
+        r = next(mine, pose);
+      } else {
+        r = next(pending, pose);
+        const here = pose ? pieceOf(pose) : -1;
+        if (here >= 0 && ringPiece(r) !== here) {
+          const mine = pending.filter((q) => ready(q, here));
+          if (mine.length) r = next(mine, pose);
+        }
       }
       pending.splice(pending.indexOf(r), 1);
       if (!this.driveRing(r.path, r.ring, r.exterior)) {
@@ -109,15 +165,40 @@ export class HeadlandDriver {
       }
       // After the last ring of an exterior pass, the stretches of it no ring follows.
       const k = r.ring.passNumber;
-      if (r.exterior && !pending.some((q) => q.exterior && q.ring.passNumber === k)) this.driveLobes(k);
+      if (!r.exterior) continue;
+      if (only === undefined) {
+        if (!pending.some((q) => q.exterior && q.ring.passNumber === k)) this.driveLobes(k);
+      } else if (!pending.some((q) => q.exterior && q.ring.passNumber === k && ringPiece(q) === only)) {
+        this.driveLobes(k, inPiece);
+      }
+    }
+    // The lobes of the passes no ring is left of: in the piece, inner passes
+    // first; at the end, those elsewhere of passes some were driven of early.
+    const passes = [...new Set(b.rings.filter((q) => q.exterior).map((q) => q.ring.passNumber))].sort(
+      (x, y) => y - x,
+    );
+    for (const k of passes) {
+      if (
+        pending.some(
+          (q) => q.exterior && q.ring.passNumber === k && (only === undefined || ringPiece(q) === only),
+        )
+      )
+        continue;
+      if (only !== undefined) {
+        this.driveLobes(k, inPiece);
+        this.lobesLeft.add(k);
+      } else if (this.lobesLeft.delete(k)) this.driveLobes(k);
     }
   }
 
   /** The lobes of exterior pass k (stretches no driven ring follows), nearest first. */
-  private driveLobes(k: number): void {
+  private driveLobes(k: number, where?: (l: Lobe) => boolean): void {
     const b = this.b;
     // A shallow lobe is driven only from the ring it leaves, along the planned line.
-    const lobes = this.lobes(k).filter((l) => !l.shallow && !this.drivenLobes.has(lobeKey(l)));
+    const lobes = this.lobes(k).filter(
+      (l) => !l.shallow && !this.drivenLobes.has(lobeKey(l)) && (!where || where(l)),
+    );
+    for (const l of lobes) this.drivenLobes.add(lobeKey(l));
     // Closed lobes (no ring follows any of it) are driven from a tip of another lobe they begin near, where one does.
     const closed = lobes.filter((l) => l.closed);
     while (lobes.length) {

@@ -73,23 +73,36 @@ export function planRoute(input: RouteInput): RouteResult {
     headlands.driveRings(exterior);
     if (exterior.length && !input.start) b.routeStart = b.parts.find((p) => p.working)?.points[0];
   }
+  // Headland passes after the tracks: obstacles first, then the exterior
+  // passes inner to outer (with headlandsFirst, the exterior passes were
+  // driven before the tracks). Those of a piece of the field the tracks are
+  // done with are driven before the route leaves it through a neck.
+  const pending = !driveHeadlands
+    ? []
+    : input.headlandsFirst
+      ? rings.filter((r) => !r.exterior)
+      : [
+          ...rings.filter((r) => !r.exterior),
+          ...rings.filter((r) => r.exterior).sort((x, y) => y.ring.passNumber - x.ring.passNumber),
+        ];
+  let leftPiecesDone = false;
+  const leaving =
+    input.leavePiecesDone === false
+      ? undefined
+      : () => {
+          if (
+            headlands.driveBeforeLeaving(
+              pending,
+              recs.filter((r) => !r.done).map((r) => b.startPoseOf(r, true)),
+            )
+          )
+            leftPiecesDone = true;
+        };
   const algorithm = input.order?.algorithm ?? 'auto';
   let optimizer: OptimizerReport | undefined;
   if (recs.length && (algorithm !== 'auto' || input.order?.fixed)) optimizer = driveOrdered(b);
-  else if (recs.length) driveGreedy(b);
-
-  // Headland passes: obstacles first, then the exterior passes inner to outer
-  // (with headlandsFirst, the exterior passes were driven before the tracks).
-  if (driveHeadlands) {
-    headlands.driveRings(
-      input.headlandsFirst
-        ? rings.filter((r) => !r.exterior)
-        : [
-            ...rings.filter((r) => !r.exterior),
-            ...rings.filter((r) => r.exterior).sort((x, y) => y.ring.passNumber - x.ring.passNumber),
-          ],
-    );
-  }
+  else if (recs.length) driveGreedy(b, leaving);
+  headlands.driveRings(pending);
 
   // The route is complete but for its way to the end node: corridors it
   // leaves unworked may still be worked before that (withCorridors).
@@ -108,6 +121,7 @@ export function planRoute(input: RouteInput): RouteResult {
       failures: b.failures,
       skippedTracks: b.skipped,
       undrivenRings: b.undriven,
+      ...(leftPiecesDone ? { leftPiecesDone } : {}),
       ...(optimizer ? { optimizer } : {}),
       ...(corridors?.guidance.length ? { corridors } : {}),
     };

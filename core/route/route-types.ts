@@ -71,6 +71,13 @@ export interface RouteInput {
    * it, half a swath inside the field (with extendTracks; overlap, reported).
    */
   runOnCorners?: boolean;
+  /**
+   * Drive the headland passes of a piece of the field (one only necks
+   * narrower than the implement join to the rest) when its tracks are done
+   * and the route leaves it (default true); false drives every pass after
+   * all the tracks.
+   */
+  leavePiecesDone?: boolean;
 }
 
 export interface RouteResult {
@@ -84,6 +91,8 @@ export interface RouteResult {
   skippedTracks: number[];
   /** Headland rings asked for but not driven (no drivable way onto them inside the field). */
   undrivenRings: HeadlandRing[];
+  /** Set when headland passes of a piece of the field were driven as the route left it (leavePiecesDone). */
+  leftPiecesDone?: boolean;
   /** Set when the order was optimized. */
   optimizer?: OptimizerReport;
   /** Corridor passes driven (RouteTracks numbered on from the zone's tracks) and the corridors they work. */
