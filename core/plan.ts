@@ -8,7 +8,7 @@
  * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
  */
 import { planDecomposedPart } from './decompose/plan-decomposed.ts';
-import { splitAtNarrowGaps } from './field/narrow-gaps.ts';
+import { MIN_GAP, splitAtNarrowGaps } from './field/narrow-gaps.ts';
 import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
@@ -99,9 +99,9 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   // A part an obstacle cuts in two but for gaps no machine passes is planned as its sides.
   const sides = parts.flatMap((p) => {
     const split = splitAtNarrowGaps(p);
-    return split.parts.map((q) => ({ part: q, gap: split.gap }));
+    return split.parts.map((q) => ({ part: q, gap: split.gap, pinched: split.pinched }));
   });
-  sides.forEach(({ part, gap }, index) => {
+  sides.forEach(({ part, gap, pinched }, index) => {
     // With a staging area, the route enters and leaves at the nearest point of the zone's edge.
     const gate = staging ? nearestOnPolyline(part.outer, staging, true) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
@@ -129,6 +129,12 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
         z.warnings = [
           ...(z.warnings ?? []),
           `Field part ${index} is one side of a field an obstacle cuts in two but for a gap of ${gap.toFixed(1)} m (no machine passes there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
+        ];
+    if (pinched)
+      for (const z of partZones)
+        z.warnings = [
+          ...(z.warnings ?? []),
+          `Field part ${index} is one side of a field whose edge pinches it in two (narrower than ${MIN_GAP} m where the sides meet; no machine passes there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
         ];
     for (const z of partZones) {
       z.index = zones.length;

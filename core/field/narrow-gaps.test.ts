@@ -44,6 +44,73 @@ describe('splitAtNarrowGaps', () => {
   });
 });
 
+/** Two 100 x 80 m blocks side by side, joined by a neck `w` wide and 10 m long. */
+function blocks(w: number): Polygon {
+  const y0 = 40 - w / 2;
+  const y1 = 40 + w / 2;
+  return {
+    outer: [
+      { x: 0, y: 0 },
+      { x: 100, y: 0 },
+      { x: 100, y: y0 },
+      { x: 110, y: y0 },
+      { x: 110, y: 0 },
+      { x: 210, y: 0 },
+      { x: 210, y: 80 },
+      { x: 110, y: 80 },
+      { x: 110, y: y1 },
+      { x: 100, y: y1 },
+      { x: 100, y: 80 },
+      { x: 0, y: 80 },
+    ],
+    holes: [],
+  };
+}
+
+describe('splitAtNarrowGaps: a part its own edge pinches', () => {
+  it('cuts two blocks a neck 0.4 m wide joins into the two blocks', () => {
+    const part = blocks(0.4);
+    const split = splitAtNarrowGaps(part);
+    expect(split.pinched).toBe(true);
+    expect(split.gap).toBeUndefined();
+    expect(split.parts).toHaveLength(2);
+    // All but the neck's 4 m2 and crumbs at the corners (MAX_LOST_SHARE).
+    expect(multiPolygonArea(split.parts)).toBeGreaterThan(multiPolygonArea([part]) - 5);
+    for (const p of split.parts) expect(multiPolygonArea([p])).toBeGreaterThan(7999);
+  });
+
+  it('leaves them whole where a machine can pass the neck (2 m wide)', () => {
+    const part = blocks(2);
+    expect(splitAtNarrowGaps(part)).toEqual({ parts: [part] });
+  });
+});
+
+describe.skipIf(!hasCorpus())('a field drawn as one outline whose blocks touch at a point', () => {
+  it('fiboa-ec_lv:1685566: both blocks worked, in any orientation', () => {
+    for (const f of orientations(findCorpusField('fiboa-ec_lv:1685566')!)) {
+      const { plan } = planField({
+        boundary: f,
+        machine: { swathWidth: 6, minTurningRadius: 6 },
+        exteriorHeadlandPasses: 2,
+        interiorHeadlandPasses: 1,
+        decomposition: true,
+      });
+      const name = String(f.properties?.id);
+      expect(checkPlan(plan), name).toEqual([]);
+      // Before: 25.5 %, the west block's 14 tracks and 5 passes left out as unreachable.
+      expect(plan.stats.coveredPercent, name).toBeGreaterThan(92);
+      const warnings = plan.zones.flatMap((z) => z.warnings ?? []);
+      expect(warnings.filter((w) => w.includes('whose edge pinches it in two')).length, name).toBe(
+        plan.zones.length,
+      );
+      expect(
+        warnings.filter((w) => w.includes('cannot be reached')),
+        name,
+      ).toEqual([]);
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!hasCorpus())('a field a ditch all but cuts in two', () => {
   it('fiboa-de_sh:DESHLIL020110142: both sides worked, in any orientation', () => {
     const f0 = findCorpusField('fiboa-de_sh:DESHLIL020110142');
