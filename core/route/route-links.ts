@@ -396,6 +396,33 @@ export class RouteLinks {
   }
 
   /**
+   * A turn from `from` onto `to` held to the turn area; where an end lies
+   * just outside it (a pass pulled nearer the edge than half the width,
+   * round a small obstacle, say), up to a straight along its line that
+   * draws no nearer the edge than the end. Null where none fits.
+   */
+  private heldOnto(from: Pose, to: Pose): Connection | null {
+    const t = this.turnArea;
+    if (!t) return null;
+    if (t.contains(from) && t.contains(to))
+      return this.connectPoses(from, to, this.R, this.region, {}, 'turnArea');
+    const out = t.contains(from) ? null : this.lineInto(from, 1);
+    const onto = t.contains(to) ? null : this.lineInto(to, -1);
+    if ((!t.contains(from) && !out) || (!t.contains(to) && !onto)) return null;
+    const c = this.connectPoses(
+      out ? out.pose : from,
+      onto ? onto.pose : to,
+      this.R,
+      this.region,
+      {},
+      'turnArea',
+    );
+    if (!c) return null;
+    const joined = withStraight(out, c, onto);
+    return reversesFarther(joined, MAX_REVERSE_RADII * this.R) ? null : joined;
+  }
+
+  /**
    * A pose on the line of `p` in the turn area that a straight reaches from
    * `p` (from `p` for side 1, onto it for -1) drawing no nearer the edge
    * than p: ahead of it driving forwards (behind it onto it), else behind it
@@ -571,10 +598,11 @@ export class RouteLinks {
    * onto the ring farther along it, where the ring runs clear of the edge,
    * else such a turn that backs up straight first (where the way ahead
    * leaves the turn area at once, at the tip of a narrow strip, say, or from
-   * the end of a pass pulled nearer the edge than half the width, which is
-   * left only so), else travel through the field held to the turn area. At
-   * most `maxLength` long, joined where `usable` allows (by position along
-   * the ring); null where none is.
+   * the end of a pass pulled nearer the edge than half the width), else
+   * travel through the field held to the turn area, else a turn held to it
+   * between straights along the lines of the ends (joinAlongLines). At most
+   * `maxLength` long, joined where `usable` allows (by position along the
+   * ring); null where none is.
    */
   joinInside(
     from: Pose,
@@ -585,7 +613,7 @@ export class RouteLinks {
   ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
     const t = this.turnArea;
     if (!t) return null;
-    // From the band along the edge (a pass pulled round an obstacle's corner) only by backing up first.
+    // From the band along the edge (a pass pulled round an obstacle's corner) by backing up first.
     const band = !t.contains(from);
     const R = this.R;
     const s0 = path.project(from);
@@ -637,7 +665,7 @@ export class RouteLinks {
     }
     if (best) return best;
     const held = this.heldTravel();
-    if (!held || band) return null;
+    if (!held || band) return this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
     for (const dir of dirs) {
       for (const k of [2, 5]) {
         if (k * R > path.length / 2) break;
@@ -650,6 +678,42 @@ export class RouteLinks {
         const length = legs.reduce((a, c) => a + c.length, 0);
         if (length <= maxLength && (!best || length < best.length))
           best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
+      }
+    }
+    return best ?? this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
+  }
+
+  /**
+   * Where no join of joinInside keeps the implement inside: a turn held to
+   * the turn area between straights along the lines of the ends that lie
+   * just outside it (heldOnto), from the end of a pass pulled nearer the
+   * edge than half the width, onto a pass round a small obstacle that runs
+   * so nearly all round, say. The shortest at the ring's places `offsets`
+   * either way; null where none is.
+   */
+  private joinAlongLines(
+    from: Pose,
+    path: RingPath,
+    dirs: readonly RingDirection[],
+    offsets: readonly number[],
+    maxLength: number,
+    usable: (s: number) => boolean,
+  ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
+    const s0 = path.project(from);
+    let best: {
+      s: number;
+      dir: RingDirection;
+      legs: [Connection, PathPart['type']][];
+      length: number;
+    } | null = null;
+    for (const dir of dirs) {
+      for (const off of offsets) {
+        if (off > path.length / 2) break;
+        const s = path.snap(s0 + dir * off);
+        if (!usable(s)) continue;
+        const c = this.heldOnto(from, path.poseAt(s, dir));
+        if (c && c.length <= maxLength && (!best || c.length < best.length))
+          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
       }
     }
     return best;
