@@ -356,7 +356,9 @@ export class RouteLinks {
 
   /**
    * Travel through the field to try in turn: held to the turn area (where
-   * both ends lie in it), then anywhere in the field.
+   * both ends lie in it), held to it up to straights along the lines of
+   * ends just outside it (heldConnect; where one is), then anywhere in the
+   * field.
    */
   fieldTravels(): { connect(from: Pose, to: Pose): Connection[] | null }[] {
     const held = this.heldTravel();
@@ -365,6 +367,9 @@ export class RouteLinks {
     if (!held || !t) return [field];
     return [
       { connect: (from, to) => (t.contains(from) && t.contains(to) ? held.connect(from, to) : null) },
+      {
+        connect: (from, to) => (t.contains(from) && t.contains(to) ? null : this.heldConnect(held, from, to)),
+      },
       field,
     ];
   }

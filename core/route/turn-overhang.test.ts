@@ -488,3 +488,15 @@ describe('ways onto a pass that runs nearer an obstacle than half the width near
     120_000,
   );
 });
+
+describe('a headland pass joined through the field', () => {
+  it.skipIf(!hasCorpus())(
+    "from or onto an end just outside the turn area, is held to it up to a straight along the end's line (fiboa-ec_lv:1885414), turned and mirrored",
+    () => {
+      // The way onto a pass through the field, its end outside the turn
+      // area, swung the implement over the edge (20.0 m; mirrored 1.2 m).
+      expectClearPlans(orientations(findCorpusField('fiboa-ec_lv:1885414')!));
+    },
+    120_000,
+  );
+});
