@@ -694,7 +694,8 @@ export class RouteLinks {
    * just outside it (heldOnto), from the end of a pass pulled nearer the
    * edge than half the width, onto a pass round a small obstacle that runs
    * so nearly all round, say. The shortest at the ring's places `offsets`
-   * either way; null where none is.
+   * either way; where no such turn fits, travel through the field held so
+   * (heldConnect) at the nearest two places either way. Null where none is.
    */
   private joinAlongLines(
     from: Pose,
@@ -719,6 +720,20 @@ export class RouteLinks {
         const c = this.heldOnto(from, path.poseAt(s, dir));
         if (c && c.length <= maxLength && (!best || c.length < best.length))
           best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
+      }
+    }
+    const held = this.heldTravel();
+    if (best || !held) return best;
+    // Else through the field, held so, at the nearest places either way.
+    for (const dir of dirs) {
+      for (const off of offsets.slice(0, 2)) {
+        if (off > path.length / 2) break;
+        const s = path.snap(s0 + dir * off);
+        if (!usable(s)) continue;
+        const legs = this.heldConnect(held, from, path.poseAt(s, dir));
+        const length = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
+        if (legs && length <= maxLength && (!best || length < best.length))
+          best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
       }
     }
     return best;
