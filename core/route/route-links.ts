@@ -5,9 +5,8 @@
  * in ring-travel.ts). Every way follows the machine's turn model and stays
  * inside the field.
  */
-import { offset } from '../geometry/clip.ts';
-import { EdgeIndex } from '../geometry/edge-index.ts';
-import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from '../geometry/turn-region.ts';
+import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { samplePath } from '../turn/path.ts';
@@ -24,7 +23,8 @@ import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
-import { dist, pickShorter, ringArea } from './route-geometry.ts';
+import { dist, pickShorter } from './route-geometry.ts';
+import { type SharedLinks, sharedLinks } from './shared-links.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;
@@ -770,47 +770,4 @@ function withStraight(
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
 function reversesFarther(c: Connection, max: number): boolean {
   return c.pieces.some((pc) => pc.reverse && polylineLength(pc.points) > max + 1e-6);
-}
-
-/**
- * What every route planned in a zone shares: the turn area and the field
- * with its obstacles grown by the clearance (and so the ways found in them,
- * which connect.ts keeps by region), and travel through the field. A zone
- * is routed more than once (the optimizer's order and the plain one, again
- * with run-ons or corridor passes): each is built once.
- */
-interface SharedLinks {
-  zone: Polygon;
-  key: string;
-  turnArea: EdgeIndex | null;
-  buffered: EdgeIndex;
-  travel?: FieldTravel;
-  turnAreaTravel?: FieldTravel;
-}
-
-const sharedByRegion = new WeakMap<EdgeIndex, SharedLinks>();
-
-function sharedLinks(s: LinkSetup): SharedLinks {
-  const key = `${s.swathWidth} ${s.radius} ${s.curvatureRate}`;
-  const known = sharedByRegion.get(s.region);
-  if (known && known.zone === s.zone && known.key === key) return known;
-  // Where no way keeps the whole implement inside, turns and connectors
-  // still keep half the machine's width off obstacles where they can
-  // (less 5 cm: the first interior headland pass runs at exactly half a swath).
-  const clearance = s.swathWidth / 2 - TURN_REGION_SLACK;
-  const holes = s.zone.holes.map((h) => ({
-    outer: ringArea(h) < 0 ? h.slice().reverse() : h,
-    holes: [],
-  }));
-  const shared: SharedLinks = {
-    zone: s.zone,
-    key,
-    turnArea: turnRegion(s.zone, s.swathWidth / 2),
-    buffered:
-      holes.length && clearance > 0
-        ? new EdgeIndex([s.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
-        : s.region,
-  };
-  sharedByRegion.set(s.region, shared);
-  return shared;
 }
