@@ -297,11 +297,14 @@ export class HeadlandDriver {
       }
       if (!chosen) {
         // Join anywhere on the ring along the headland or through the field:
-        // where the way keeps the implement inside first.
+        // where the way keeps the implement inside first (every travel but
+        // the last is held to the turn area).
         const travels = b.links.fieldTravels();
+        chosen = this.joinAlong(path, pose, dirs, exterior, true);
+        for (const travel of travels.slice(0, -1))
+          chosen ??= this.joinThrough(path, pose, dirs[0], exterior, travel);
         chosen =
-          this.joinAlong(path, pose, dirs, exterior, true) ??
-          (travels.length > 1 ? this.joinThrough(path, pose, dirs[0], exterior, travels[0]) : null) ??
+          chosen ??
           this.joinAlong(path, pose, dirs, exterior, false) ??
           this.joinThrough(path, pose, dirs[0], exterior, travels[travels.length - 1]);
       }

@@ -5,9 +5,8 @@
  * in ring-travel.ts). Every way follows the machine's turn model and stays
  * inside the field.
  */
-import { offset } from '../geometry/clip.ts';
-import { EdgeIndex } from '../geometry/edge-index.ts';
-import { TURN_REGION_SLACK, turnRegion, turnRegionPolygons } from '../geometry/turn-region.ts';
+import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { samplePath } from '../turn/path.ts';
@@ -24,7 +23,8 @@ import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
-import { dist, pickShorter, ringArea } from './route-geometry.ts';
+import { dist, pickShorter } from './route-geometry.ts';
+import { type SharedLinks, sharedLinks } from './shared-links.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
 const MAX_REVERSE_RADII = 5;
@@ -356,7 +356,9 @@ export class RouteLinks {
 
   /**
    * Travel through the field to try in turn: held to the turn area (where
-   * both ends lie in it), then anywhere in the field.
+   * both ends lie in it), held to it up to straights along the lines of
+   * ends just outside it (heldConnect; where one is), then anywhere in the
+   * field.
    */
   fieldTravels(): { connect(from: Pose, to: Pose): Connection[] | null }[] {
     const held = this.heldTravel();
@@ -365,6 +367,9 @@ export class RouteLinks {
     if (!held || !t) return [field];
     return [
       { connect: (from, to) => (t.contains(from) && t.contains(to) ? held.connect(from, to) : null) },
+      {
+        connect: (from, to) => (t.contains(from) && t.contains(to) ? null : this.heldConnect(held, from, to)),
+      },
       field,
     ];
   }
@@ -393,6 +398,33 @@ export class RouteLinks {
     if (onto) joined[joined.length - 1] = withStraight(null, joined[joined.length - 1], onto);
     // No run backwards longer than a turn needs.
     return joined.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R)) ? null : joined;
+  }
+
+  /**
+   * A turn from `from` onto `to` held to the turn area; where an end lies
+   * just outside it (a pass pulled nearer the edge than half the width,
+   * round a small obstacle, say), up to a straight along its line that
+   * draws no nearer the edge than the end. Null where none fits.
+   */
+  private heldOnto(from: Pose, to: Pose): Connection | null {
+    const t = this.turnArea;
+    if (!t) return null;
+    if (t.contains(from) && t.contains(to))
+      return this.connectPoses(from, to, this.R, this.region, {}, 'turnArea');
+    const out = t.contains(from) ? null : this.lineInto(from, 1);
+    const onto = t.contains(to) ? null : this.lineInto(to, -1);
+    if ((!t.contains(from) && !out) || (!t.contains(to) && !onto)) return null;
+    const c = this.connectPoses(
+      out ? out.pose : from,
+      onto ? onto.pose : to,
+      this.R,
+      this.region,
+      {},
+      'turnArea',
+    );
+    if (!c) return null;
+    const joined = withStraight(out, c, onto);
+    return reversesFarther(joined, MAX_REVERSE_RADII * this.R) ? null : joined;
   }
 
   /**
@@ -571,10 +603,11 @@ export class RouteLinks {
    * onto the ring farther along it, where the ring runs clear of the edge,
    * else such a turn that backs up straight first (where the way ahead
    * leaves the turn area at once, at the tip of a narrow strip, say, or from
-   * the end of a pass pulled nearer the edge than half the width, which is
-   * left only so), else travel through the field held to the turn area. At
-   * most `maxLength` long, joined where `usable` allows (by position along
-   * the ring); null where none is.
+   * the end of a pass pulled nearer the edge than half the width), else
+   * travel through the field held to the turn area, else a turn held to it
+   * between straights along the lines of the ends (joinAlongLines). At most
+   * `maxLength` long, joined where `usable` allows (by position along the
+   * ring); null where none is.
    */
   joinInside(
     from: Pose,
@@ -585,7 +618,7 @@ export class RouteLinks {
   ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
     const t = this.turnArea;
     if (!t) return null;
-    // From the band along the edge (a pass pulled round an obstacle's corner) only by backing up first.
+    // From the band along the edge (a pass pulled round an obstacle's corner) by backing up first.
     const band = !t.contains(from);
     const R = this.R;
     const s0 = path.project(from);
@@ -637,7 +670,7 @@ export class RouteLinks {
     }
     if (best) return best;
     const held = this.heldTravel();
-    if (!held || band) return null;
+    if (!held || band) return this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
     for (const dir of dirs) {
       for (const k of [2, 5]) {
         if (k * R > path.length / 2) break;
@@ -649,6 +682,57 @@ export class RouteLinks {
         if (!legs || legs.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R))) continue;
         const length = legs.reduce((a, c) => a + c.length, 0);
         if (length <= maxLength && (!best || length < best.length))
+          best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
+      }
+    }
+    return best ?? this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
+  }
+
+  /**
+   * Where no join of joinInside keeps the implement inside: a turn held to
+   * the turn area between straights along the lines of the ends that lie
+   * just outside it (heldOnto), from the end of a pass pulled nearer the
+   * edge than half the width, onto a pass round a small obstacle that runs
+   * so nearly all round, say. The shortest at the ring's places `offsets`
+   * either way; where no such turn fits, travel through the field held so
+   * (heldConnect) at the nearest two places either way. Null where none is.
+   */
+  private joinAlongLines(
+    from: Pose,
+    path: RingPath,
+    dirs: readonly RingDirection[],
+    offsets: readonly number[],
+    maxLength: number,
+    usable: (s: number) => boolean,
+  ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
+    const s0 = path.project(from);
+    let best: {
+      s: number;
+      dir: RingDirection;
+      legs: [Connection, PathPart['type']][];
+      length: number;
+    } | null = null;
+    for (const dir of dirs) {
+      for (const off of offsets) {
+        if (off > path.length / 2) break;
+        const s = path.snap(s0 + dir * off);
+        if (!usable(s)) continue;
+        const c = this.heldOnto(from, path.poseAt(s, dir));
+        if (c && c.length <= maxLength && (!best || c.length < best.length))
+          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
+      }
+    }
+    const held = this.heldTravel();
+    if (best || !held) return best;
+    // Else through the field, held so, at the nearest places either way.
+    for (const dir of dirs) {
+      for (const off of offsets.slice(0, 2)) {
+        if (off > path.length / 2) break;
+        const s = path.snap(s0 + dir * off);
+        if (!usable(s)) continue;
+        const legs = this.heldConnect(held, from, path.poseAt(s, dir));
+        const length = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
+        if (legs && length <= maxLength && (!best || length < best.length))
           best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
       }
     }
@@ -686,47 +770,4 @@ function withStraight(
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
 function reversesFarther(c: Connection, max: number): boolean {
   return c.pieces.some((pc) => pc.reverse && polylineLength(pc.points) > max + 1e-6);
-}
-
-/**
- * What every route planned in a zone shares: the turn area and the field
- * with its obstacles grown by the clearance (and so the ways found in them,
- * which connect.ts keeps by region), and travel through the field. A zone
- * is routed more than once (the optimizer's order and the plain one, again
- * with run-ons or corridor passes): each is built once.
- */
-interface SharedLinks {
-  zone: Polygon;
-  key: string;
-  turnArea: EdgeIndex | null;
-  buffered: EdgeIndex;
-  travel?: FieldTravel;
-  turnAreaTravel?: FieldTravel;
-}
-
-const sharedByRegion = new WeakMap<EdgeIndex, SharedLinks>();
-
-function sharedLinks(s: LinkSetup): SharedLinks {
-  const key = `${s.swathWidth} ${s.radius} ${s.curvatureRate}`;
-  const known = sharedByRegion.get(s.region);
-  if (known && known.zone === s.zone && known.key === key) return known;
-  // Where no way keeps the whole implement inside, turns and connectors
-  // still keep half the machine's width off obstacles where they can
-  // (less 5 cm: the first interior headland pass runs at exactly half a swath).
-  const clearance = s.swathWidth / 2 - TURN_REGION_SLACK;
-  const holes = s.zone.holes.map((h) => ({
-    outer: ringArea(h) < 0 ? h.slice().reverse() : h,
-    holes: [],
-  }));
-  const shared: SharedLinks = {
-    zone: s.zone,
-    key,
-    turnArea: turnRegion(s.zone, s.swathWidth / 2),
-    buffered:
-      holes.length && clearance > 0
-        ? new EdgeIndex([s.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
-        : s.region,
-  };
-  sharedByRegion.set(s.region, shared);
-  return shared;
 }

@@ -472,3 +472,30 @@ describe('turns keep the implement inside the field', () => {
     60_000,
   );
 });
+
+describe('ways onto a pass that runs nearer an obstacle than half the width nearly all round', () => {
+  it.skipIf(!hasCorpus())(
+    'are held to the turn area up to straights along the lines of their ends (fiboa-de_fusion:de_train_2018/26), every orientation',
+    () => {
+      // The pass round each of two small square obstacles comes within 1.6 m
+      // of their corners: the way onto the first and from it onto the second
+      // swung the implement over them (14 to 28 m of overhang). Turned 37
+      // degrees, no single turn held to the turn area reaches the first from
+      // afar: travel through the field does.
+      expectClearPlans(orientations(findCorpusField('fiboa-de_fusion:de_train_2018/26')!));
+    },
+    120_000,
+  );
+});
+
+describe('a headland pass joined through the field', () => {
+  it.skipIf(!hasCorpus())(
+    "from or onto an end just outside the turn area, is held to it up to a straight along the end's line (fiboa-ec_lv:1885414), turned and mirrored",
+    () => {
+      // The way onto a pass through the field, its end outside the turn
+      // area, swung the implement over the edge (20.0 m; mirrored 1.2 m).
+      expectClearPlans(orientations(findCorpusField('fiboa-ec_lv:1885414')!));
+    },
+    120_000,
+  );
+});
