@@ -105,8 +105,10 @@ describe('spiral plans', () => {
         ],
       ]),
     );
-    expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(98);
-    expect(plan.stats.overlapPercent).toBeLessThan(5);
+    // 98.2 % covered, 3.9 % overlap while only rows of three corner crescents at 30 % new ground
+    // were worked: rows of two and the pockets at their ends cost overlap for what they work.
+    expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(98.8);
+    expect(plan.stats.overlapPercent).toBeLessThan(6.5);
     expectSpiralRoute(plan);
   });
 
@@ -170,8 +172,9 @@ describe('spiral plans', () => {
           0,
         );
       expect(plan.stats.duplicateTrackLength ?? 0).toBeLessThan(0.005 * trackLength);
-      expect(plan.stats.overlapPercent).toBeLessThan(2.5);
-      expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(98.5);
+      // (Overlap 1.1 to 1.7 % with no track through rows of two corner crescents, covered 98.8 to 99.1 %.)
+      expect(plan.stats.overlapPercent).toBeLessThan(2.75);
+      expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(99.1);
       expectSpiralRoute(plan);
     },
     60_000,
@@ -187,19 +190,24 @@ describe('spiral plans', () => {
     60_000,
   );
   // Small fields whose loops leave pockets beside cut-short loops, a core and rows of
-  // corner crescents: worked by straight tracks through them (92 % and 95.8 % before).
-  const filled: [string, number][] = [
-    ['fiboa-ec_si:6641580', 94.5],
-    ['fiboa-de_fusion:de_train_2018/37', 96.2],
+  // corner crescents: worked by straight tracks through them (92 % and 95.8 % before; 95.3 and
+  // 97.2 %, overlap under 4.3 and 3.5 %, while only rows of three at 30 % new ground were worked).
+  // [field, least covered %, most overlap %]
+  const filled: [string, number, number][] = [
+    ['fiboa-ec_si:6641580', 95.5, 8.5],
+    ['fiboa-de_fusion:de_train_2018/37', 97.5, 5.5],
+    // Square corners, whose rows of crescents fill a fifth of a bisector track's strip, and the
+    // outermost loop's corner pockets (97.8 %, overlap under 0.9 %, while they were left).
+    ['fiboa-sk:523130603/1', 99, 5.5],
   ];
-  for (const [fid, min] of filled) {
+  for (const [fid, min, most] of filled) {
     const f = findCorpusField(fid);
     it.skipIf(!hasCorpus() || !f).each(f ? orientations(f).map((g) => [g.properties.id, g]) : [])(
       `fills the pockets and corner crescents of %s (covered >= ${min} %)`,
       (_, g) => {
         const plan = planSpiral(g);
         expect(plan.stats.coveredPercent).toBeGreaterThanOrEqual(min);
-        expect(plan.stats.overlapPercent).toBeLessThan(5);
+        expect(plan.stats.overlapPercent).toBeLessThan(most);
         expectSpiralRoute(plan);
       },
       60_000,
