@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkPlan } from '../../test/helpers/check-plan.ts';
+import { hasCorpus } from '../../test/helpers/corpus.ts';
+import { findCorpusField, orientations } from '../../test/helpers/field-transforms.ts';
 import { bufferLines, intersectionArea } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { polygonArea } from '../geometry/polygon.ts';
+import { planField } from '../plan.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { expectDrivable, expectInside } from './path-testing.ts';
 import { stripLanes } from './strip-lanes.ts';
@@ -73,8 +77,22 @@ describe('stripLanes', () => {
     expect(covered(strip, lanes)).toBeGreaterThan(0.9);
   });
 
-  it('gives no lanes to a strip narrower than a swath and a quarter (its sides would be one track)', () => {
-    expect(stripLanes(bendingStrip(7, 60, Math.PI / 2, 100), { swathWidth: W, turningRadius: R })).toBeNull();
+  it('gives a strip narrower than a swath and a quarter one lane down its middle (its sides would be one track)', () => {
+    for (const width of [5, 7]) {
+      const strip = bendingStrip(width, 60, Math.PI / 2, 100);
+      const set = stripLanes(strip, { swathWidth: W, turningRadius: R });
+      expect(set?.tracks, `${width} m`).toHaveLength(1);
+      const lane = set?.tracks[0].path as Point[];
+      expectDrivable(lane, R);
+      expectInside(lane, [strip]);
+      // Down the middle, half the width from either side (the fillet at the
+      // turning radius draws it a few decimetres aside).
+      const edge = new EdgeIndex([strip.outer]);
+      for (const p of lane) expect(edge.distance(p, W), `${width} m`).toBeGreaterThan(width / 2 - 0.5);
+      // The swath works all of it (a 7 m strip: all but half a metre along
+      // each side) but the ends where the lane stops.
+      expect(covered(strip, [lane]), `${width} m`).toBeGreaterThan(0.85 * Math.min(1, W / width));
+    }
   });
 
   it('cuts the lanes where the offset turns round tighter than the machine can (the strip ends)', () => {
@@ -107,5 +125,27 @@ describe('stripLanes', () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe.skipIf(!hasCorpus())('a strip of a field narrower than the swath', () => {
+  it('fiboa-be_vlg:2315125874 (about 5 m wide, 400 m long, bent): one pass along it, in any orientation', () => {
+    for (const f of orientations(findCorpusField('fiboa-be_vlg:2315125874')!)) {
+      const { plan } = planField({
+        boundary: f,
+        machine: { swathWidth: W, minTurningRadius: R },
+        exteriorHeadlandPasses: 2,
+        interiorHeadlandPasses: 1,
+        decomposition: true,
+      });
+      const name = String(f.properties.id);
+      expect(checkPlan(plan), name).toEqual([]);
+      // Straight tracks across it: 55.9 %, 18 of them out of reach.
+      expect(plan.stats.coveredPercent, name).toBeGreaterThan(95);
+      expect(
+        plan.zones.flatMap((z) => z.warnings ?? []).some((w) => w.includes('passes along it')),
+        name,
+      ).toBe(true);
+    }
   });
 });

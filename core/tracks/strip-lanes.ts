@@ -68,6 +68,17 @@ export function stripLanes(strip: Polygon, o: StripLaneOptions): TrackSet | null
   const ccw = signedArea(strip.outer) < 0 ? { ...strip, outer: strip.outer.slice().reverse() } : strip;
   for (let k = 0; k < MAX_OFFSETS; k++) {
     const pieces = offset([ccw], -(k + 0.5) * w, 'round');
+    if (k === 0 && pieces.every((p) => meanWidth(p) < THIN * w)) {
+      // Narrower than a swath and a quarter all along (no two lanes fit
+      // side by side): one lane down the middle, the strip shrunk to a
+      // sliver (one of its sides is kept, see apart()). Where the strip is
+      // narrower than the swath, the implement overhangs its edges.
+      const width = meanWidth(ccw);
+      const middle = width > SLIVER ? offset([ccw], -(width / 2 - SLIVER / 2), 'round') : [ccw];
+      for (const sliver of middle)
+        for (const ring of [sliver.outer, ...sliver.holes]) lines.push(...drivableRuns(ring, R));
+      break;
+    }
     if (pieces.length === 0) break;
     for (const piece of pieces) {
       const width = meanWidth(piece);
