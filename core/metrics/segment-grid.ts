@@ -132,6 +132,11 @@ export class SegmentGrid {
       return;
     }
     const stamp = ++this.query;
+    // The cells of the piece before: every segment listed there is stamped.
+    let px0 = 0;
+    let px1 = -1;
+    let py0 = 0;
+    let py1 = -1;
     for (let k = 0; k < n; k++) {
       const ax = px + ((qx - px) * k) / n;
       const ay = py + ((qy - py) * k) / n;
@@ -142,7 +147,9 @@ export class SegmentGrid {
       const y0 = this.cy(Math.min(ay, by) - r);
       const y1 = this.cy(Math.max(ay, by) + r);
       for (let y = y0; y <= y1; y++) {
+        const rowSeen = y >= py0 && y <= py1;
         for (let x = x0; x <= x1; x++) {
+          if (rowSeen && x >= px0 && x <= px1) continue;
           const c = y * this.nx + x;
           for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
             const e = this.cellItems[i];
@@ -152,6 +159,10 @@ export class SegmentGrid {
           }
         }
       }
+      px0 = x0;
+      px1 = x1;
+      py0 = y0;
+      py1 = y1;
     }
   }
 
