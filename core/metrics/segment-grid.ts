@@ -170,13 +170,27 @@ export class SegmentGrid {
   nearestSegment(px: number, py: number, r: number): number {
     let best = Number.POSITIVE_INFINITY;
     let bestE = -1;
-    this.forEachNear(px, py, px, py, r, (e) => {
-      const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-      if (d < best) {
-        best = d;
-        bestE = e;
+    // The segments of forEachNear's box round the point, in its order.
+    const stamp = ++this.query;
+    const x0 = this.cx(px - r);
+    const x1 = this.cx(px + r);
+    const y0 = this.cy(py - r);
+    const y1 = this.cy(py + r);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const c = y * this.nx + x;
+        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+          const e = this.cellItems[i];
+          if (this.stamp[e] === stamp) continue;
+          this.stamp[e] = stamp;
+          const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+          if (d < best) {
+            best = d;
+            bestE = e;
+          }
+        }
       }
-    });
+    }
     return best <= r ? bestE : -1;
   }
 
@@ -188,11 +202,25 @@ export class SegmentGrid {
   /** Distance from (px, py) to the nearest segment not owned by `skip` within r (Infinity if none). */
   nearest(px: number, py: number, r: number, skip = -1): number {
     let best = Number.POSITIVE_INFINITY;
-    this.forEachNear(px, py, px, py, r, (e) => {
-      if (this.owner[e] === skip) return;
-      const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-      if (d < best) best = d;
-    });
+    // The segments of forEachNear's box round the point, in its order.
+    const stamp = ++this.query;
+    const x0 = this.cx(px - r);
+    const x1 = this.cx(px + r);
+    const y0 = this.cy(py - r);
+    const y1 = this.cy(py + r);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const c = y * this.nx + x;
+        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+          const e = this.cellItems[i];
+          if (this.stamp[e] === stamp) continue;
+          this.stamp[e] = stamp;
+          if (this.owner[e] === skip) continue;
+          const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+          if (d < best) best = d;
+        }
+      }
+    }
     return best <= r ? best : Number.POSITIVE_INFINITY;
   }
 }
