@@ -132,6 +132,11 @@ export class SegmentGrid {
       return;
     }
     const stamp = ++this.query;
+    // The cells of the piece before: every segment listed there is stamped.
+    let px0 = 0;
+    let px1 = -1;
+    let py0 = 0;
+    let py1 = -1;
     for (let k = 0; k < n; k++) {
       const ax = px + ((qx - px) * k) / n;
       const ay = py + ((qy - py) * k) / n;
@@ -142,7 +147,9 @@ export class SegmentGrid {
       const y0 = this.cy(Math.min(ay, by) - r);
       const y1 = this.cy(Math.max(ay, by) + r);
       for (let y = y0; y <= y1; y++) {
+        const rowSeen = y >= py0 && y <= py1;
         for (let x = x0; x <= x1; x++) {
+          if (rowSeen && x >= px0 && x <= px1) continue;
           const c = y * this.nx + x;
           for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
             const e = this.cellItems[i];
@@ -152,6 +159,10 @@ export class SegmentGrid {
           }
         }
       }
+      px0 = x0;
+      px1 = x1;
+      py0 = y0;
+      py1 = y1;
     }
   }
 
@@ -159,13 +170,27 @@ export class SegmentGrid {
   nearestSegment(px: number, py: number, r: number): number {
     let best = Number.POSITIVE_INFINITY;
     let bestE = -1;
-    this.forEachNear(px, py, px, py, r, (e) => {
-      const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-      if (d < best) {
-        best = d;
-        bestE = e;
+    // The segments of forEachNear's box round the point, in its order.
+    const stamp = ++this.query;
+    const x0 = this.cx(px - r);
+    const x1 = this.cx(px + r);
+    const y0 = this.cy(py - r);
+    const y1 = this.cy(py + r);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const c = y * this.nx + x;
+        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+          const e = this.cellItems[i];
+          if (this.stamp[e] === stamp) continue;
+          this.stamp[e] = stamp;
+          const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+          if (d < best) {
+            best = d;
+            bestE = e;
+          }
+        }
       }
-    });
+    }
     return best <= r ? bestE : -1;
   }
 
@@ -177,11 +202,25 @@ export class SegmentGrid {
   /** Distance from (px, py) to the nearest segment not owned by `skip` within r (Infinity if none). */
   nearest(px: number, py: number, r: number, skip = -1): number {
     let best = Number.POSITIVE_INFINITY;
-    this.forEachNear(px, py, px, py, r, (e) => {
-      if (this.owner[e] === skip) return;
-      const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-      if (d < best) best = d;
-    });
+    // The segments of forEachNear's box round the point, in its order.
+    const stamp = ++this.query;
+    const x0 = this.cx(px - r);
+    const x1 = this.cx(px + r);
+    const y0 = this.cy(py - r);
+    const y1 = this.cy(py + r);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const c = y * this.nx + x;
+        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+          const e = this.cellItems[i];
+          if (this.stamp[e] === stamp) continue;
+          this.stamp[e] = stamp;
+          if (this.owner[e] === skip) continue;
+          const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
+          if (d < best) best = d;
+        }
+      }
+    }
     return best <= r ? best : Number.POSITIVE_INFINITY;
   }
 }

@@ -458,6 +458,9 @@ const ARC_CLEARANCE = 0.01;
 /** Rounding allowed for in the bounds of an arc's samples [m]. */
 const ARC_ROUNDING = 1e-6;
 
+/** How far in from its circle an arc's chords may come, per metre of radius (samples ARC_STEP apart). */
+const COS_HALF_ARC_STEP = Math.cos(ARC_STEP / 2);
+
 /**
  * True when no edge of the region comes near the arc of `seg` from `p`: not
  * within ARC_CLEARANCE of the ring its samples and chords lie in (samples
@@ -472,10 +475,14 @@ function arcClear(region: EdgeIndex, p: Pose, seg: Segment, radius: number): boo
   const a0 = Math.atan2(p.y - cy, p.x - cx);
   const lo = Math.min(a0, a0 + sweep);
   const hi = Math.max(a0, a0 + sweep);
-  let x0 = cx + radius * Math.min(Math.cos(lo), Math.cos(hi));
-  let x1 = cx + radius * Math.max(Math.cos(lo), Math.cos(hi));
-  let y0 = cy + radius * Math.min(Math.sin(lo), Math.sin(hi));
-  let y1 = cy + radius * Math.max(Math.sin(lo), Math.sin(hi));
+  const cl = Math.cos(lo);
+  const ch = Math.cos(hi);
+  const sl = Math.sin(lo);
+  const sh = Math.sin(hi);
+  let x0 = cx + radius * Math.min(cl, ch);
+  let x1 = cx + radius * Math.max(cl, ch);
+  let y0 = cy + radius * Math.min(sl, sh);
+  let y1 = cy + radius * Math.max(sl, sh);
   // The circle's extreme points the arc passes.
   const quarter = Math.PI / 2;
   const last = Math.min(Math.floor(hi / quarter), Math.ceil(lo / quarter) + 4);
@@ -487,16 +494,7 @@ function arcClear(region: EdgeIndex, p: Pose, seg: Segment, radius: number): boo
     else y0 = cy - radius;
   }
   const m = ARC_CLEARANCE + ARC_ROUNDING;
-  return region.ringClear(
-    cx,
-    cy,
-    radius * Math.cos(ARC_STEP / 2) - m,
-    radius + m,
-    x0 - m,
-    y0 - m,
-    x1 + m,
-    y1 + m,
-  );
+  return region.ringClear(cx, cy, radius * COS_HALF_ARC_STEP - m, radius + m, x0 - m, y0 - m, x1 + m, y1 + m);
 }
 
 /** True when the sampled arc of `seg` from `p` (its chords `pts`) crosses an edge of the region. */

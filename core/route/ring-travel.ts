@@ -280,18 +280,18 @@ export class RingTravel {
             const a = p.snap(s0 + dir * la);
             const b = p.snap(s1 - dir * la);
             const travel = p.distance(a, b, dir);
-            const pts = p.stretch(a, travel, dir);
-            if (pts.length < 2 || singleChord(pts)) continue;
             // Held to the turn area, the travel along the ring too: round
             // the stretches where the ring leaves it.
-            const along =
-              this.held() && !this.stretchInside(p, a, travel, dir)
-                ? this.roundedStretch(p, a, travel, dir)
-                : [ringLeg(pts, travel)];
-            if (!along) continue;
-            const alongLength = along.reduce((t, c) => t + c.length, 0);
+            const round = this.held() && !this.stretchInside(p, a, travel, dir);
             const on = p.poseAt(a, dir);
             const off = p.arrivalPoseAt(a + dir * travel, dir);
+            // Along the ring itself, as long as it: no use taking the stretch when that cannot be shorter.
+            if (!round && best && travel + dist(from, on) + dist(off, to) >= best.length) continue;
+            const pts = p.stretch(a, travel, dir);
+            if (pts.length < 2 || singleChord(pts)) continue;
+            const along = round ? this.roundedStretch(p, a, travel, dir) : [ringLeg(pts, travel)];
+            if (!along) continue;
+            const alongLength = along.reduce((t, c) => t + c.length, 0);
             // No way on or off is shorter than the straight line: no use linking a way that cannot be shorter.
             if (best && alongLength + dist(from, on) + dist(off, to) >= best.length) continue;
             const c1 = this.link(from, on, opts);

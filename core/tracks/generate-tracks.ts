@@ -324,20 +324,22 @@ export function quickScore(
   qMax.fill(Number.NEGATIVE_INFINITY, 0, lines);
   qCross.fill(0, 0, lines);
   const y0 = layout.y0;
-  const lineY = (k: number) => (layout.offsets.length ? layout.offsets[k] : (ymin + ymax) / 2);
+  const offsets = layout.offsets;
+  const single = offsets.length === 0;
+  const middle = (ymin + ymax) / 2;
   for (let i = 0; i < edges.length; i += 4) {
     const ay = qY[i >> 2];
     const by = edges[i + 2] * s + edges[i + 3] * c;
     if (ay === by) continue;
-    const lo = Math.min(ay, by);
-    const hi = Math.max(ay, by);
+    const lo = ay < by ? ay : by;
+    const hi = ay < by ? by : ay;
     const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
     const kTo = Math.min(lines - 1, Math.ceil((hi - y0) / w));
     // The x of the edge's ends only for an edge some line crosses.
     let ax = Number.NaN;
     let bx = Number.NaN;
     for (let k = kFrom; k <= kTo; k++) {
-      const y = lineY(k);
+      const y = single ? middle : offsets[k];
       if (y < lo || y >= hi) continue;
       if (Number.isNaN(ax)) {
         ax = edges[i] * c - edges[i + 1] * s;
