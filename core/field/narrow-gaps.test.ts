@@ -85,56 +85,44 @@ describe('splitAtNarrowGaps: a part its own edge pinches', () => {
   });
 });
 
+/**
+ * Each orientation of the corpus field planned (S1, decomposed): a clean
+ * plan covering more than `minCovered` %, every zone warning that it is a
+ * side (`warning`), none of tracks or passes out of reach.
+ */
+function expectSidesWorked(id: string, minCovered: number, warning: string): void {
+  const f0 = findCorpusField(id);
+  expect(f0).toBeDefined();
+  for (const f of orientations(f0!)) {
+    const { plan } = planField({
+      boundary: f,
+      machine: { swathWidth: 6, minTurningRadius: 6 },
+      exteriorHeadlandPasses: 2,
+      interiorHeadlandPasses: 1,
+      decomposition: true,
+    });
+    const name = String(f.properties?.id);
+    expect(checkPlan(plan), name).toEqual([]);
+    expect(plan.stats.coveredPercent, name).toBeGreaterThan(minCovered);
+    const warnings = plan.zones.flatMap((z) => z.warnings ?? []);
+    expect(warnings.filter((w) => w.includes(warning)).length, name).toBe(plan.zones.length);
+    expect(
+      warnings.filter((w) => w.includes('cannot be reached')),
+      name,
+    ).toEqual([]);
+  }
+}
+
 describe.skipIf(!hasCorpus())('a field drawn as one outline whose blocks touch at a point', () => {
   it('fiboa-ec_lv:1685566: both blocks worked, in any orientation', () => {
-    for (const f of orientations(findCorpusField('fiboa-ec_lv:1685566')!)) {
-      const { plan } = planField({
-        boundary: f,
-        machine: { swathWidth: 6, minTurningRadius: 6 },
-        exteriorHeadlandPasses: 2,
-        interiorHeadlandPasses: 1,
-        decomposition: true,
-      });
-      const name = String(f.properties?.id);
-      expect(checkPlan(plan), name).toEqual([]);
-      // Before: 25.5 %, the west block's 14 tracks and 5 passes left out as unreachable.
-      expect(plan.stats.coveredPercent, name).toBeGreaterThan(92);
-      const warnings = plan.zones.flatMap((z) => z.warnings ?? []);
-      expect(warnings.filter((w) => w.includes('whose edge pinches it in two')).length, name).toBe(
-        plan.zones.length,
-      );
-      expect(
-        warnings.filter((w) => w.includes('cannot be reached')),
-        name,
-      ).toEqual([]);
-    }
+    // Before: 25.5 %, the west block's 14 tracks and 5 passes left out as unreachable.
+    expectSidesWorked('fiboa-ec_lv:1685566', 92, 'whose edge pinches it in two');
   }, 120_000);
 });
 
 describe.skipIf(!hasCorpus())('a field a ditch all but cuts in two', () => {
   it('fiboa-de_sh:DESHLIL020110142: both sides worked, in any orientation', () => {
-    const f0 = findCorpusField('fiboa-de_sh:DESHLIL020110142');
-    expect(f0).toBeDefined();
-    for (const f of orientations(f0!)) {
-      const { plan } = planField({
-        boundary: f,
-        machine: { swathWidth: 6, minTurningRadius: 6 },
-        exteriorHeadlandPasses: 2,
-        interiorHeadlandPasses: 1,
-        decomposition: true,
-      });
-      const name = String(f.properties?.id);
-      expect(checkPlan(plan), name).toEqual([]);
-      // Before: 68 % (27 % in some orientations), the west side's tracks and passes left out as unreachable.
-      expect(plan.stats.coveredPercent, name).toBeGreaterThan(97);
-      const warnings = plan.zones.flatMap((z) => z.warnings ?? []);
-      expect(warnings.filter((w) => w.includes('cuts in two but for a gap of 0.7 m')).length, name).toBe(
-        plan.zones.length,
-      );
-      expect(
-        warnings.filter((w) => w.includes('cannot be reached')),
-        name,
-      ).toEqual([]);
-    }
+    // Before: 68 % (27 % in some orientations), the west side's tracks and passes left out as unreachable.
+    expectSidesWorked('fiboa-de_sh:DESHLIL020110142', 97, 'cuts in two but for a gap of 0.7 m');
   }, 120_000);
 });

@@ -168,30 +168,8 @@ export class SegmentGrid {
 
   /** Index of the segment nearest (px, py) within r (the first of equally near ones), or -1 when none is. */
   nearestSegment(px: number, py: number, r: number): number {
-    let best = Number.POSITIVE_INFINITY;
-    let bestE = -1;
-    // The segments of forEachNear's box round the point, in its order.
-    const stamp = ++this.query;
-    const x0 = this.cx(px - r);
-    const x1 = this.cx(px + r);
-    const y0 = this.cy(py - r);
-    const y1 = this.cy(py + r);
-    for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) {
-        const c = y * this.nx + x;
-        for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
-          const e = this.cellItems[i];
-          if (this.stamp[e] === stamp) continue;
-          this.stamp[e] = stamp;
-          const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-          if (d < best) {
-            best = d;
-            bestE = e;
-          }
-        }
-      }
-    }
-    return best <= r ? bestE : -1;
+    const e = this.closest(px, py, r, -1);
+    return this.closestDistance <= r ? e : -1;
   }
 
   /** Distance from (px, py) to segment e. */
@@ -201,8 +179,22 @@ export class SegmentGrid {
 
   /** Distance from (px, py) to the nearest segment not owned by `skip` within r (Infinity if none). */
   nearest(px: number, py: number, r: number, skip = -1): number {
+    this.closest(px, py, r, skip);
+    return this.closestDistance <= r ? this.closestDistance : Number.POSITIVE_INFINITY;
+  }
+
+  /** Distance of the segment the last `closest` found [m]. */
+  private closestDistance = Number.POSITIVE_INFINITY;
+
+  /**
+   * The segment nearest (px, py) among those of forEachNear's box round it
+   * (in its order, the first of equally near ones) not owned by `skip` (-1:
+   * none is skipped), -1 when the box holds none; its distance in
+   * closestDistance.
+   */
+  private closest(px: number, py: number, r: number, skip: number): number {
     let best = Number.POSITIVE_INFINITY;
-    // The segments of forEachNear's box round the point, in its order.
+    let bestE = -1;
     const stamp = ++this.query;
     const x0 = this.cx(px - r);
     const x1 = this.cx(px + r);
@@ -217,11 +209,15 @@ export class SegmentGrid {
           this.stamp[e] = stamp;
           if (this.owner[e] === skip) continue;
           const d = segDist(px, py, this.ax[e], this.ay[e], this.bx[e], this.by[e]);
-          if (d < best) best = d;
+          if (d < best) {
+            best = d;
+            bestE = e;
+          }
         }
       }
     }
-    return best <= r ? best : Number.POSITIVE_INFINITY;
+    this.closestDistance = best;
+    return bestE;
   }
 }
 
