@@ -17,7 +17,7 @@ import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea } from './geometry/polygon.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
-import { resolveOptions } from './plan.ts';
+import { resolveOptions } from './plan-options.ts';
 import { type PathPart, PlanningError, type PlanRequest, type PlanResult, type Zone } from './types/index.ts';
 
 export function planHeadlands(req: PlanRequest): PlanResult {

@@ -22,7 +22,7 @@ import { difference, intersection } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { generateHeadlands } from '../headland/generate-headlands.ts';
-import { resolveOptions } from '../plan.ts';
+import { resolveOptions } from '../plan-options.ts';
 import { generateTracks } from '../tracks/generate-tracks.ts';
 import { type MetricFrame, PlanningError, type PlanRequest, type Point, type Pose } from '../types/index.ts';
 import { connectPoses } from './connect.ts';
