@@ -94,6 +94,13 @@ export interface LinkSetup {
   travelRings: readonly RouteRing[];
 }
 
+/** A join onto a ring: where along it (arc length s), driven which way, and the legs that reach it. */
+export interface RingJoin {
+  s: number;
+  dir: RingDirection;
+  legs: [Connection, PathPart['type']][];
+}
+
 export class RouteLinks {
   private readonly region: EdgeIndex;
   private readonly zone: Polygon;
@@ -615,19 +622,14 @@ export class RouteLinks {
     dirs: readonly RingDirection[],
     maxLength: number,
     usable: (s: number) => boolean = () => true,
-  ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
+  ): RingJoin | null {
     const t = this.turnArea;
     if (!t) return null;
     // From the band along the edge (a pass pulled round an obstacle's corner) by backing up first.
     const band = !t.contains(from);
     const R = this.R;
     const s0 = path.project(from);
-    let best: {
-      s: number;
-      dir: RingDirection;
-      legs: [Connection, PathPart['type']][];
-      length: number;
-    } | null = null;
+    let best: (RingJoin & { length: number }) | null = null;
     // A short ring (round a small obstacle) is tried all round, every eighth of its length.
     const offsets = JOIN_RADII.map((k) => k * R);
     if (offsets[offsets.length - 1] > path.length / 2) {
@@ -704,14 +706,9 @@ export class RouteLinks {
     offsets: readonly number[],
     maxLength: number,
     usable: (s: number) => boolean,
-  ): { s: number; dir: RingDirection; legs: [Connection, PathPart['type']][] } | null {
+  ): RingJoin | null {
     const s0 = path.project(from);
-    let best: {
-      s: number;
-      dir: RingDirection;
-      legs: [Connection, PathPart['type']][];
-      length: number;
-    } | null = null;
+    let best: (RingJoin & { length: number }) | null = null;
     for (const dir of dirs) {
       for (const off of offsets) {
         if (off > path.length / 2) break;
