@@ -503,9 +503,16 @@ function planZone(
   if (route.leftPiecesDone) {
     // Passes driven as the route leaves a piece spare it a trip back through
     // the necks; where that leaves more unworked, all are driven at the end.
+    // (A route that, as driven, works clearly less is not completed: run-ons
+    // and corridor passes never made up so much.)
     leavePiecesDone = false;
-    const late = complete(bestRoute(tracks, trackType), tracks);
-    if (late.driven.stats.coveredPercent > done.driven.stats.coveredPercent + PIECES_DONE_MARGIN) done = late;
+    const lateRoute = bestRoute(tracks, trackType);
+    const cover = (r: typeof route) =>
+      (lanes === 'offsets' ? drive(tracks, r, workField) : drive(tracks, r)).stats.coveredPercent;
+    const late =
+      cover(lateRoute) >= cover(route) - PIECES_DONE_HOPELESS ? complete(lateRoute, tracks) : undefined;
+    if (late && late.driven.stats.coveredPercent > done.driven.stats.coveredPercent + PIECES_DONE_MARGIN)
+      done = late;
     else leavePiecesDone = true;
   }
   const driven = done.driven;
@@ -608,6 +615,8 @@ const EAGER_REVERSE = 5;
  * driving them all at the end covers this much more of the zone [points].
  */
 const PIECES_DONE_MARGIN = 0.1;
+/** ... and is not completed where, as driven, it works this many points less [%]. */
+const PIECES_DONE_HOPELESS = 0.5;
 
 /** The longest guidance line among the parts (undefined when there is none). */
 function longestGuidance(parts: readonly PathPart[]): Point[] | undefined {
