@@ -9,6 +9,7 @@ import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
+import { overhangLength } from '../metrics/turn-overhang.ts';
 import { samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { backedPieces, clearOr, joinedPieces } from './clear-turns.ts';
@@ -43,6 +44,10 @@ const CLEAR_REACH_RADII = 15;
 
 /** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
 const DETOUR_RADII = 10;
+/** ... and this much longer [m] for each metre the turn round swings over the edge beyond OVERHANG_FREE. */
+const DETOUR_PER_OVERHANG = 40;
+/** Overhang of a turn round [m] that earns no longer detour. */
+const OVERHANG_FREE = 20;
 
 /**
  * Distances along a ring [turning radii] a way onto it that keeps the
@@ -245,6 +250,17 @@ export class RouteLinks {
   /** True for a connection found outside the turn area (it may swing the implement over the edge). */
   overhangs(c: Connection): boolean {
     return this.overhanging.has(c);
+  }
+
+  /** Length of the centre line of `c` closer than half the width to an edge [m], as the audit measures it. */
+  overhangLength(c: Connection): number {
+    const parts = c.pieces.map((p, i) => ({
+      type: 'Connector' as const,
+      points: p.points,
+      working: false,
+      sequence: i,
+    }));
+    return overhangLength(this.zone, parts, this.w / 2);
   }
 
   /**
@@ -566,7 +582,10 @@ export class RouteLinks {
     const over = held ? this.clearOf(from, to, this.turnRound(from, to, 'field')) : null;
     if (over) {
       const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
-      if (!(travel <= over.length + DETOUR_RADII * R)) return { length: over.length, legs: [[over, type]] };
+      // A turn far over the edge is worth a longer way round.
+      const allowed =
+        DETOUR_RADII * R + DETOUR_PER_OVERHANG * Math.max(0, this.overhangLength(over) - OVERHANG_FREE);
+      if (!(travel <= over.length + allowed)) return { length: over.length, legs: [[over, type]] };
     } else if (held && legs) {
       // Nor a long way round for a turn that swings over the edge: the way
       // outside the turn area is then looked for (and the overhang reported).

@@ -499,3 +499,17 @@ describe('a headland pass joined through the field', () => {
     120_000,
   );
 });
+
+describe('a turn round that swings far over the edge', () => {
+  it.skipIf(!hasCorpus())(
+    'gives way to a longer way through the field that keeps the implement inside (fiboa-ec_lv:1971447), turned and mirrored',
+    () => {
+      // A K-turn of 64 m between two track ends swung the implement 25.5 m
+      // over the edge; the way through the field held inside is 330 m. A
+      // turn round more than 20 m over the edge earns 40 m of detour for
+      // each further metre.
+      expectClearPlans(orientations(findCorpusField('fiboa-ec_lv:1971447')!));
+    },
+    120_000,
+  );
+});
