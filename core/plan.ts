@@ -497,7 +497,7 @@ function planZone(
         tracks = eager.tracks;
       }
     }
-    return { driven, tracks };
+    return { driven, tracks, plainCovered: plain.stats.coveredPercent };
   };
   let done = complete(route, tracks);
   if (route.leftPiecesDone) {
@@ -507,10 +507,10 @@ function planZone(
     // and corridor passes never made up so much.)
     leavePiecesDone = false;
     const lateRoute = bestRoute(tracks, trackType);
-    const cover = (r: typeof route) =>
-      (lanes === 'offsets' ? drive(tracks, r, workField) : drive(tracks, r)).stats.coveredPercent;
+    const lateCovered = (lanes === 'offsets' ? drive(tracks, lateRoute, workField) : drive(tracks, lateRoute))
+      .stats.coveredPercent;
     const late =
-      cover(lateRoute) >= cover(route) - PIECES_DONE_HOPELESS ? complete(lateRoute, tracks) : undefined;
+      lateCovered >= done.plainCovered - PIECES_DONE_HOPELESS ? complete(lateRoute, tracks) : undefined;
     if (late && late.driven.stats.coveredPercent > done.driven.stats.coveredPercent + PIECES_DONE_MARGIN)
       done = late;
     else leavePiecesDone = true;

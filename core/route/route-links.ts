@@ -253,7 +253,7 @@ export class RouteLinks {
   }
 
   /** Length of the centre line of `c` closer than half the width to an edge [m], as the audit measures it. */
-  overhangLength(c: Connection): number {
+  private overhangLength(c: Connection): number {
     const parts = c.pieces.map((p, i) => ({
       type: 'Connector' as const,
       points: p.points,
@@ -582,10 +582,14 @@ export class RouteLinks {
     const over = held ? this.clearOf(from, to, this.turnRound(from, to, 'field')) : null;
     if (over) {
       const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
-      // A turn far over the edge is worth a longer way round.
-      const allowed =
+      // A turn far over the edge is worth a longer way round (measured only where that decides).
+      const allowed = () =>
         DETOUR_RADII * R + DETOUR_PER_OVERHANG * Math.max(0, this.overhangLength(over) - OVERHANG_FREE);
-      if (!(travel <= over.length + allowed)) return { length: over.length, legs: [[over, type]] };
+      if (
+        !(travel <= over.length + DETOUR_RADII * R) &&
+        (!Number.isFinite(travel) || !(travel <= over.length + allowed()))
+      )
+        return { length: over.length, legs: [[over, type]] };
     } else if (held && legs) {
       // Nor a long way round for a turn that swings over the edge: the way
       // outside the turn area is then looked for (and the overhang reported).
