@@ -8,7 +8,7 @@
  * Pure: no I/O, no clock, no randomness. Runs in Node, workers and browsers.
  */
 import { planDecomposedPart } from './decompose/plan-decomposed.ts';
-import { MIN_GAP, splitAtNarrowGaps } from './field/narrow-gaps.ts';
+import { machineGap, splitAtNarrowGaps } from './field/narrow-gaps.ts';
 import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
@@ -94,9 +94,10 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
         )
       : field.parts;
   const passable = req.usePassable === false ? [] : field.passable;
-  // A part an obstacle cuts in two but for gaps no machine passes is planned as its sides.
+  // A part an obstacle cuts in two but for gaps the machine does not pass is planned as its sides.
+  const passes = machineGap(options.machine);
   const sides = parts.flatMap((p) => {
-    const split = splitAtNarrowGaps(p);
+    const split = splitAtNarrowGaps(p, passes);
     return split.parts.map((q) => ({ part: q, gap: split.gap, pinched: split.pinched }));
   });
   sides.forEach(({ part, gap, pinched }, index) => {
@@ -104,12 +105,35 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     const gate = staging ? nearestOnPolyline(part.outer, staging, true) : undefined;
     const zoneStart = pickFor(part, start) ?? gate;
     const zoneEnd = pickFor(part, end) ?? gate;
-    const result = alongStrip(
-      planZone(part, index, passable, options, zoneStart, zoneEnd, zoneHooks, { reference }),
-      (o, lanes) => planZone(part, index, passable, o, zoneStart, zoneEnd, zoneHooks, { reference, lanes }),
-      options,
-      index,
-    );
+    const planSide = (o: typeof options) =>
+      alongStrip(
+        planZone(part, index, passable, o, zoneStart, zoneEnd, zoneHooks, { reference }),
+        (o2, lanes) =>
+          planZone(part, index, passable, o2, zoneStart, zoneEnd, zoneHooks, { reference, lanes }),
+        o,
+        index,
+      );
+    let result = planSide(options);
+    // A side cut off at a gap the machine does not pass (not a part of the
+    // field as drawn) too small for the headland passes asked is worked with
+    // fewer, down to none (by tracks alone), as a farmer works such a corner.
+    let fewer = options.exteriorHeadlandPasses;
+    while (
+      (gap !== undefined || pinched) &&
+      result instanceof PlanningError &&
+      result.code === 'HEADLAND_EXHAUSTS_FIELD' &&
+      fewer > 0
+    ) {
+      fewer--;
+      const next = planSide({ ...options, exteriorHeadlandPasses: fewer });
+      if (!(next instanceof PlanningError))
+        for (const z of next)
+          z.warnings = [
+            ...(z.warnings ?? []),
+            `Field part ${index} is too small for ${options.exteriorHeadlandPasses} exterior headland pass(es) of ${options.machine.swathWidth} m: it is planned with ${fewer}.`,
+          ];
+      result = next;
+    }
     if (staging && !(result instanceof PlanningError)) {
       // A decomposed part is one route: it enters at its first zone and leaves from its last.
       result.forEach((z, k) => {
@@ -122,17 +146,19 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
     if (result instanceof PlanningError) refusals.push(result);
     const partZones =
       result instanceof PlanningError ? [emptyZone(part, index, passable, options.machine)] : result;
+    if (result instanceof PlanningError)
+      partZones[0].warnings = [`Field part ${index} is not worked: ${result.message}`];
     if (gap !== undefined)
       for (const z of partZones)
         z.warnings = [
           ...(z.warnings ?? []),
-          `Field part ${index} is one side of a field an obstacle cuts in two but for a gap of ${gap.toFixed(1)} m (no machine passes there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
+          `Field part ${index} is one side of a field an obstacle cuts in two but for a gap of ${gap.toFixed(1)} m (narrower than the machine, ${passes} m: it does not pass there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
         ];
     if (pinched)
       for (const z of partZones)
         z.warnings = [
           ...(z.warnings ?? []),
-          `Field part ${index} is one side of a field whose edge pinches it in two (narrower than ${MIN_GAP} m where the sides meet; no machine passes there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
+          `Field part ${index} is one side of a field whose edge pinches it in two (narrower than the machine, ${passes} m, where the sides meet: it does not pass there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
         ];
     for (const z of partZones) {
       z.index = zones.length;

@@ -180,7 +180,8 @@ export const Equipment = Type.Object(
       Type.Array(Type.Number({ minimum: 0, maximum: 20 }), {
         maxItems: 16,
         default: [],
-        description: 'Distance between the wheels of each axle [m]. Default [].',
+        description:
+          "Distance between the wheels of each axle [m]. Default []. With tireWidths, also the machine's outside width (the widest axle's track plus its tyre): the field is not driven through gaps narrower than that (without them, 2.5 m); the sides of such a gap are planned as parts of their own.",
       }),
     ),
     tireWidths: Type.Optional(

@@ -81,8 +81,9 @@ describe.skipIf(!hasCorpus())('plans that leave parts out say so', () => {
   // fiboa-be_vlg:2315125874, a bent strip about 5 m wide, gets one lane down its
   // middle (core/tracks/strip-lanes.test.ts); fiboa-pt:166969, a 0.05 ha
   // branched strip, is worked by passes along it that leave nothing unreached
-  // (42 % covered, and warned of as such).)
-  const ids = ['fiboa-be_vlg:2315082428', 'fiboa-it_1:34'];
+  // (42 % covered, and warned of as such); fiboa-it_1:34, whose corner piece
+  // beyond a neck narrower than the machine is planned as a part of its own.)
+  const ids = ['fiboa-be_vlg:2315082428'];
   const fields = ids.flatMap((id) => {
     const f = findCorpusField(id);
     return f ? [{ feature: f }] : [];

@@ -404,8 +404,10 @@ describe('turns keep the implement inside the field', () => {
     () => {
       const cases = [
         ...orientations(findCorpusField('fiboa-fr:20')!),
-        // Mirrored, this field swings over its edge elsewhere.
-        ...orientations(findCorpusField('fiboa-ec_ro:25')!).slice(0, 4),
+        // Mirrored, this field swings over its edge elsewhere; turned by 211
+        // degrees, on the 0.04 ha corner beyond a neck narrower than the
+        // machine, planned as a part of its own (11.6 m).
+        ...orientations(findCorpusField('fiboa-ec_ro:25')!).slice(0, 3),
       ];
       expectClearPlans(cases);
     },
@@ -424,9 +426,10 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
-    'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-lt:6, corridors as narrow as the machine)',
+    'where no way fits, the route still drives one inside the field and reports the overhang (fiboa-dk:15-0#2, a neck the machine passes but not its 6 m implement)',
     () => {
-      const { plan } = planField({ boundary: findCorpusField('fiboa-lt:6')!, ...S1 });
+      // (fiboa-lt:6, whose corridors are narrower than the machine, is now planned as three parts.)
+      const { plan } = planField({ boundary: findCorpusField('fiboa-dk:15-0#2')!, ...S1 });
       expect(checkPlan(plan)).toEqual([]);
       expect(plan.stats.overhangLength ?? 0).toBeGreaterThan(0);
       expect(plan.zones.some((z) => z.warnings?.some((w) => w.startsWith('overhang of turns')))).toBe(true);

@@ -98,3 +98,23 @@ export function mirrorField(f: Feature): Feature {
 export function orientations(f: Feature, degrees: readonly number[] = [37, 90, 211]): Feature[] {
   return [f, ...degrees.map((d) => rotateField(f, d)), mirrorField(f)];
 }
+
+/**
+ * A field drawn in metres (x east, y north, one outer ring) as a GeoJSON
+ * feature in lon/lat, its origin at (lon0, lat0), named `id`.
+ */
+export function metresField(
+  outer: readonly { x: number; y: number }[],
+  id: string,
+  lon0 = 10,
+  lat0 = 55,
+): Feature {
+  const mLat = 111_320;
+  const mLon = mLat * Math.cos((lat0 * Math.PI) / 180);
+  const ring = outer.map((q) => [lon0 + q.x / mLon, lat0 + q.y / mLat]);
+  return {
+    type: 'Feature',
+    properties: { id },
+    geometry: { type: 'Polygon', coordinates: [[...ring, ring[0]]] },
+  } as Feature;
+}
