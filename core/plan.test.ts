@@ -109,6 +109,41 @@ describe('planField on a rectangle', () => {
     ).not.toThrow();
   });
 
+  it('a field part too small for the headland passes asked is left unworked with a warning that says why', () => {
+    // A 200 x 100 m block and, apart from it, a 20 x 20 m one: three 6 m passes use it up.
+    const block = metresToLonLat(
+      [
+        [
+          [0, 0],
+          [200, 0],
+          [200, 100],
+          [0, 100],
+        ],
+      ],
+      5.1,
+      52.2,
+    );
+    const corner = metresToLonLat(
+      [
+        [
+          [300, 0],
+          [320, 0],
+          [320, 20],
+          [300, 20],
+        ],
+      ],
+      5.1,
+      52.2,
+    );
+    const boundary = { type: 'MultiPolygon', coordinates: [block.coordinates, corner.coordinates] };
+    const { plan } = planField(request(boundary, { ...S1, exterior: 3 }));
+    const unworked = plan.zones.filter((z) => z.stats.coveredArea === 0);
+    expect(unworked).toHaveLength(1);
+    expect(unworked[0].warnings?.[0]).toMatch(
+      /^Field part 1 is not worked: The headlands use up field part 1/,
+    );
+  });
+
   it('plans with no headland at all', () => {
     expectValid(rect, { swath: 6, radius: 6, exterior: 0, interior: 0 }, 'no headland');
   });
