@@ -96,6 +96,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
   const passable = req.usePassable === false ? [] : field.passable;
   // A part an obstacle cuts in two but for gaps the machine does not pass is planned as its sides.
   const passes = machineGap(options.machine);
+  const machineWidth = `${Number(passes.toFixed(2))} m`;
   const sides = parts.flatMap((p) => {
     const split = splitAtNarrowGaps(p, passes);
     return split.parts.map((q) => ({ part: q, gap: split.gap, pinched: split.pinched }));
@@ -130,7 +131,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
         for (const z of next)
           z.warnings = [
             ...(z.warnings ?? []),
-            `Field part ${index} is too small for ${options.exteriorHeadlandPasses} exterior headland pass(es) of ${options.machine.swathWidth} m: it is planned with ${fewer}.`,
+            `Field part ${index} is too small for ${options.exteriorHeadlandPasses} exterior headland pass(es) of ${options.machine.swathWidth} m: it is planned with ${fewer || 'none'}.`,
           ];
       result = next;
     }
@@ -152,13 +153,13 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
       for (const z of partZones)
         z.warnings = [
           ...(z.warnings ?? []),
-          `Field part ${index} is one side of a field an obstacle cuts in two but for a gap of ${gap.toFixed(1)} m (narrower than the machine, ${passes} m: it does not pass there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
+          `Field part ${index} is one side of a field an obstacle cuts in two but for a gap of ${gap.toFixed(1)} m (narrower than the machine, ${machineWidth}: it does not pass there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
         ];
     if (pinched)
       for (const z of partZones)
         z.warnings = [
           ...(z.warnings ?? []),
-          `Field part ${index} is one side of a field whose edge pinches it in two (narrower than the machine, ${passes} m, where the sides meet: it does not pass there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
+          `Field part ${index} is one side of a field whose edge pinches it in two (narrower than the machine, ${machineWidth}, where the sides meet: it does not pass there): it is planned as a part of its own, and the machine goes round outside the field between the sides.`,
         ];
     for (const z of partZones) {
       z.index = zones.length;
