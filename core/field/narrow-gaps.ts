@@ -10,7 +10,7 @@
  */
 import { difference, intersection, offset, union } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
-import { multiPolygonArea, polygonArea } from '../geometry/polygon.ts';
+import { multiPolygonArea, polygonArea, ringBBox } from '../geometry/polygon.ts';
 import type { Polygon } from '../types/index.ts';
 
 /** Gaps between an obstacle and the field edge or another obstacle narrower than this part the field [m]. */
@@ -107,7 +107,10 @@ function grownBack(
   if (keepAll && parts.length >= 2) {
     for (const rest of difference([part], parts)) {
       const near = offset([rest], 0.01);
+      const box = ringBBox(near[0]?.outer ?? rest.outer);
       for (let j = 0; j < parts.length; j++) {
+        const b = ringBBox(parts[j].outer);
+        if (b.minX > box.maxX || b.maxX < box.minX || b.minY > box.maxY || b.maxY < box.minY) continue;
         if (intersection([parts[j]], near).length === 0) continue;
         // (Touching at a point only, the two stay apart: the next side it touches.)
         const joined = union([parts[j]], [rest]);
