@@ -7,7 +7,11 @@
  *   turn overhang zero on at least 95 % of fields
  *   covered p5 >= 95 % and median >= 98.5 %
  *   spiral tracks: median covered >= 98.5 % and median overlap <= 5 %
+ *
+ * and, with no target of its own, how far the route drives backwards in
+ * one go (a turn needs at most five turning radii of it).
  */
+import { polylineLength } from '../core/geometry/vec.ts';
 import type { Plan } from '../core/types/index.ts';
 
 export interface AuditFigures {
@@ -26,7 +30,14 @@ export interface AuditFigures {
   /** Of overhangLength, across necks narrower than the working width [m]. */
   overhangAcrossNecks: number;
   overhangArea: number;
+  /** The longest part driven backwards [m]. */
+  longestReverse: number;
+  /** longestReverse in turning radii. */
+  longestReverseRadii: number;
 }
+
+/** Reversing a turn needs at most [turning radii]. */
+export const TURN_REVERSE_RADII = 5;
 
 /** Overhang below this is zero [m] (the warning's threshold). */
 const OVERHANG_ZERO = 0.05;
@@ -36,7 +47,11 @@ export function auditFigures(plan: Plan): AuditFigures {
   let unwarned = 0;
   let trackLength = 0;
   let overhangAcrossNecks = 0;
+  let longestReverse = 0;
   for (const z of plan.zones) {
+    for (const p of z.groups[z.activeGroup]?.parts ?? [])
+      if (p.reverse && p.sequence !== undefined)
+        longestReverse = Math.max(longestReverse, polylineLength(p.points));
     const a = z.audit;
     if (!a) continue;
     trackLength += a.trackLength;
@@ -65,6 +80,8 @@ export function auditFigures(plan: Plan): AuditFigures {
     overhangLength: s.overhangLength ?? 0,
     overhangAcrossNecks,
     overhangArea: s.overhangArea ?? 0,
+    longestReverse,
+    longestReverseRadii: longestReverse / plan.machine.minTurningRadius,
   };
 }
 
@@ -95,6 +112,9 @@ export interface AuditSummary {
   overhangFreeShare: number;
   overhangM: number;
   overhangM2: number;
+  /** Fields driven backwards farther in one go than a turn needs (TURN_REVERSE_RADII). */
+  fieldsReversingFar: number;
+  longestReverseMax: number;
 }
 
 export function auditSummary(rows: readonly AuditFigures[]): AuditSummary {
@@ -132,6 +152,8 @@ export function auditSummary(rows: readonly AuditFigures[]): AuditSummary {
     overhangFreeShare: n ? (100 * (n - overhang)) / n : Number.NaN,
     overhangM: sum((r) => r.overhangLength),
     overhangM2: sum((r) => r.overhangArea),
+    fieldsReversingFar: rows.filter((r) => r.longestReverseRadii > TURN_REVERSE_RADII + 1e-6).length,
+    longestReverseMax: Math.max(0, ...rows.map((r) => r.longestReverse)),
   };
 }
 
@@ -145,6 +167,7 @@ export function auditLines(s: AuditSummary): string[] {
     `  duplicate track ${s.fieldsWithDuplicates} field(s); over 2 % of track length on ${s.fieldsOverDuplicateShare} (max ${f(s.duplicateShareMax)} %)`,
     `  turn overhang  ${s.fieldsWithOverhang} field(s) (${f(s.overhangFreeShare)} % without), ${f(s.overhangM, 0)} m, ${f(s.overhangM2, 0)} m2 in all; on ${s.fieldsWithOverhangOnlyAcrossNecks} of them only across necks narrower than the working width`,
     `  coverage       under 95 % on ${s.under95} field(s), under 90 % on ${s.under90}`,
+    `  reversing      farther than ${TURN_REVERSE_RADII} turning radii in one go on ${s.fieldsReversingFar} field(s) (longest ${f(s.longestReverseMax, 0)} m)`,
   ];
 }
 

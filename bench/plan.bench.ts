@@ -5,7 +5,8 @@
  * median and p95 of plan time and of quality, the refusals and why, the
  * invariant violations found by the shared plan checker, the plan audit's
  * figures (undriven passes and tracks, duplicate tracks, turn overhang, fields
- * under 95 % and 90 % covered, the fields with the most of each) and a table
+ * under 95 % and 90 % covered, reversing farther than a turn needs, the
+ * fields with the most of each) and a table
  * against the targets (bench/audit-figures.ts; the spiral row comes from the
  * last `npm run bench:options -- --option spiral`).
  *
@@ -29,6 +30,7 @@ import {
   auditFigures,
   auditLines,
   auditSummary,
+  TURN_REVERSE_RADII,
   targetRows,
   targetTable,
 } from './audit-figures.ts';
@@ -465,6 +467,11 @@ for (const s of scenarios) {
     worst('duplicate track', (a) => a.duplicateShare, '%');
     worst('turn overhang', (a) => a.overhangLength, 'm');
     worst('uncovered', (a) => (a.covered < 95 ? 100 - a.covered : 0), '%');
+    worst(
+      'reversing',
+      (a) => (a.longestReverseRadii > TURN_REVERSE_RADII + 1e-6 ? a.longestReverse : 0),
+      'm',
+    );
   }
   const targets = targetRows(summary.audit, summary.planTimeMs, spiralFigures());
   (summary as typeof summary & { targets?: unknown }).targets = targets;
