@@ -39,6 +39,11 @@ export interface AuditFigures {
 /** Reversing a turn needs at most [turning radii]. */
 export const TURN_REVERSE_RADII = 5;
 
+/** True where the plan drives backwards farther in one go than a turn needs. */
+export function reversesFar(a: AuditFigures): boolean {
+  return a.longestReverseRadii > TURN_REVERSE_RADII + 1e-6;
+}
+
 /** Overhang below this is zero [m] (the warning's threshold). */
 const OVERHANG_ZERO = 0.05;
 
@@ -152,7 +157,7 @@ export function auditSummary(rows: readonly AuditFigures[]): AuditSummary {
     overhangFreeShare: n ? (100 * (n - overhang)) / n : Number.NaN,
     overhangM: sum((r) => r.overhangLength),
     overhangM2: sum((r) => r.overhangArea),
-    fieldsReversingFar: rows.filter((r) => r.longestReverseRadii > TURN_REVERSE_RADII + 1e-6).length,
+    fieldsReversingFar: rows.filter(reversesFar).length,
     longestReverseMax: Math.max(0, ...rows.map((r) => r.longestReverse)),
   };
 }

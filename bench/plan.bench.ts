@@ -30,7 +30,7 @@ import {
   auditFigures,
   auditLines,
   auditSummary,
-  TURN_REVERSE_RADII,
+  reversesFar,
   targetRows,
   targetTable,
 } from './audit-figures.ts';
@@ -467,11 +467,7 @@ for (const s of scenarios) {
     worst('duplicate track', (a) => a.duplicateShare, '%');
     worst('turn overhang', (a) => a.overhangLength, 'm');
     worst('uncovered', (a) => (a.covered < 95 ? 100 - a.covered : 0), '%');
-    worst(
-      'reversing',
-      (a) => (a.longestReverseRadii > TURN_REVERSE_RADII + 1e-6 ? a.longestReverse : 0),
-      'm',
-    );
+    worst('reversing', (a) => (reversesFar(a) ? a.longestReverse : 0), 'm');
   }
   const targets = targetRows(summary.audit, summary.planTimeMs, spiralFigures());
   (summary as typeof summary & { targets?: unknown }).targets = targets;
