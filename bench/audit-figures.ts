@@ -11,7 +11,7 @@
  * and, with no target of its own, how far the route drives backwards in
  * one go (a turn needs at most five turning radii of it).
  */
-import { polylineLength } from '../core/geometry/vec.ts';
+import { longestReverse as reverseOf } from '../core/route/route-geometry.ts';
 import type { Plan } from '../core/types/index.ts';
 
 export interface AuditFigures {
@@ -54,9 +54,7 @@ export function auditFigures(plan: Plan): AuditFigures {
   let overhangAcrossNecks = 0;
   let longestReverse = 0;
   for (const z of plan.zones) {
-    for (const p of z.groups[z.activeGroup]?.parts ?? [])
-      if (p.reverse && p.sequence !== undefined)
-        longestReverse = Math.max(longestReverse, polylineLength(p.points));
+    longestReverse = Math.max(longestReverse, reverseOf(z.groups[z.activeGroup]?.parts ?? []));
     const a = z.audit;
     if (!a) continue;
     trackLength += a.trackLength;

@@ -24,6 +24,7 @@ import { leftOutWarnings } from './route/left-out.ts';
 import type { Visit } from './route/optimize-order.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
+import { longestReverse } from './route/route-geometry.ts';
 import { EAGER, withWedgeRuns } from './route/wedge-zone.ts';
 import { alongStrip, type StripLanes } from './strip-plans.ts';
 import { contourDirection } from './terrain/contour.ts';
@@ -658,14 +659,6 @@ function longestGuidance(parts: readonly PathPart[]): Point[] | undefined {
     }
   }
   return best;
-}
-
-/** The longest stretch the route drives backwards [m]. */
-function longestReverse(parts: readonly PathPart[]): number {
-  let longest = 0;
-  for (const p of parts)
-    if (p.reverse && p.sequence !== undefined) longest = Math.max(longest, polylineLength(p.points));
-  return longest;
 }
 
 /** Length of the turns and connectors of driven parts [m]. */

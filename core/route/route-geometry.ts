@@ -1,5 +1,6 @@
 /** Small geometric helpers of the route modules. */
-import type { Point, Pose } from '../types/index.ts';
+import { polylineLength } from '../geometry/vec.ts';
+import type { PathPart, Point, Pose } from '../types/index.ts';
 
 /** A pose at p heading towards target (used where a route node starts or ends the route). */
 export function entryPose(p: Point, target: Pose, arriving = false): Pose {
@@ -42,4 +43,12 @@ export function dist(a: Point, b: Point): number {
  */
 export function singleChord(pts: readonly Point[]): boolean {
   return pts.length === 2 && Math.hypot(pts[1].x - pts[0].x, pts[1].y - pts[0].y) < 1.05;
+}
+
+/** The longest stretch of the driven parts run backwards [m]. */
+export function longestReverse(parts: readonly PathPart[]): number {
+  let longest = 0;
+  for (const p of parts)
+    if (p.reverse && p.sequence !== undefined) longest = Math.max(longest, polylineLength(p.points));
+  return longest;
 }
