@@ -7,7 +7,7 @@ import { pointInPolygon, pointInRing } from '../geometry/polygon.ts';
 import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { OFF_LINE } from '../metrics/plan-audit.ts';
-import type { Point, Polygon, Pose } from '../types/index.ts';
+import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import {
   clearerLobe,
@@ -44,6 +44,14 @@ const EDGE_JOIN_PENALTY = 1e4;
 const INSIDE_DETOUR_RADII = 20;
 /** Where round a pass (fractions of its length from the nearest point) a way along the headland or through the field joins it. */
 const JOIN_PLACES = [0, 0.25, 0.5, 0.75];
+
+/** A way onto a pass at s (driving direction dir): its legs, not yet driven. */
+interface RingWay {
+  s: number;
+  dir: RingDirection;
+  legs: [Connection, PathPart['type']][];
+  length: number;
+}
 
 export class HeadlandDriver {
   private readonly b: RouteBuilder;
@@ -300,13 +308,32 @@ export class HeadlandDriver {
         // where the way keeps the implement inside first (every travel but
         // the last is held to the turn area).
         const travels = b.links.fieldTravels();
-        chosen = this.joinAlong(path, pose, dirs, exterior, true);
-        for (const travel of travels.slice(0, -1))
-          chosen ??= this.joinThrough(path, pose, dirs[0], exterior, travel);
-        chosen =
-          chosen ??
+        const free = () =>
           this.joinAlong(path, pose, dirs, exterior, false) ??
           this.joinThrough(path, pose, dirs[0], exterior, travels[travels.length - 1]);
+        let join = this.joinAlong(path, pose, dirs, exterior, true);
+        if (!join) {
+          for (const travel of travels.slice(0, -1))
+            join ??= this.joinThrough(path, pose, dirs[0], exterior, travel);
+          // Travel held to the turn area may go a long way round (through a
+          // strip barely wider than the working width, to a far place on the
+          // pass): a way not held to it that is shorter by more than that
+          // allowance and still keeps the implement inside is taken instead.
+          if (join && join.length > INSIDE_DETOUR_RADII * R) {
+            const other = free();
+            if (
+              other &&
+              other.length + INSIDE_DETOUR_RADII * R < join.length &&
+              b.links.keepsInside(other.legs.map(([c]) => c))
+            )
+              join = other;
+          }
+        }
+        join ??= free();
+        if (join) {
+          for (const [c, t] of join.legs) b.pushConnection(c, t);
+          chosen = { s: join.s, dir: join.dir, conn: null };
+        }
       }
     }
     if (!chosen && pose) {
@@ -463,7 +490,7 @@ export class HeadlandDriver {
     dirs: readonly RingDirection[],
     exterior: boolean,
     held: boolean,
-  ): { s: number; dir: RingDirection; conn: null } | null {
+  ): RingWay | null {
     const b = this.b;
     if (b.input.headlandDrivethrough) return null;
     const s0 = path.project(pose);
@@ -471,10 +498,7 @@ export class HeadlandDriver {
       for (const dir of dirs) {
         const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
         const via = b.links.viaRing(pose, path.poseAt(s, dir), true, held);
-        if (via) {
-          for (const [c, t] of via.legs) b.pushConnection(c, t);
-          return { s, dir, conn: null };
-        }
+        if (via) return { s, dir, legs: via.legs, length: via.length };
       }
     }
     return null;
@@ -487,15 +511,18 @@ export class HeadlandDriver {
     dir: RingDirection,
     exterior: boolean,
     travel: { connect(from: Pose, to: Pose): Connection[] | null },
-  ): { s: number; dir: RingDirection; conn: null } | null {
+  ): RingWay | null {
     const s0 = path.project(pose);
     for (const frac of JOIN_PLACES) {
       const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
       const legs = travel.connect(pose, path.poseAt(s, dir));
-      if (legs) {
-        for (const c of legs) this.b.pushConnection(c, 'Connector');
-        return { s, dir, conn: null };
-      }
+      if (legs)
+        return {
+          s,
+          dir,
+          legs: legs.map((c) => [c, 'Connector']),
+          length: legs.reduce((a, c) => a + c.length, 0),
+        };
     }
     return null;
   }

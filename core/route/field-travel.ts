@@ -111,7 +111,7 @@ export class FieldTravel {
       let k = 0;
       let best: Connection[] | null = null;
       let bestLength = Number.POSITIVE_INFINITY;
-      for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R]) {
+      for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R, 0.02 * R]) {
         const i = k++;
         if (chains.length <= i) {
           const l = this.level(clearance);

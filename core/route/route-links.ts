@@ -264,6 +264,31 @@ export class RouteLinks {
   }
 
   /**
+   * True when no stretch of the way (connections driven one after another
+   * from one working part to the next) comes closer than half the width to
+   * an edge, as the audit measures it: but where it leaves or joins those
+   * parts no nearer the edge than they run.
+   */
+  keepsInside(way: readonly Connection[]): boolean {
+    if (way.length === 0) return true;
+    const firstPts = way[0].pieces[0]?.points;
+    const lastPiece = way[way.length - 1].pieces.at(-1);
+    if (!firstPts?.length || !lastPiece?.points.length) return true;
+    const end = (q: Point, sequence: number): PathPart => ({
+      type: 'RouteTrack',
+      points: [q, q],
+      working: true,
+      sequence,
+    });
+    const parts: PathPart[] = [end(firstPts[0], 0)];
+    for (const c of way)
+      for (const piece of c.pieces)
+        parts.push({ type: 'Connector', points: piece.points, working: false, sequence: parts.length });
+    parts.push(end(lastPiece.points[lastPiece.points.length - 1], parts.length));
+    return overhangLength(this.zone, parts, this.w / 2) === 0;
+  }
+
+  /**
    * The way of `find`, held to the turn area first; where no way fits there,
    * any way inside the field.
    */
@@ -272,6 +297,15 @@ export class RouteLinks {
     try {
       this.mode = 'turnArea';
       const f = find();
+      // Travel held to the turn area may go a long way round (through a
+      // strip barely wider than the working width, to where there is room
+      // to turn): a shorter way in the field that keeps the implement
+      // inside as well is taken instead.
+      if (f && f.legs.length > 1) {
+        this.mode = 'field';
+        const g = find();
+        if (g && g.length < f.length && this.keepsInside(g.legs.map(([c]) => c))) return g;
+      }
       if (f) return f;
       this.mode = 'field';
       const g = find();

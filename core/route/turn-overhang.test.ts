@@ -531,3 +531,22 @@ describe('a turn round that swings far over the edge', () => {
     120_000,
   );
 });
+
+describe('travel held to the turn area through strips of it barely wider than nothing', () => {
+  it.skipIf(!hasCorpus())(
+    'joins a headland pass with the implement inside (fiboa-de_sh:DESHLIL020200001, fiboa-de_bb:DEBBLI1665398004), turned and mirrored',
+    () => {
+      // Where the turn area narrows to a strip a few decimetres wide, travel
+      // held to it found no waypoints there (the least clearance they kept
+      // from its edge was a tenth of the turning radius), and the way went
+      // through the field: 99 m and 182 m of overhang, and on
+      // DEBBLI1665398004 a run of 223 m backwards. Waypoints a fiftieth of
+      // the turning radius from the edge of the turn area lead through.
+      expectClearPlans([
+        ...orientations(findCorpusField('fiboa-de_sh:DESHLIL020200001')!),
+        ...orientations(findCorpusField('fiboa-de_bb:DEBBLI1665398004')!),
+      ]);
+    },
+    120_000,
+  );
+});
