@@ -43,30 +43,36 @@ export class FieldTravel {
   private readonly curvatureRate: number | undefined;
   /** A leg no turn with a cusp or two fits is driven as a turn of several moves where it starts. */
   private readonly turnsOnSpot: boolean;
+  /** The clearances waypoints keep from the edge of `zone`, tried in turn [turning radii]. */
+  private readonly clearances: readonly number[];
   private readonly levels = new Map<number, Level | null>();
 
   /**
    * `zone` the area the waypoints keep their clearances in (the zone, or
    * its turn area, so that they keep half the working width more), `region`
-   * the edges every leg is held to. With `turnsOnSpot` (travel held to
+   * the edges every leg is held to. With `narrowStrips` (travel held to
    * the turn area, whose narrow strips leave no room for a loop), a leg
    * that no turn with a cusp or two fits, turning round at the end of a
    * track in a strip or round a tight corner, is driven as a turn of
    * several moves where it starts, then a turn onto its end (not with a
-   * curvature-rate limit, whose turns the moves do not follow).
+   * curvature-rate limit, whose turns the moves do not follow); and
+   * waypoints come as near as a fiftieth of the turning radius to the edge
+   * of the area, so that travel leads through strips of it only a few
+   * decimetres wide.
    */
   constructor(
     zone: Polygon | readonly Polygon[],
     region: EdgeIndex,
     radius: number,
     curvatureRate?: number,
-    turnsOnSpot = false,
+    narrowStrips = false,
   ) {
     this.zone = 'outer' in zone ? [zone] : zone;
     this.region = region;
     this.radius = radius;
     this.curvatureRate = curvatureRate;
-    this.turnsOnSpot = turnsOnSpot && curvatureRate === undefined;
+    this.turnsOnSpot = narrowStrips && curvatureRate === undefined;
+    this.clearances = narrowStrips ? [2, 1, 0.5, 0.25, 0.1, 0.02] : [2, 1, 0.5, 0.25, 0.1];
   }
 
   private level(clearance: number) {
@@ -111,7 +117,8 @@ export class FieldTravel {
       let k = 0;
       let best: Connection[] | null = null;
       let bestLength = Number.POSITIVE_INFINITY;
-      for (const clearance of [2 * R, R, 0.5 * R, 0.25 * R, 0.1 * R, 0.02 * R]) {
+      for (const radii of this.clearances) {
+        const clearance = radii * R;
         const i = k++;
         if (chains.length <= i) {
           const l = this.level(clearance);
