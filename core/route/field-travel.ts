@@ -31,6 +31,9 @@ interface Level {
   closedSets: number;
 }
 
+/** Corners either side along the ring of one beyond the coarser level's area that are waypoints too. */
+const LEAD_IN = 3;
+
 /** Waypoint counts up to this keep their visibility in a flat table (n^2 bytes). */
 const FLAT_VISIBILITY = 3000;
 
@@ -75,7 +78,15 @@ export class FieldTravel {
     this.clearances = narrowStrips ? [2, 1, 0.5, 0.25, 0.1, 0.02] : [2, 1, 0.5, 0.25, 0.1];
   }
 
-  private level(clearance: number) {
+  /**
+   * The waypoints keeping `clearance` from the edge of the zone, and the
+   * edges their legs keep to. With `coarser` (a greater clearance, whose
+   * level is built already), only the corners of this level's rings that
+   * lie well beyond that level's area (in strips too narrow for it) are
+   * waypoints of their own; elsewhere that level's are: the same ways,
+   * and more room to turn at them, from far fewer waypoints.
+   */
+  private level(clearance: number, coarser?: number) {
     let l = this.levels.get(clearance);
     if (l === undefined) {
       const shrunk = offset(this.zone, -clearance, 'miter');
@@ -84,7 +95,27 @@ export class FieldTravel {
       const rings = shrunk
         .flatMap((p) => [p.outer, ...p.holes])
         .map((r) => Clipper.simplifyPathD(r, Math.min(0.5, clearance / 4), true));
-      const pts = rings.flat().filter((q) => this.region.contains(q));
+      const wide = coarser === undefined ? null : this.levels.get(coarser);
+      let pts: Point[];
+      if (!wide || coarser === undefined) pts = rings.flat().filter((q) => this.region.contains(q));
+      else {
+        // The rings of the two levels lie about the difference of the
+        // clearances apart along a straight edge, farther at corners. The
+        // corners beyond that, and a few either side of each along the
+        // ring, where the way leads into the narrow strip.
+        const beyond = 1.5 * (coarser - clearance) + 0.05;
+        const own: Point[] = [];
+        for (const ring of rings) {
+          const m = ring.length;
+          const far = ring.map((q) => !wide.index.contains(q) && wide.index.distance(q, beyond) > beyond);
+          for (let i = 0; i < m; i++) {
+            let near = false;
+            for (let d = -LEAD_IN; d <= LEAD_IN && !near; d++) near = far[(i + d + m) % m];
+            if (near && this.region.contains(ring[i])) own.push(ring[i]);
+          }
+        }
+        pts = [...wide.pts, ...own];
+      }
       const n = pts.length;
       l = n
         ? {
@@ -117,11 +148,12 @@ export class FieldTravel {
       let k = 0;
       let best: Connection[] | null = null;
       let bestLength = Number.POSITIVE_INFINITY;
-      for (const radii of this.clearances) {
+      for (const [j, radii] of this.clearances.entries()) {
         const clearance = radii * R;
         const i = k++;
         if (chains.length <= i) {
-          const l = this.level(clearance);
+          // Below a tenth of the turning radius, on the waypoints of the level before.
+          const l = this.level(clearance, radii < 0.1 && j > 0 ? this.clearances[j - 1] * R : undefined);
           chains.push(l ? this.shortestChain(from, to, l) : null);
         }
         const route = chains[i];
