@@ -254,13 +254,7 @@ export class RouteLinks {
 
   /** Length of the centre line of `c` closer than half the width to an edge [m], as the audit measures it. */
   private overhangLength(c: Connection): number {
-    const parts = c.pieces.map((p, i) => ({
-      type: 'Connector' as const,
-      points: p.points,
-      working: false,
-      sequence: i,
-    }));
-    return overhangLength(this.zone, parts, this.w / 2);
+    return overhangLength(this.zone, wayParts([c], false), this.w / 2);
   }
 
   /**
@@ -270,22 +264,7 @@ export class RouteLinks {
    * parts no nearer the edge than they run.
    */
   keepsInside(way: readonly Connection[]): boolean {
-    if (way.length === 0) return true;
-    const firstPts = way[0].pieces[0]?.points;
-    const lastPiece = way[way.length - 1].pieces.at(-1);
-    if (!firstPts?.length || !lastPiece?.points.length) return true;
-    const end = (q: Point, sequence: number): PathPart => ({
-      type: 'RouteTrack',
-      points: [q, q],
-      working: true,
-      sequence,
-    });
-    const parts: PathPart[] = [end(firstPts[0], 0)];
-    for (const c of way)
-      for (const piece of c.pieces)
-        parts.push({ type: 'Connector', points: piece.points, working: false, sequence: parts.length });
-    parts.push(end(lastPiece.points[lastPiece.points.length - 1], parts.length));
-    return overhangLength(this.zone, parts, this.w / 2) === 0;
+    return overhangLength(this.zone, wayParts(way, true), this.w / 2) === 0;
   }
 
   /**
@@ -808,6 +787,30 @@ export class RouteLinks {
       this.mode = 'both';
     }
   }
+}
+
+/**
+ * The pieces of connections driven one after another as the parts of a
+ * route; with `between`, after a working part ending where they start and
+ * before one starting where they end (the audit measures a way that leaves
+ * or joins a working part so).
+ */
+function wayParts(way: readonly Connection[], between: boolean): PathPart[] {
+  const parts: PathPart[] = [];
+  const end = (q: Point): PathPart => ({
+    type: 'RouteTrack',
+    points: [q, q],
+    working: true,
+    sequence: parts.length,
+  });
+  const first = way[0]?.pieces[0]?.points[0];
+  if (between && first) parts.push(end(first));
+  for (const c of way)
+    for (const piece of c.pieces)
+      parts.push({ type: 'Connector', points: piece.points, working: false, sequence: parts.length });
+  const last = way.at(-1)?.pieces.at(-1)?.points.at(-1);
+  if (between && last) parts.push(end(last));
+  return parts;
 }
 
 /** The connection `middle` with a straight driven before it and one after it (joinedPieces). */
