@@ -31,6 +31,11 @@ interface Level {
   closedSets: number;
 }
 
+/** The clearances waypoints keep from the edge of the area they are held to, tried in turn [turning radii]. */
+const CLEARANCES = [2, 1, 0.5, 0.25, 0.1];
+/** ... and last, for travel held to the turn area (strips of it a few decimetres wide) [turning radii]. */
+const NARROW_CLEARANCE = 0.02;
+
 /** Corners either side along the ring of one beyond the coarser level's area that are waypoints too. */
 const LEAD_IN = 3;
 
@@ -75,7 +80,7 @@ export class FieldTravel {
     this.radius = radius;
     this.curvatureRate = curvatureRate;
     this.turnsOnSpot = narrowStrips && curvatureRate === undefined;
-    this.clearances = narrowStrips ? [2, 1, 0.5, 0.25, 0.1, 0.02] : [2, 1, 0.5, 0.25, 0.1];
+    this.clearances = narrowStrips ? [...CLEARANCES, NARROW_CLEARANCE] : CLEARANCES;
   }
 
   /**
@@ -152,8 +157,11 @@ export class FieldTravel {
         const clearance = radii * R;
         const i = k++;
         if (chains.length <= i) {
-          // Below a tenth of the turning radius, on the waypoints of the level before.
-          const l = this.level(clearance, radii < 0.1 && j > 0 ? this.clearances[j - 1] * R : undefined);
+          // The narrow strips' level on the waypoints of the level before.
+          const l = this.level(
+            clearance,
+            radii === NARROW_CLEARANCE && j > 0 ? this.clearances[j - 1] * R : undefined,
+          );
           chains.push(l ? this.shortestChain(from, to, l) : null);
         }
         const route = chains[i];
