@@ -243,7 +243,7 @@ function coverageWarning(
   const tail = [where.length ? `largest pieces ${where.join(', ')}` : '', ...reasons]
     .filter(Boolean)
     .join('; ');
-  return `${ha(s.missedArea)} not worked (uncovered), ${s.coveredPercent.toFixed(1)} % covered${tail ? `: ${tail}` : ''}.`;
+  return `${ha(s.missedArea)} not worked (uncovered), ${coveredFigure(s.coveredPercent)} % covered${tail ? `: ${tail}` : ''}.`;
 }
 
 /** True when most of a piece's outline (up to 64 of its vertices) lies within a swath of the field's edge. */
@@ -269,6 +269,14 @@ function compass(p: { x: number; y: number }, b: BBox): string {
 function inPolygonBox(q: { x: number; y: number }, poly: Polygon): boolean {
   const b = ringBBox(poly.outer);
   return q.x >= b.minX && q.x <= b.maxX && q.y >= b.minY && q.y <= b.maxY;
+}
+
+/**
+ * A covered percentage to one decimal, rounded down: a zone warned of as
+ * covered less than 95 % never reads as 95.0 % (94.96 reads 94.9).
+ */
+export function coveredFigure(percent: number): string {
+  return (Math.floor(percent * 10 + 1e-9) / 10).toFixed(1);
 }
 
 const ha = (m2: number) => `${(m2 / 10000).toFixed(2)} ha`;
