@@ -92,4 +92,49 @@ describe('travel through the field', () => {
       { numRuns: 15 },
     );
   });
+
+  it('into a dead-end strip too narrow for a loop or a three-point turn: turns round in several moves where there is room and backs up onto the end, no long reverse', () => {
+    // A strip 9 m wide and 240 m long off a 60 m square, turning radius 6 m:
+    // no loop, nor a turn with a cusp or two, fits in the strip. From near the strip's mouth heading in,
+    // onto a pose 160 m farther in heading out.
+    const r = 6;
+    const strip: Polygon = {
+      outer: [
+        [0, 0],
+        [60, 0],
+        [60, 25.5],
+        [300, 25.5],
+        [300, 34.5],
+        [60, 34.5],
+        [60, 60],
+        [0, 60],
+      ].map(([x, y]) => ({ x, y })),
+      holes: [],
+    };
+    const edges = new EdgeIndex([strip.outer]);
+    const from = pose(90, 30, 0);
+    const to = pose(250, 30, Math.PI);
+    const legs = new FieldTravel(strip, edges, r).connect(from, to);
+    expect(legs).not.toBeNull();
+    let backwards = 0;
+    let longest = 0;
+    for (const c of legs ?? [])
+      for (const piece of c.pieces) {
+        expect(edges.polylineCrosses(piece.points)).toBe(false);
+        if (!piece.reverse) continue;
+        let L = 0;
+        for (let i = 1; i < piece.points.length; i++)
+          L += Math.hypot(
+            piece.points[i].x - piece.points[i - 1].x,
+            piece.points[i].y - piece.points[i - 1].y,
+          );
+        backwards += L;
+        longest = Math.max(longest, L);
+      }
+    // Turning round in the square and backing 160 m onto the end is the way without turning round in the strip.
+    expect(longest).toBeLessThanOrEqual(5 * r + 1e-6);
+    expect(backwards).toBeLessThan(60);
+    const last = legs?.[legs.length - 1].pieces.at(-1)?.points.at(-1);
+    expect(Math.hypot((last?.x ?? 0) - to.x, (last?.y ?? 0) - to.y)).toBeLessThan(1e-6);
+  });
 });

@@ -13,6 +13,7 @@ import { Clipper } from 'clipper2-ts';
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
+import { backedPieces } from './clear-turns.ts';
 import type { Connection } from './connect.ts';
 import { connectInside } from './connect-inside.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
@@ -38,6 +39,17 @@ const NARROW_CLEARANCE = 0.02;
 
 /** Corners either side along the ring of one beyond the coarser level's area that are waypoints too. */
 const LEAD_IN = 3;
+
+/**
+ * How travel turns round where no turn with a cusp or two fits: not at
+ * all; in several moves where a leg starts (travel held to the turn area);
+ * or at its ends, out of a dead end the way comes from or before one it
+ * leads into, backing up along the end's line to or from where there is room.
+ */
+type Manoeuvre = 'none' | 'onSpot' | 'atEnds';
+
+/** Distances backed up along an end's line to or from a turn round at it, tried in turn [turning radii]. */
+const END_BACKS_RADII = [0, 1, 2, 3, 4, 6, 8, 11, 15, 20, 26, 33];
 
 /** Waypoint counts up to this keep their visibility in a flat table (n^2 bytes). */
 const FLAT_VISIBILITY = 3000;
@@ -140,16 +152,19 @@ export class FieldTravel {
    * Legs through the field from one pose to the other, each reversing at
    * most as far as turning round needs (a few turning radii); where none
    * are found and turns of several moves are allowed, the shortest such
-   * legs with them; only where none of these is found, legs that reverse
+   * legs with them; else (without a curvature-rate limit) the shortest
+   * that turn round in several moves at an end, backing up out of a dead
+   * end or onto one; only where none of these is found, legs that reverse
    * farther.
    */
   connect(from: Pose, to: Pose): Connection[] | null {
     const R = this.radius;
     const chains: (Point[] | null)[] = [];
-    const passes: [number, boolean][] = [[5 * R, false]];
-    if (this.turnsOnSpot) passes.push([5 * R, true]);
-    passes.push([Number.POSITIVE_INFINITY, false]);
-    for (const [maxReverse, onSpot] of passes) {
+    const passes: [number, Manoeuvre][] = [[5 * R, 'none']];
+    if (this.turnsOnSpot) passes.push([5 * R, 'onSpot']);
+    if (this.curvatureRate === undefined) passes.push([5 * R, 'atEnds']);
+    passes.push([Number.POSITIVE_INFINITY, 'none']);
+    for (const [maxReverse, manoeuvre] of passes) {
       let k = 0;
       let best: Connection[] | null = null;
       let bestLength = Number.POSITIVE_INFINITY;
@@ -166,10 +181,10 @@ export class FieldTravel {
         }
         const route = chains[i];
         if (!route) continue;
-        const legs = this.drive(from, to, route, maxReverse, onSpot);
+        const legs = this.drive(from, to, route, maxReverse, manoeuvre);
         if (!legs) continue;
         // Turns of several moves differ in length much more than the chains do.
-        if (!onSpot) return legs;
+        if (manoeuvre === 'none') return legs;
         const length = legs.reduce((a, c) => a + c.length, 0);
         if (length < bestLength) {
           best = legs;
@@ -296,7 +311,7 @@ export class FieldTravel {
     to: Pose,
     waypoints: Point[],
     maxReverse: number,
-    onSpot: boolean,
+    manoeuvre: Manoeuvre,
   ): Connection[] | null {
     const R = this.radius;
     const poses: Pose[] = waypoints.map((p, i) => {
@@ -306,19 +321,86 @@ export class FieldTravel {
     const legs: Connection[] = [];
     const opts =
       this.curvatureRate === undefined ? { maxReverse } : { maxReverse, curvatureRate: this.curvatureRate };
+    const leg = (a: Pose, b: Pose) => connectInside(a, b, R, this.region, opts);
+    const targets = [...poses, to];
     let cur = from;
-    for (const p of [...poses, to]) {
-      const c =
-        connectInside(cur, p, R, this.region, opts) ??
-        (onSpot
-          ? multiPointTurn(cur, p, R, this.region, (a, b) => connectInside(a, b, R, this.region, opts))
-          : null);
+    for (const [i, p] of targets.entries()) {
+      let c = leg(cur, p) ?? (manoeuvre === 'onSpot' ? multiPointTurn(cur, p, R, this.region, leg) : null);
+      if (!c && manoeuvre === 'atEnds') {
+        // Out of a dead end the way came into: backing up to where there
+        // is room, turning round there; into one it leads on: turning
+        // round where there is room before it, backing up onto its end.
+        if (i === 0) c = this.backedOut(cur, p, leg);
+        if (!c && i === targets.length - 1) {
+          const onto = this.backedIn(cur, p, leg);
+          if (onto) {
+            legs.push(...onto);
+            return legs;
+          }
+        }
+      }
       if (!c) return null;
       legs.push(c);
       cur = p;
     }
     return legs;
   }
+
+  /**
+   * From `from` onto `p`: backing up straight along the line of `from`
+   * (as little as will do), turning round there in several moves, then
+   * on onto p. Null where none of the distances tried gives such a way.
+   */
+  private backedOut(from: Pose, p: Pose, leg: (a: Pose, b: Pose) => Connection | null): Connection | null {
+    const R = this.radius;
+    for (const d of END_BACKS_RADII) {
+      const b = along(from, -d * R);
+      if (d > 0 && !this.straightClear(from, b)) return null;
+      const turn = multiPointTurn(b, p, R, this.region, leg);
+      if (!turn) continue;
+      return {
+        pieces: backedPieces(d > 0 ? [from, b] : null, turn, null),
+        length: d * R + turn.length,
+        kind: 'K',
+      };
+    }
+    return null;
+  }
+
+  /**
+   * From `from` onto `to`: on along the way to a point on the line of
+   * `to` ahead of it (as near as will do), turning round there in several
+   * moves, then backing up straight onto `to`. Null where none of the
+   * distances tried gives such a way.
+   */
+  private backedIn(from: Pose, to: Pose, leg: (a: Pose, b: Pose) => Connection | null): Connection[] | null {
+    const R = this.radius;
+    for (const e of END_BACKS_RADII) {
+      const c = along(to, e * R);
+      if (e > 0 && !this.straightClear(c, to)) return null;
+      const arrive = { x: c.x, y: c.y, heading: Math.atan2(c.y - from.y, c.x - from.x) };
+      if (Math.hypot(c.x - from.x, c.y - from.y) < R) continue;
+      const reach = leg(from, arrive);
+      if (!reach) continue;
+      const turn = multiPointTurn(arrive, c, R, this.region, leg);
+      if (!turn) continue;
+      return [
+        reach,
+        { pieces: backedPieces(null, turn, e > 0 ? [c, to] : null), length: turn.length + e * R, kind: 'K' },
+      ];
+    }
+    return null;
+  }
+
+  /** True where the straight from p to q keeps inside the field. */
+  private straightClear(p: Point, q: Point): boolean {
+    return this.region.contains(q) && !this.region.segmentCrosses(p, q);
+  }
+}
+
+/** The pose `d` ahead of `p` along its heading (behind it for d < 0). */
+function along(p: Pose, d: number): Pose {
+  return { x: p.x + d * Math.cos(p.heading), y: p.y + d * Math.sin(p.heading), heading: p.heading };
 }
 
 /** A binary heap of node indices by key, ties to the lower index. */
