@@ -35,6 +35,11 @@ export function dist(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
+/** True for the same pose, exactly. */
+export function samePose(a: Pose, b: Pose): boolean {
+  return a.x === b.x && a.y === b.y && a.heading === b.heading;
+}
+
 /**
  * A stretch of a ring shorter than a sample step of its curves, one chord:
  * as a part of its own it reads as a straight, its ends off the headings of

@@ -24,7 +24,7 @@ import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
-import { dist, pickShorter } from './route-geometry.ts';
+import { dist, pickShorter, samePose } from './route-geometry.ts';
 import { type SharedLinks, sharedLinks } from './shared-links.ts';
 
 /** Reversing of a turn or connector: at most this many turning radii. */
@@ -299,8 +299,16 @@ export class RouteLinks {
     const t = this.turnArea;
     const R = this.R;
     if (!c || !t || this.sigma !== undefined || dist(from, to) > CLEAR_REACH_RADII * R) return c;
+    // The same turn is cleared again and again (by every route of the zone): once is enough.
+    const known = this.shared.cleared.get(c)?.find((k) => samePose(k.from, from) && samePose(k.to, to));
+    if (known) return known.way;
     const s = { zone: this.zone, region: this.region, turnArea: t, R, hw: this.w / 2 };
-    return clearOr(s, from, to, c, MAX_REVERSE_RADII * R, TIP_REACH_RADII * R, DETOUR_RADII * R);
+    const way = clearOr(s, from, to, c, MAX_REVERSE_RADII * R, TIP_REACH_RADII * R, DETOUR_RADII * R);
+    const list = this.shared.cleared.get(c);
+    const entry = { from: { ...from }, to: { ...to }, way };
+    if (list) list.push(entry);
+    else this.shared.cleared.set(c, [entry]);
+    return way;
   }
 
   /**
@@ -313,12 +321,19 @@ export class RouteLinks {
     const R = this.R;
     // Held to the turn area, the moves too keep the implement inside.
     const t = this.turnArea;
-    const held = (only ?? this.mode) === 'turnArea';
+    const mode = only ?? this.mode;
+    const held = mode === 'turnArea';
     if (held && !(t?.contains(from) && t.contains(to))) return null;
+    // Every route of the zone asks for the same turns round (each a long search): each is found once.
+    const key = `${mode} ${from.x} ${from.y} ${from.heading} ${to.x} ${to.y} ${to.heading}`;
+    const known = this.shared.turnsRound.get(key);
+    if (known !== undefined) return known;
     const c = multiPointTurn(from, to, R, held && t ? t : this.region, (a, b) =>
       this.connectPoses(a, b, R, this.region, {}, only),
     );
-    return c && staysInside(c, this.region) ? c : null;
+    const way = c && staysInside(c, this.region) ? c : null;
+    this.shared.turnsRound.set(key, way);
+    return way;
   }
 
   /**

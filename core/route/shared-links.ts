@@ -5,7 +5,8 @@
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { TURN_REGION_SLACK, turnRegion } from '../geometry/turn-region.ts';
-import type { Polygon } from '../types/index.ts';
+import type { Polygon, Pose } from '../types/index.ts';
+import type { Connection } from './connect.ts';
 import type { FieldTravel } from './field-travel.ts';
 import { ringArea } from './route-geometry.ts';
 import type { LinkSetup } from './route-links.ts';
@@ -24,6 +25,10 @@ export interface SharedLinks {
   buffered: EdgeIndex;
   travel?: FieldTravel;
   turnAreaTravel?: FieldTravel;
+  /** Turns of several moves found (RouteLinks.turnRound), by the mode and the ends. */
+  turnsRound: Map<string, Connection | null>;
+  /** Turns cleared of overhang (RouteLinks.clearOf), by the turn and its ends. */
+  cleared: WeakMap<Connection, { from: Pose; to: Pose; way: Connection | null }[]>;
 }
 
 const sharedByRegion = new WeakMap<EdgeIndex, SharedLinks>();
@@ -48,6 +53,8 @@ export function sharedLinks(s: LinkSetup): SharedLinks {
       holes.length && clearance > 0
         ? new EdgeIndex([s.zone.outer, ...offset(holes, clearance).flatMap((p) => [p.outer, ...p.holes])])
         : s.region,
+    turnsRound: new Map(),
+    cleared: new WeakMap(),
   };
   sharedByRegion.set(s.region, shared);
   return shared;
