@@ -10,15 +10,9 @@ import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { overhangLength } from '../metrics/turn-overhang.ts';
-import { samplePath } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
-import { backedPieces, clearOr, joinedPieces } from './clear-turns.ts';
-import {
-  type Connection,
-  type ConnectOptions,
-  connectPoses as connectWith,
-  cornerTurnPath,
-} from './connect.ts';
+import { clearOr, joinedPieces } from './clear-turns.ts';
+import { type Connection, type ConnectOptions, connectPoses as connectWith } from './connect.ts';
 import { staysInside } from './connect-inside.ts';
 import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
@@ -26,13 +20,9 @@ import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
 import { dist, pickShorter, samePose } from './route-geometry.ts';
 import { type SharedLinks, sharedLinks } from './shared-links.ts';
+import { MAX_REVERSE_RADII, TightTurns } from './tight-turns.ts';
 
-/** Reversing of a turn or connector: at most this many turning radii. */
-const MAX_REVERSE_RADII = 5;
-
-/** Straight reversing tried before and after a turn round in a tip [turning radii]. */
-const TIP_BACKS_RADII = [0, 1, 2, 3, 4, 5];
-/** ... at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
+/** Straight reversing before and after a turn round in a tip: at most this far [turning radii] where the lines in and out are not known to run farther (and tried only between poses this near). */
 const TIP_REACH_RADII = 5;
 
 /**
@@ -55,14 +45,6 @@ const OVERHANG_FREE = 20;
  * way onto a pass tries first).
  */
 const JOIN_RADII = [1, 1.5, 4, 6.5, 11, 16];
-
-/** The straights of a turn round an inside corner are checked this often where they run outside the turn area [m]. */
-const CORNER_STEP = 0.25;
-/** ... and may come this much nearer the edge than their end there [m] (the audit's rounding). */
-const CORNER_SLACK = 0.005;
-
-/** An end of a way this near the edge lies on it (a track driven up to it) [m]. */
-const ON_EDGE = 1e-3;
 
 /** Distances along its line [turning radii] an end outside the turn area is joined to it from. */
 const LINE_INTO_RADII = [0.25, 0.5, 1, 2, 3, 4, 5];
@@ -127,6 +109,8 @@ export class RouteLinks {
   private readonly shared: SharedLinks;
   /** Travel along the headland rings. */
   private readonly ringTravel: RingTravel;
+  /** Turns held to the turn area round inside corners and at the ends of tips. */
+  private readonly tight: TightTurns;
 
   constructor(s: LinkSetup) {
     this.region = s.region;
@@ -138,6 +122,13 @@ export class RouteLinks {
     this.shared = sharedLinks(s);
     this.turnArea = this.shared.turnArea;
     this.buffered = this.shared.buffered;
+    this.tight = new TightTurns({
+      region: this.region,
+      turnArea: this.turnArea,
+      radius: this.R,
+      curvatureRate: this.sigma,
+      swathWidth: this.w,
+    });
     this.ringTravel = new RingTravel({
       rings: s.travelRings,
       radius: this.R,
@@ -192,51 +183,14 @@ export class RouteLinks {
     return c;
   }
 
-  /**
-   * A turn round an inside corner of the edge (cornerTurnPath) whose arc
-   * keeps to the turn area `t` and whose straights keep to it but where they
-   * leave or join the ends, which may lie a little outside it on a pass
-   * pulled round the corner: there they draw no nearer the edge than the
-   * end they run from or into. Null where none fits.
-   */
+  /** A turn round an inside corner of the edge, held to the turn area (tight-turns.ts); null where none fits. */
   cornerTurn(from: Pose, to: Pose): Connection | null {
-    const t = this.turnArea;
-    if (!t || this.sigma !== undefined) return null;
-    const r = this.R;
-    const path = cornerTurnPath(from, to, r, MAX_REVERSE_RADII * r);
-    if (!path) return null;
-    const pieces = samplePath(from, path, r);
-    if (pieces.length !== 3 || pieces[1].points.length < 2) return null;
-    const arc = pieces[1].points;
-    if (t.polylineCrosses(arc) || !arc.every((q) => t.contains(q))) return null;
-    const ins = pieces[0].points;
-    const outs = pieces[2].points;
-    const end = outs[outs.length - 1];
-    if (Math.hypot(end.x - to.x, end.y - to.y) > 1e-6) return null;
-    if (!this.straightInside(ins[0], ins[ins.length - 1], t) || !this.straightInside(end, outs[0], t))
-      return null;
-    const c: Connection = { pieces, length: path.length, kind: 'K' };
-    return staysInside(c, this.region) ? c : null;
+    return this.tight.cornerTurn(from, to);
   }
 
-  /**
-   * True when the straight from the end `p` to `q` (in the turn area `t`)
-   * keeps to t, but for a stretch from p outside it where it draws no
-   * nearer the field edge than p.
-   */
-  private straightInside(p: Point, q: Point, t: EdgeIndex): boolean {
-    if (!t.contains(q) || this.region.segmentCrosses(p, q)) return false;
-    if (t.contains(p)) return !t.segmentCrosses(p, q);
-    const L = Math.hypot(q.x - p.x, q.y - p.y);
-    const d0 = this.region.distance(p, this.w);
-    const n = Math.ceil(L / CORNER_STEP);
-    for (let i = 1; i <= n; i++) {
-      const f = i / n;
-      const m = { x: p.x + f * (q.x - p.x), y: p.y + f * (q.y - p.y) };
-      if (t.contains(m)) return !t.segmentCrosses(m, q);
-      if (this.region.distance(m, this.w) < d0 - CORNER_SLACK) return false;
-    }
-    return false;
+  /** A turn round at the end of a narrow tip, held to the turn area (tight-turns.ts); null where none fits. */
+  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number, fromBand = false): Connection | null {
+    return this.tight.tipTurn(from, to, maxIn, maxOut, fromBand);
   }
 
   /** True where a way may start or end keeping the whole implement inside (or where no turn area is known). */
@@ -334,62 +288,6 @@ export class RouteLinks {
     const way = c && staysInside(c, this.region) ? c : null;
     this.shared.turnsRound.set(key, way);
     return way;
-  }
-
-  /**
-   * Turning round at the end of a narrow tip with the whole implement
-   * inside the field: back up straight along the way in (at most `maxIn`)
-   * until the turn area is wide enough, turn there (a turn with little
-   * reversing, else several moves), and back up straight along the way out
-   * onto `to` (coming from at most `maxOut` along it). The straights run on
-   * the lines the machine drives in and out on. An end on the edge (a
-   * track driven up to it) is backed away from the edge; with `fromBand`,
-   * any end in the band along the edge outside the turn area (a headland
-   * pass pulled round a corner) whose straight draws no nearer the edge.
-   * Null where no such turn fits the turn area (or with a curvature-rate limit).
-   */
-  tipTurn(from: Pose, to: Pose, maxIn: number, maxOut: number, fromBand = false): Connection | null {
-    const t = this.turnArea;
-    if (!t || this.sigma !== undefined) return null;
-    const R = this.R;
-    const opts = { maxReverse: MAX_REVERSE_RADII * R };
-    const inside = (a: Point, b: Point) =>
-      fromBand || t.contains(a) || this.region.clearance(a, 2 * ON_EDGE) < ON_EDGE
-        ? this.straightInside(a, b, t)
-        : false;
-    const pairs: [number, number][] = [];
-    // Backed out about as far as backed in (the tip is about as wide either side).
-    for (const d of TIP_BACKS_RADII)
-      for (const e of TIP_BACKS_RADII) if (Math.abs(d - e) <= 1) pairs.push([d * R, e * R]);
-    pairs.sort((p, q) => p[0] + p[1] - (q[0] + q[1]) || Math.abs(p[0] - p[1]) - Math.abs(q[0] - q[1]));
-    for (const several of [false, true]) {
-      for (const [d, e] of pairs) {
-        if (d > maxIn + 1e-9 || e > maxOut + 1e-9) continue;
-        if (several && (d !== e || d === 0)) continue;
-        const b = {
-          x: from.x - d * Math.cos(from.heading),
-          y: from.y - d * Math.sin(from.heading),
-          heading: from.heading,
-        };
-        const c = {
-          x: to.x + e * Math.cos(to.heading),
-          y: to.y + e * Math.sin(to.heading),
-          heading: to.heading,
-        };
-        if (d > 0 ? !inside(from, b) : !t.contains(b)) continue;
-        if (e > 0 ? !inside(to, c) : !t.contains(c)) continue;
-        const middle = several
-          ? multiPointTurn(b, c, R, t, (p, q) => connectWith(p, q, R, t, opts))
-          : connectWith(b, c, R, t, opts);
-        if (!middle || !staysInside(middle, this.region)) continue;
-        // The straights join the middle's reversing pieces they run on into.
-        const pieces = backedPieces(d > 0 ? [from, b] : null, middle, e > 0 ? [c, to] : null);
-        // No run backwards longer than a turn needs.
-        if (pieces.some((pc) => pc.reverse && polylineLength(pc.points) > opts.maxReverse + 1e-6)) continue;
-        return { pieces, length: d + middle.length + e, kind: 'K' };
-      }
-    }
-    return null;
   }
 
   /**
@@ -496,7 +394,7 @@ export class RouteLinks {
           y: p.y + k * d * R * Math.sin(p.heading),
           heading: p.heading,
         };
-        if (!this.straightInside(p, q, t)) continue;
+        if (!this.tight.straightInside(p, q, t)) continue;
         return { pose: q, points: side === 1 ? [p, q] : [q, p], reverse };
       }
     }
