@@ -20,7 +20,7 @@ import type { PathPart, Point, Pose } from '../types/index.ts';
 import { partsOverhang } from './clear-turns.ts';
 import type { Connection } from './connect.ts';
 import type { RouteBuilder } from './route-builder.ts';
-import { angleDiffRad, dist } from './route-geometry.ts';
+import { along, angleDiffRad, dist } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
 
 /** An open (or, when the whole ring is undriven, closed) stretch of a reference pass. */
@@ -594,8 +594,4 @@ function splicedLoop(
     return { parts, end: inner.end };
   }
   return null;
-}
-
-function along(p: Point, heading: number, d: number): Point {
-  return { x: p.x + d * Math.cos(heading), y: p.y + d * Math.sin(heading) };
 }

@@ -17,6 +17,7 @@ import { backedPieces } from './clear-turns.ts';
 import type { Connection } from './connect.ts';
 import { connectInside } from './connect-inside.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
+import { along } from './route-geometry.ts';
 
 interface Level {
   pts: Point[];
@@ -354,7 +355,7 @@ export class FieldTravel {
   private backedOut(from: Pose, p: Pose, leg: (a: Pose, b: Pose) => Connection | null): Connection | null {
     const R = this.radius;
     for (const d of END_BACKS_RADII) {
-      const b = along(from, -d * R);
+      const b = { ...along(from, from.heading, -d * R), heading: from.heading };
       if (d > 0 && !this.straightClear(from, b)) return null;
       const turn = multiPointTurn(b, p, R, this.region, leg);
       if (!turn) continue;
@@ -376,7 +377,7 @@ export class FieldTravel {
   private backedIn(from: Pose, to: Pose, leg: (a: Pose, b: Pose) => Connection | null): Connection[] | null {
     const R = this.radius;
     for (const e of END_BACKS_RADII) {
-      const c = along(to, e * R);
+      const c = { ...along(to, to.heading, e * R), heading: to.heading };
       if (e > 0 && !this.straightClear(c, to)) return null;
       const arrive = { x: c.x, y: c.y, heading: Math.atan2(c.y - from.y, c.x - from.x) };
       if (Math.hypot(c.x - from.x, c.y - from.y) < R) continue;
@@ -396,11 +397,6 @@ export class FieldTravel {
   private straightClear(p: Point, q: Point): boolean {
     return this.region.contains(q) && !this.region.segmentCrosses(p, q);
   }
-}
-
-/** The pose `d` ahead of `p` along its heading (behind it for d < 0). */
-function along(p: Pose, d: number): Pose {
-  return { x: p.x + d * Math.cos(p.heading), y: p.y + d * Math.sin(p.heading), heading: p.heading };
 }
 
 /** A binary heap of node indices by key, ties to the lower index. */

@@ -25,7 +25,7 @@ import type { Connection } from './connect.ts';
 import type { Leg, Lobe } from './drive-lobes.ts';
 import { cornerTurn, keepsClear, reflexCornerTurn } from './headland-corners.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
-import { angleDiffRad } from './route-geometry.ts';
+import { along, angleDiffRad, dist } from './route-geometry.ts';
 
 /** The ring is on the planned line where it lies this close to it [m] (the audit's tolerance is 0.25 m). */
 const ON_LINE = 0.05;
@@ -336,14 +336,6 @@ function lineMeet(a0: Point, a1: Point, b0: Point, b1: Point): Point | null {
   const ahead = (p.x - a1.x) * ux + (p.y - a1.y) * uy;
   const behind = (b0.x - p.x) * vx + (b0.y - p.y) * vy;
   return ahead >= -1e-9 && behind >= -1e-9 ? p : null;
-}
-
-function along(p: Point, h: number, d: number): Point {
-  return { x: p.x + d * Math.cos(h), y: p.y + d * Math.sin(h) };
-}
-
-function dist(a: Point, b: Point): number {
-  return Math.hypot(b.x - a.x, b.y - a.y);
 }
 
 function heading(a: Point, b: Point): number {

@@ -35,6 +35,11 @@ export function dist(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
+/** The point `d` along `heading` from `p` (back from it for d < 0). */
+export function along(p: Point, heading: number, d: number): Point {
+  return { x: p.x + d * Math.cos(heading), y: p.y + d * Math.sin(heading) };
+}
+
 /** True for the same pose, exactly. */
 export function samePose(a: Pose, b: Pose): boolean {
   return a.x === b.x && a.y === b.y && a.heading === b.heading;
