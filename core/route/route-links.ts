@@ -33,7 +33,7 @@ const TIP_REACH_RADII = 5;
 const CLEAR_REACH_RADII = 15;
 
 /** A way through the field that keeps the implement inside is taken over a turn round that does not when at most this many turning radii longer. */
-const DETOUR_RADII = 10;
+const DETOUR_RADII = 15;
 /** ... and this much longer [m] for each metre the turn round swings over the edge beyond OVERHANG_FREE. */
 const DETOUR_PER_OVERHANG = 40;
 /** Overhang of a turn round [m] that earns no longer detour. */

@@ -297,6 +297,17 @@ describe('turns keep the implement inside the field', () => {
   );
 
   it.skipIf(!hasCorpus())(
+    'a way held to the turn area up to fifteen turning radii longer is taken over a turn that swings over the edge (fiboa-at:106806139, every orientation)',
+    () => {
+      // The way to a short track in a tip, between an obstacle and the edge
+      // 5.7 m apart, swung the implement 11.4 m over the edge: the way round
+      // inside the turn area is 66 m longer, more than the ten radii allowed.
+      expectClearPlans(orientations(findCorpusField('fiboa-at:106806139')!));
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasCorpus())(
     'travel into a dead end turns round where there is room and backs up onto the track, not hundreds of metres backwards (every orientation)',
     () => {
       // Travel from a track's end to the next track's start in a tapering tip
