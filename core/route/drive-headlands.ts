@@ -504,7 +504,14 @@ export class HeadlandDriver {
     return null;
   }
 
-  /** Onto the pass through the field by `travel`, at one of four places round it, the legs driven; null where none is found. */
+  /**
+   * Onto the pass through the field by `travel`, at the first of four
+   * places round it a way is found to; where that way is long, at a later
+   * place whose way is less than half as long and shorter by more than
+   * INSIDE_DETOUR_RADII (the nearest place on the pass may lie across an
+   * edge from the machine, the way to it round the field far longer than
+   * to another). Null where none is found.
+   */
   private joinThrough(
     path: RingPath,
     pose: Pose,
@@ -513,18 +520,18 @@ export class HeadlandDriver {
     travel: { connect(from: Pose, to: Pose): Connection[] | null },
   ): RingWay | null {
     const s0 = path.project(pose);
+    const allowance = INSIDE_DETOUR_RADII * this.b.R;
+    let best: RingWay | null = null;
     for (const frac of JOIN_PLACES) {
+      if (best && best.length <= allowance) break;
       const s = this.clearPlace(path, s0 + frac * path.length, dir, !exterior);
       const legs = travel.connect(pose, path.poseAt(s, dir));
-      if (legs)
-        return {
-          s,
-          dir,
-          legs: legs.map((c) => [c, 'Connector']),
-          length: legs.reduce((a, c) => a + c.length, 0),
-        };
+      if (!legs) continue;
+      const length = legs.reduce((a, c) => a + c.length, 0);
+      if (!best || (length + allowance < best.length && 2 * length < best.length))
+        best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
     }
-    return null;
+    return best;
   }
 
   /**

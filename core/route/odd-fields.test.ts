@@ -213,6 +213,20 @@ describe.skipIf(!hasCorpus())('no long reversing, no long empty travel', () => {
     },
   );
 
+  it.each(turned('fiboa-lv:Lauki.4257328'))(
+    '%s joins the exterior pass where the way to it is short, not at the nearest place across an edge',
+    (_id, f) => {
+      const p = plan(f);
+      // From an arm, the nearest place on the pass lay 47 m away across the
+      // field edge: the way to it round the field was 1.6 km (and as long
+      // back), against 634 m to another place. 16.0 to 20.4 km driven empty
+      // in the five orientations.
+      expect(p.stats.nonWorkingDistance).toBeLessThan(15_800);
+      expect(checkPlan(p)).toEqual([]);
+    },
+    60_000,
+  );
+
   it.each(turned('fiboa-bg:00151-587'))('%s begins with a track whose first turn is short', (_id, f) => {
     const p = plan(f);
     const first = drivenParts(p)[0];
