@@ -25,7 +25,7 @@ import type { Visit } from './route/optimize-order.ts';
 import { planRoute } from './route/plan-route.ts';
 import { refillPoints } from './route/refill-points.ts';
 import { longestReverse } from './route/route-geometry.ts';
-import { EAGER, withWedgeRuns } from './route/wedge-zone.ts';
+import { EAGER, overhangsNoMore, withWedgeRuns } from './route/wedge-zone.ts';
 import { alongStrip, type StripLanes } from './strip-plans.ts';
 import { contourDirection } from './terrain/contour.ts';
 import type { ElevationSampler } from './terrain/slopes.ts';
@@ -517,9 +517,12 @@ function planZone(
         eager &&
         next &&
         next.stats.coveredPercent > driven.stats.coveredPercent &&
-        // (Run on nearer the edge, tracks may end where only a long reverse leads on.)
+        // (Run on nearer the edge, tracks may end where only a long reverse leads on,
+        // or where their turns swing over the edge: the plan they run on from may
+        // have such turns where the plan taken so far has none.)
         longestReverse(next.parts) <=
-          Math.max(longestReverse(driven.parts), EAGER_REVERSE * m.minTurningRadius)
+          Math.max(longestReverse(driven.parts), EAGER_REVERSE * m.minTurningRadius) &&
+        overhangsNoMore(zone, driven.parts, next.parts, w / 2)
       ) {
         driven = next;
         tracks = eager.tracks;

@@ -1,14 +1,3 @@
-import {
-  Clipper,
-  Clipper64,
-  ClipperOffset,
-  ClipType,
-  EndType,
-  FillRule,
-  JoinType,
-  type Paths64,
-  PolyTree64,
-} from 'clipper2-ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Polygon } from '../types/index.ts';
@@ -17,13 +6,14 @@ import {
   difference,
   intersection,
   intersectionArea,
+  intPaths,
   offset,
+  polygonsOf,
   SCALE,
-  toPaths,
-  treeToPolygons,
   union,
   unionArea,
 } from './clip.ts';
+import * as W from './clipper-wasm.ts';
 import { multiPolygonArea, signedArea } from './polygon.ts';
 
 const rect = (x0: number, y0: number, x1: number, y1: number): Polygon => ({
@@ -73,11 +63,15 @@ describe('clip', () => {
     };
     const polys = [disc(0, 0, 15), disc(60, 3, 15), disc(120, -2, 15), framed, rect(40, -160, 60, -140)];
     for (const delta of [-6, 4]) {
-      const co = new ClipperOffset(4, 0.03 * SCALE);
-      co.addPaths(toPaths(polys), JoinType.Round, EndType.Polygon);
-      const tree = new PolyTree64();
-      co.execute(delta * SCALE, tree);
-      const oneSweep = treeToPolygons(tree);
+      const rings = W.inflate(
+        intPaths(polys),
+        delta * SCALE,
+        W.JoinType.Round,
+        W.EndType.Polygon,
+        4,
+        0.03 * SCALE,
+      );
+      const oneSweep = polygonsOf(rings);
       for (const p of oneSweep) {
         if (signedArea(p.outer) < 0) p.outer.reverse();
         for (const h of p.holes) if (signedArea(h) > 0) h.reverse();
@@ -99,6 +93,36 @@ describe('clip', () => {
       'butt',
     );
     expect(multiPolygonArea(strips)).toBeCloseTo(300, 6);
+  });
+
+  it('difference and intersection split a region exactly, also where edges and vertices coincide', () => {
+    // Rectangles on a metre grid: their unions touch and share edges, and
+    // the pieces of a difference meet their neighbours at vertices, as
+    // the layers of wheel traffic and the corridors of a plan do.
+    const rects = fc.array(
+      fc.tuple(
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+      ),
+      { minLength: 1, maxLength: 8 },
+    );
+    const area = multiPolygonArea;
+    fc.assert(
+      fc.property(rects, rects, (ra, rb) => {
+        const a = union(ra.map(([x, y, w, h]) => rect(x, y, x + w, y + h)));
+        const b = union(rb.map(([x, y, w, h]) => rect(x, y, x + w, y + h)));
+        const both = area(intersection(a, b));
+        expect(area(difference(a, b)) + both).toBeCloseTo(area(a), 6);
+        expect(area(union(a, b))).toBeCloseTo(area(a) + area(b) - both, 6);
+        // Every hole lies inside its polygon's outer ring.
+        for (const p of difference(a, b))
+          for (const h of p.holes)
+            expect(area([{ outer: h, holes: [] }])).toBeLessThan(area([{ outer: p.outer, holes: [] }]));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('union area of random rectangles never exceeds the sum and covers the largest', () => {
@@ -134,12 +158,8 @@ describe('clip', () => {
         return { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) };
       });
     const whole = (a: Polygon[], b: Polygon[]) => {
-      const c = new Clipper64();
-      c.addSubject(toPaths(a));
-      c.addClip(toPaths(b));
-      const out: Paths64 = [];
-      c.execute(ClipType.Intersection, FillRule.NonZero, out);
-      return Clipper.areaPaths(out) / (SCALE * SCALE);
+      const out = W.booleanPaths(W.ClipType.Intersection, W.FillRule.NonZero, intPaths(a), intPaths(b));
+      return out.reduce((s, p) => s + W.pathArea(p), 0) / (SCALE * SCALE);
     };
     fc.assert(
       fc.property(

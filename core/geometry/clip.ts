@@ -3,20 +3,9 @@
  * interface so the engine can be swapped. Work is done in integers at 1 um
  * resolution: exact, fast and robust.
  */
-import {
-  Clipper,
-  Clipper64,
-  ClipperOffset,
-  ClipType,
-  EndType,
-  FillRule,
-  JoinType,
-  type Path64,
-  type Paths64,
-  type PolyPath64,
-  PolyTree64,
-} from 'clipper2-ts';
+import { Clipper, type Path64, type Paths64, type PolyPath64 } from 'clipper2-ts';
 import type { Point, Polygon } from '../types/index.ts';
+import * as W from './clipper-wasm.ts';
 import { ringBBox } from './polygon.ts';
 
 /** Integer units per metre (1 um: arcs keep their radius to well under 1 %). */
@@ -68,13 +57,128 @@ function outerToPolygons(outer: PolyPath64, out: Polygon[]): void {
   out.push(poly);
 }
 
-function booleanOp(type: ClipType, subject: readonly Polygon[], clip: readonly Polygon[] | null): Polygon[] {
-  const c = new Clipper64();
-  c.addSubject(toPaths(subject));
-  if (clip) c.addClip(toPaths(clip));
-  const tree = new PolyTree64();
-  c.execute(type, FillRule.NonZero, tree);
-  return orient(treeToPolygons(tree));
+function booleanOp(
+  type: 'union' | 'intersection' | 'difference',
+  subject: readonly Polygon[],
+  clip: readonly Polygon[] | null,
+): Polygon[] {
+  const op =
+    type === 'union'
+      ? W.ClipType.Union
+      : type === 'intersection'
+        ? W.ClipType.Intersection
+        : W.ClipType.Difference;
+  return orient(
+    polygonsOf(W.booleanPaths(op, W.FillRule.NonZero, intPaths(subject), clip ? intPaths(clip) : null)),
+  );
+}
+
+/** Every ring of the polygons as integer paths (at SCALE) for the engine. */
+export function intPaths(polys: readonly Polygon[]): W.IntPath[] {
+  const out: W.IntPath[] = [];
+  for (const p of polys) {
+    out.push(intPath(p.outer));
+    for (const h of p.holes) out.push(intPath(h));
+  }
+  return out;
+}
+
+function intPath(ring: readonly Point[]): W.IntPath {
+  const out = new Float64Array(2 * ring.length);
+  for (let i = 0; i < ring.length; i++) {
+    out[2 * i] = Math.round(ring[i].x * SCALE);
+    out[2 * i + 1] = Math.round(ring[i].y * SCALE);
+  }
+  return out;
+}
+
+/** An integer path back to points [m]. */
+function pointsOf(path: W.IntPath): Point[] {
+  const n = path.length / 2;
+  const out: Point[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = { x: path[2 * i] / SCALE, y: path[2 * i + 1] / SCALE };
+  return out;
+}
+
+/**
+ * Polygons of the engine's closed paths, outer rings positive and holes
+ * negative (islands in holes are outer rings like any other): each hole
+ * goes to the smallest outer ring round it. Listed in the order of their
+ * outer rings.
+ */
+export function polygonsOf(paths: readonly W.IntPath[]): Polygon[] {
+  const outers: { path: W.IntPath; area: number; box: Box; holes: W.IntPath[] }[] = [];
+  const holes: { path: W.IntPath; box: Box }[] = [];
+  for (const path of paths) {
+    if (path.length < 6) continue;
+    const area = W.pathArea(path);
+    if (area > 0) outers.push({ path, area, box: boxOf(path), holes: [] });
+    else if (area < 0) holes.push({ path, box: boxOf(path) });
+  }
+  for (const h of holes) {
+    let best: (typeof outers)[number] | undefined;
+    for (const o of outers) {
+      if (best && o.area >= best.area) continue;
+      const b = o.box;
+      if (h.box.minX < b.minX || h.box.maxX > b.maxX || h.box.minY < b.minY || h.box.maxY > b.maxY) continue;
+      if (outers.length === 1 || holeInside(h.path, o.path)) best = o;
+    }
+    best?.holes.push(h.path);
+  }
+  return outers.map((o) => ({ outer: pointsOf(o.path), holes: o.holes.map(pointsOf) }));
+}
+
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+function boxOf(path: W.IntPath): Box {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < path.length; i += 2) {
+    const x = path[i];
+    const y = path[i + 1];
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/**
+ * Whether a hole lies inside an outer ring (the engine's output: they never
+ * cross, but may touch at vertices): most of five of its vertices, spread
+ * along it, lie inside.
+ */
+function holeInside(hole: W.IntPath, outer: W.IntPath): boolean {
+  const n = hole.length / 2;
+  const k = Math.min(5, n);
+  let inside = 0;
+  for (let j = 0; j < k; j++) {
+    const i = Math.floor((j * n) / k);
+    if (pointInPath(hole[2 * i], hole[2 * i + 1], outer)) inside++;
+  }
+  return 2 * inside > k;
+}
+
+/** Crossing-number test of a point against a closed path. */
+function pointInPath(x: number, y: number, path: W.IntPath): boolean {
+  const n = path.length / 2;
+  let c = false;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const xi = path[2 * i];
+    const yi = path[2 * i + 1];
+    const xj = path[2 * j];
+    const yj = path[2 * j + 1];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+  }
+  return c;
 }
 
 /** Exterior counter-clockwise, holes clockwise. */
@@ -87,24 +191,54 @@ function orient(polys: Polygon[]): Polygon[] {
 }
 
 export function union(a: readonly Polygon[], b: readonly Polygon[] = []): Polygon[] {
-  return booleanOp(ClipType.Union, a, b.length ? b : null);
+  return booleanOp('union', a, b.length ? b : null);
 }
 
 export function intersection(a: readonly Polygon[], b: readonly Polygon[]): Polygon[] {
-  return booleanOp(ClipType.Intersection, a, b);
+  return booleanOp('intersection', a, b);
 }
 
 export function difference(a: readonly Polygon[], b: readonly Polygon[]): Polygon[] {
-  if (b.length === 0) return booleanOp(ClipType.Union, a, null);
-  return booleanOp(ClipType.Difference, a, b);
+  if (b.length === 0) return booleanOp('union', a, null);
+  return booleanOp('difference', a, b);
+}
+
+/**
+ * The ground covered by at least k of the polygons (each counted by its
+ * winding: outer rings counter-clockwise, holes clockwise).
+ */
+export function coveredAtLeast(polys: readonly Polygon[], k: number): Polygon[] {
+  if (polys.length === 0) return [];
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (const p of polys)
+    for (const q of p.outer) {
+      minX = Math.min(minX, q.x);
+      minY = Math.min(minY, q.y);
+      maxX = Math.max(maxX, q.x);
+      maxY = Math.max(maxY, q.y);
+    }
+  // A clockwise box round them all (winding -1), added k - 1 times: what
+  // has a winding of at least k is left positive.
+  const box = intPath([
+    { x: minX - 1, y: minY - 1 },
+    { x: minX - 1, y: maxY + 1 },
+    { x: maxX + 1, y: maxY + 1 },
+    { x: maxX + 1, y: minY - 1 },
+  ]);
+  const subject = intPaths(polys);
+  for (let i = 1; i < k; i++) subject.push(box);
+  return orient(polygonsOf(W.booleanPaths(W.ClipType.Union, W.FillRule.Positive, subject, null)));
 }
 
 export type Join = 'round' | 'miter' | 'square';
 
-const JOINS: Record<Join, JoinType> = {
-  round: JoinType.Round,
-  miter: JoinType.Miter,
-  square: JoinType.Square,
+const WJOINS: Record<Join, { value: number }> = {
+  round: W.JoinType.Round,
+  miter: W.JoinType.Miter,
+  square: W.JoinType.Square,
 };
 
 /**
@@ -139,16 +273,17 @@ export function offset(
   // joins), 1.5 times it (square joins) or the miter limit times it (mitred).
   const reach = Math.abs(delta) * (join === 'miter' ? 4 : 1.5) + 0.01;
   const groups = kept.length > 1 ? apart(kept, reach) : [kept];
-  if (groups.length === 1) return orient(treeToPolygons(offsetTree(kept, delta, join, arcTolerance)));
-  return orient(inSweepOrder(groups.map((g) => offsetTree(g, delta, join, arcTolerance))));
+  if (groups.length === 1) return orient(polygonsOf(offsetPaths(kept, delta, join, arcTolerance)));
+  return orient(inSweepOrder(groups.map((g) => polygonsOf(offsetPaths(g, delta, join, arcTolerance)))));
 }
 
-function offsetTree(polys: readonly Polygon[], delta: number, join: Join, arcTolerance: number): PolyTree64 {
-  const co = new ClipperOffset(4, arcTolerance * SCALE);
-  co.addPaths(toPaths(polys), JOINS[join], EndType.Polygon);
-  const tree = new PolyTree64();
-  co.execute(delta * SCALE, tree);
-  return tree;
+function offsetPaths(
+  polys: readonly Polygon[],
+  delta: number,
+  join: Join,
+  arcTolerance: number,
+): W.IntPath[] {
+  return W.inflate(intPaths(polys), delta * SCALE, WJOINS[join], W.EndType.Polygon, 4, arcTolerance * SCALE);
 }
 
 /**
@@ -189,26 +324,19 @@ function apart(polys: readonly Polygon[], reach: number): Polygon[][] {
 }
 
 /**
- * The polygons of separately swept trees in the order one sweep of them all
- * would give: the clipper sweeps from the largest y down and numbers the
- * polygons as it meets them, so each tree's polygons (an outer ring after
- * the islands in its holes, as treeToPolygons lists them) are merged by
- * the largest y of their outer ring.
+ * The polygons of separately swept groups in the order one sweep of them
+ * all would give: the clipper sweeps from the largest y down and numbers
+ * the polygons as it meets them, so the groups' polygons are merged by the
+ * largest y of their outer ring.
  */
-function inSweepOrder(trees: readonly PolyTree64[]): Polygon[] {
-  const lists: { top: number; polys: Polygon[] }[][] = trees.map((tree) => {
-    const units: { top: number; polys: Polygon[] }[] = [];
-    for (let i = 0; i < tree.count; i++) {
-      const child = tree.child(i);
-      if (!child.poly || child.poly.length < 3) continue;
+function inSweepOrder(groups: readonly Polygon[][]): Polygon[] {
+  const lists = groups.map((g) =>
+    g.map((p) => {
       let top = Number.NEGATIVE_INFINITY;
-      for (const q of child.poly) if (q.y > top) top = q.y;
-      const polys: Polygon[] = [];
-      outerToPolygons(child, polys);
-      units.push({ top, polys });
-    }
-    return units;
-  });
+      for (const q of p.outer) if (q.y > top) top = q.y;
+      return { top, polys: [p] };
+    }),
+  );
   const out: Polygon[] = [];
   const at = lists.map(() => 0);
   for (;;) {
@@ -228,35 +356,32 @@ export function bufferLines(
   hw: number,
   ends: 'butt' | 'round' = 'butt',
 ): Polygon[] {
-  const paths = lines.filter((l) => l.length >= 2).map((l) => toPath(l));
+  const paths = lines.filter((l) => l.length >= 2).map((l) => intPath(l));
   if (paths.length === 0) return [];
-  const co = new ClipperOffset(2, ARC_TOLERANCE * SCALE);
   // Centre lines turn by a few degrees per vertex: mitred joins are exact enough and far lighter.
-  co.addPaths(paths, JoinType.Miter, ends === 'butt' ? EndType.Butt : EndType.Round);
-  const tree = new PolyTree64();
-  co.execute(hw * SCALE, tree);
-  return orient(treeToPolygons(tree));
+  const end = ends === 'butt' ? W.EndType.Butt : W.EndType.Round;
+  return orient(polygonsOf(W.inflate(paths, hw * SCALE, W.JoinType.Miter, end, 2, ARC_TOLERANCE * SCALE)));
 }
 
 /** Buffer closed rings (a headland loop) into bands of half-width hw [m]. */
 export function bufferRings(rings: readonly (readonly Point[])[], hw: number): Polygon[] {
-  const paths = rings.filter((l) => l.length >= 3).map((l) => toPath(l));
+  const paths = rings.filter((l) => l.length >= 3).map((l) => intPath(l));
   if (paths.length === 0) return [];
-  const co = new ClipperOffset(2, ARC_TOLERANCE * SCALE);
-  co.addPaths(paths, JoinType.Miter, EndType.Joined);
-  const tree = new PolyTree64();
-  co.execute(hw * SCALE, tree);
-  return orient(treeToPolygons(tree));
+  const bands = W.inflate(paths, hw * SCALE, W.JoinType.Miter, W.EndType.Joined, 2, ARC_TOLERANCE * SCALE);
+  return orient(polygonsOf(bands));
 }
 
 /** Area of the union of the given polygons [m^2]. */
 export function unionArea(polys: readonly Polygon[]): number {
   if (polys.length === 0) return 0;
-  const c = new Clipper64();
-  c.addSubject(toPaths(polys));
-  const out: Paths64 = [];
-  c.execute(ClipType.Union, FillRule.NonZero, out);
-  return Clipper.areaPaths(out) / (SCALE * SCALE);
+  return areaOf(W.booleanPaths(W.ClipType.Union, W.FillRule.NonZero, intPaths(polys), null));
+}
+
+/** Summed signed area of integer paths [m^2]. */
+function areaOf(paths: readonly W.IntPath[]): number {
+  let a = 0;
+  for (const p of paths) a += W.pathArea(p);
+  return a / (SCALE * SCALE);
 }
 
 /**
@@ -267,29 +392,27 @@ export function unionArea(polys: readonly Polygon[]): number {
  */
 export function intersectionArea(a: readonly Polygon[], b: readonly Polygon[]): number {
   if (a.length === 0 || b.length === 0) return 0;
-  const pa = toPaths(a);
-  const pb = toPaths(b);
+  const pa = intPaths(a);
+  const pb = intPaths(b);
   const ra = pathsYRange(pa);
   const rb = pathsYRange(pb);
   const lo = Math.max(ra.lo, rb.lo);
   const hi = Math.min(ra.hi, rb.hi);
   if (lo > hi) return 0;
-  const c = new Clipper64();
-  c.addSubject(inBand(pa, lo, hi));
-  c.addClip(inBand(pb, lo, hi));
-  const out: Paths64 = [];
-  c.execute(ClipType.Intersection, FillRule.NonZero, out);
-  return Clipper.areaPaths(out) / (SCALE * SCALE);
+  return areaOf(
+    W.booleanPaths(W.ClipType.Intersection, W.FillRule.NonZero, inBand(pa, lo, hi), inBand(pb, lo, hi)),
+  );
 }
 
 /** The least and greatest y of the paths' points. */
-function pathsYRange(paths: Paths64): { lo: number; hi: number } {
+function pathsYRange(paths: readonly W.IntPath[]): { lo: number; hi: number } {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const path of paths)
-    for (const q of path) {
-      if (q.y < lo) lo = q.y;
-      if (q.y > hi) hi = q.y;
+    for (let i = 1; i < path.length; i += 2) {
+      const y = path[i];
+      if (y < lo) lo = y;
+      if (y > hi) hi = y;
     }
   return { lo, hi };
 }
@@ -303,26 +426,23 @@ function pathsYRange(paths: Paths64): { lo: number; hi: number } {
  * paths' order, so each scanline in the band meets the same edges with the
  * same winding (what was cut closes no loop round a point of the band).
  */
-function inBand(paths: Paths64, lo: number, hi: number): Paths64 {
-  const out: Paths64 = [];
+function inBand(paths: readonly W.IntPath[], lo: number, hi: number): W.IntPath[] {
+  const out: W.IntPath[] = [];
   for (const path of paths) {
-    const n = path.length;
+    const n = path.length / 2;
     const side = (i: number) => {
-      const y = path[i].y;
+      const y = path[2 * i + 1];
       return y < lo ? -1 : y > hi ? 1 : 0;
     };
+    const kept: number[] = [];
     let dropped = 0;
-    let kept: Path64 | null = null;
     for (let i = 0; i < n; i++) {
       const s = side(i);
-      const cut = s !== 0 && side((i + n - 1) % n) === s && side((i + 1) % n) === s;
-      if (cut) {
-        if (!kept) kept = path.slice(0, i);
-        dropped++;
-      } else if (kept) kept.push(path[i]);
+      if (s !== 0 && side((i + n - 1) % n) === s && side((i + 1) % n) === s) dropped++;
+      else kept.push(path[2 * i], path[2 * i + 1]);
     }
     if (dropped === n) continue;
-    out.push(kept ?? path);
+    out.push(dropped ? Float64Array.from(kept) : path);
   }
   return out;
 }

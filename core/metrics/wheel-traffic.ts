@@ -28,15 +28,14 @@
  * from Worldwide Research to Adoption in Europe", Acta Technologica
  * Agriculturae 3/2015: 64-73; en.wikipedia.org/wiki/Controlled_traffic_farming).
  */
-import { Clipper, Clipper64, ClipType, FillRule, type Paths64, PolyTree64 } from 'clipper2-ts';
+import { Clipper } from 'clipper2-ts';
 import {
   bufferLines,
   bufferRings,
+  coveredAtLeast,
   difference,
   intersection,
   intersectionArea,
-  toPaths,
-  treeToPolygons,
   union,
 } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
@@ -162,16 +161,6 @@ export function passTracks(points: readonly Point[], bands: readonly [number, nu
   return bands.length > 1 ? union(pieces) : pieces;
 }
 
-/** Ground covered by at least `k` of the passes (winding count >= k). */
-function atLeast(paths: Paths64, k: number, box: Paths64): Polygon[] {
-  const c = new Clipper64();
-  c.addSubject(paths);
-  for (let i = 1; i < k; i++) c.addSubject(box);
-  const tree = new PolyTree64();
-  c.execute(ClipType.Union, FillRule.Positive, tree);
-  return treeToPolygons(tree);
-}
-
 /**
  * The ground the wheels of each driven part (those with a sequence) run on,
  * part by part, turned by `angle` [rad] about the origin.
@@ -255,34 +244,10 @@ export function wheelTraffic(
   const passes = routePasses(parts, trackWidths, tireWidths, angle);
   const turnedField = turnPolygons(field, angle);
   if (passes.length === 0 || turnedField.length === 0) return { layers: [], traffickedArea: 0 };
-  let minX = Number.POSITIVE_INFINITY;
-  let minY = Number.POSITIVE_INFINITY;
-  let maxX = Number.NEGATIVE_INFINITY;
-  let maxY = Number.NEGATIVE_INFINITY;
-  for (const p of passes)
-    for (const q of p.outer) {
-      minX = Math.min(minX, q.x);
-      minY = Math.min(minY, q.y);
-      maxX = Math.max(maxX, q.x);
-      maxY = Math.max(maxY, q.y);
-    }
-  // Clockwise: winding -1 everywhere the passes are.
-  const box = toPaths([
-    {
-      outer: [
-        { x: minX - 1, y: minY - 1 },
-        { x: minX - 1, y: maxY + 1 },
-        { x: maxX + 1, y: maxY + 1 },
-        { x: maxX + 1, y: minY - 1 },
-      ],
-      holes: [],
-    },
-  ]);
-  const paths = toPaths(passes);
   const inField = (ps: Polygon[]) => (ps.length ? intersection(ps, turnedField) : []);
-  const one = inField(atLeast(paths, 1, box));
-  const two = inField(atLeast(paths, 2, box));
-  const three = inField(atLeast(paths, 3, box));
+  const one = inField(coveredAtLeast(passes, 1));
+  const two = inField(coveredAtLeast(passes, 2));
+  const three = inField(coveredAtLeast(passes, 3));
   const layers: WheelTrafficLayer[] = [];
   const add = (passes: 1 | 2 | 3, polygons: Polygon[]) => {
     const area = multiPolygonArea(polygons);

@@ -134,10 +134,24 @@ function runOn<D extends Driven>(
   if (t.coveredPercent - s.coveredPercent < MIN_GAIN_PERCENT) return undefined;
   if (t.overlapArea - s.overlapArea > e.maxOverlapPerGain * gain) return undefined;
   // Longer tracks end nearer the edge: their turns may not swing over it more.
-  const before = overhangLength(zone, driven.parts, w / 2);
-  if (overhangLength(zone, next.parts, w / 2) > before + Math.max(OVERHANG_SLACK, OVERHANG_SHARE * before))
-    return undefined;
+  if (!overhangsNoMore(zone, driven.parts, next.parts, w / 2)) return undefined;
   return { ...next, tracks: runs };
+}
+
+/**
+ * True when the parts `after` swing the implement over the zone's edge no
+ * more than the parts `before` (within OVERHANG_SLACK, or OVERHANG_SHARE of
+ * what there was): a plan with run-ons is not taken over one that keeps
+ * its turns inside.
+ */
+export function overhangsNoMore(
+  zone: Polygon,
+  before: readonly PathPart[],
+  after: readonly PathPart[],
+  hw: number,
+): boolean {
+  const was = overhangLength(zone, before, hw);
+  return overhangLength(zone, after, hw) <= was + Math.max(OVERHANG_SLACK, OVERHANG_SHARE * was);
 }
 
 /**

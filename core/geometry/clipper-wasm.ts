@@ -1,0 +1,175 @@
+/**
+ * Clipper2 compiled to WebAssembly (clipper2-wasm): the polygon booleans and
+ * offsets of clip.ts run here, about three times faster than the same
+ * algorithm in TypeScript. The module is instantiated once, when this file
+ * is first imported (a top-level await: Node, workers and browsers alike).
+ *
+ * Coordinates cross as doubles holding the integers of clip.ts (its SCALE
+ * applied, rounded), with the engine's own scaling at 10^0: the engine works
+ * on exactly the integers it is given and hands back integers, so results do
+ * not depend on how the engine would scale and round.
+ *
+ * Every object the engine hands out lives in its own memory and is freed
+ * here before a function returns (`delete()`).
+ */
+import Clipper2Z from 'clipper2-wasm/dist/es/clipper2z.js';
+
+/** An engine-side object: freed explicitly. */
+interface Owned {
+  delete(): void;
+}
+interface PathD extends Owned {
+  /** The path's coordinates as x, y, z triples (a view into the engine's memory). */
+  view(): Float64Array;
+  assign(coordinates: Float64Array): void;
+}
+interface PathsD extends Owned {
+  push_back(path: PathD): void;
+  size(): number;
+  get(index: number): PathD;
+}
+interface ClipperD extends Owned {
+  AddSubject(subjects: PathsD): void;
+  AddClip(clips: PathsD): void;
+  ExecutePath(clipType: Enum, fillRule: Enum, closed: PathsD): boolean;
+}
+type Enum = { value: number };
+interface Engine {
+  PathD: new () => PathD;
+  PathsD: new () => PathsD;
+  ClipperD: new (precision: number) => ClipperD;
+  ClipType: { Intersection: Enum; Union: Enum; Difference: Enum };
+  FillRule: { NonZero: Enum; Positive: Enum };
+  JoinType: { Square: Enum; Round: Enum; Miter: Enum };
+  EndType: { Polygon: Enum; Joined: Enum; Butt: Enum; Square: Enum; Round: Enum };
+  InflatePathsD(
+    paths: PathsD,
+    delta: number,
+    join: Enum,
+    end: Enum,
+    miterLimit: number,
+    precision: number,
+    arcTolerance: number,
+  ): PathsD;
+}
+
+const engine = (await Clipper2Z()) as Engine;
+
+export const ClipType = engine.ClipType;
+export const FillRule = engine.FillRule;
+export const JoinType = engine.JoinType;
+export const EndType = engine.EndType;
+
+/** A path of integer coordinates: x0, y0, x1, y1, ... */
+export type IntPath = Float64Array;
+
+/** Paths (x, y pairs of integers) to the engine. */
+function toEngine(paths: readonly IntPath[]): PathsD {
+  const out = new engine.PathsD();
+  const p = new engine.PathD();
+  try {
+    for (const path of paths) {
+      const n = path.length / 2;
+      const xyz = new Float64Array(3 * n);
+      for (let i = 0; i < n; i++) {
+        xyz[3 * i] = path[2 * i];
+        xyz[3 * i + 1] = path[2 * i + 1];
+      }
+      p.assign(xyz);
+      out.push_back(p);
+    }
+  } finally {
+    p.delete();
+  }
+  return out;
+}
+
+/** An engine path back to x, y pairs (copied out of the engine's memory). */
+function fromEngine(p: PathD): IntPath {
+  const v = p.view();
+  const n = v.length / 3;
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = v[3 * i];
+    out[2 * i + 1] = v[3 * i + 1];
+  }
+  return out;
+}
+
+/** A boolean operation with the fill rule, as closed paths. */
+export function booleanPaths(
+  type: Enum,
+  fill: Enum,
+  subject: readonly IntPath[],
+  clip: readonly IntPath[] | null,
+): IntPath[] {
+  const c = new engine.ClipperD(0);
+  const s = toEngine(subject);
+  const k = clip ? toEngine(clip) : null;
+  const out = new engine.PathsD();
+  try {
+    c.AddSubject(s);
+    if (k) c.AddClip(k);
+    c.ExecutePath(type, fill, out);
+    return pathsOut(out);
+  } finally {
+    out.delete();
+    k?.delete();
+    s.delete();
+    c.delete();
+  }
+}
+
+function pathsOut(ps: PathsD): IntPath[] {
+  const out: IntPath[] = [];
+  const n = ps.size();
+  for (let i = 0; i < n; i++) {
+    const p = ps.get(i);
+    try {
+      out.push(fromEngine(p));
+    } finally {
+      p.delete();
+    }
+  }
+  return out;
+}
+
+/**
+ * The paths offset by delta (integer units), as closed paths: outer rings
+ * positive, holes negative. The arc tolerance is in integer units too.
+ */
+export function inflate(
+  paths: readonly IntPath[],
+  delta: number,
+  join: Enum,
+  end: Enum,
+  miterLimit: number,
+  arcTolerance: number,
+): IntPath[] {
+  const s = toEngine(paths);
+  let out: PathsD | null = null;
+  try {
+    out = engine.InflatePathsD(s, delta, join, end, miterLimit, 0, arcTolerance);
+    return pathsOut(out);
+  } finally {
+    out?.delete();
+    s.delete();
+  }
+}
+
+/** Signed area of a path of integer coordinates (shoelace, as Clipper2 sums it) [units^2]. */
+export function pathArea(p: IntPath): number {
+  const n = p.length / 2;
+  if (n < 3) return 0;
+  let a = 0;
+  let px = p[2 * n - 2];
+  let py = p[2 * n - 1];
+  for (let i = 0; i < n; i++) {
+    const x = p[2 * i];
+    const y = p[2 * i + 1];
+    a += (py + y) * (px - x);
+    px = x;
+    py = y;
+  }
+  return a * 0.5;
+}
