@@ -1,7 +1,9 @@
 /**
- * Polygon booleans and offsets on Clipper2 (clipper2-ts), behind a small
- * interface so the engine can be swapped. Work is done in integers at 1 um
- * resolution: exact, fast and robust.
+ * Polygon booleans and offsets on Clipper2, behind a small interface so the
+ * engine can be swapped. Work is done in integers at 1 um resolution: exact,
+ * fast and robust. The engine is Clipper2 compiled to WebAssembly
+ * (clipper-wasm.ts); the conversions to the TypeScript port's paths
+ * (clipper2-ts) serve the few modules that drive that port directly.
  */
 import { Clipper, type Path64, type Paths64, type PolyPath64 } from 'clipper2-ts';
 import type { Point, Polygon } from '../types/index.ts';
