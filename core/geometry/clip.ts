@@ -86,19 +86,19 @@ export function intPaths(polys: readonly Polygon[]): W.IntPath[] {
 }
 
 function intPath(ring: readonly Point[]): W.IntPath {
-  const out = new Float64Array(2 * ring.length);
-  for (let i = 0; i < ring.length; i++) {
-    out[2 * i] = Math.round(ring[i].x * SCALE);
-    out[2 * i + 1] = Math.round(ring[i].y * SCALE);
+  const out = new Float64Array(W.STRIDE * ring.length);
+  for (let i = 0, k = 0; i < ring.length; i++, k += W.STRIDE) {
+    out[k] = Math.round(ring[i].x * SCALE);
+    out[k + 1] = Math.round(ring[i].y * SCALE);
   }
   return out;
 }
 
 /** An integer path back to points [m]. */
 function pointsOf(path: W.IntPath): Point[] {
-  const n = path.length / 2;
+  const n = path.length / W.STRIDE;
   const out: Point[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = { x: path[2 * i] / SCALE, y: path[2 * i + 1] / SCALE };
+  for (let i = 0, k = 0; i < n; i++, k += W.STRIDE) out[i] = { x: path[k] / SCALE, y: path[k + 1] / SCALE };
   return out;
 }
 
@@ -112,7 +112,7 @@ export function polygonsOf(paths: readonly W.IntPath[]): Polygon[] {
   const outers: { path: W.IntPath; area: number; box: Box; holes: W.IntPath[] }[] = [];
   const holes: { path: W.IntPath; box: Box }[] = [];
   for (const path of paths) {
-    if (path.length < 6) continue;
+    if (path.length < 3 * W.STRIDE) continue;
     const area = W.pathArea(path);
     if (area > 0) outers.push({ path, area, box: boxOf(path), holes: [] });
     else if (area < 0) holes.push({ path, box: boxOf(path) });
@@ -142,7 +142,7 @@ function boxOf(path: W.IntPath): Box {
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
   let maxY = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < path.length; i += 2) {
+  for (let i = 0; i < path.length; i += W.STRIDE) {
     const x = path[i];
     const y = path[i + 1];
     if (x < minX) minX = x;
@@ -159,25 +159,25 @@ function boxOf(path: W.IntPath): Box {
  * along it, lie inside.
  */
 function holeInside(hole: W.IntPath, outer: W.IntPath): boolean {
-  const n = hole.length / 2;
+  const n = hole.length / W.STRIDE;
   const k = Math.min(5, n);
   let inside = 0;
   for (let j = 0; j < k; j++) {
-    const i = Math.floor((j * n) / k);
-    if (pointInPath(hole[2 * i], hole[2 * i + 1], outer)) inside++;
+    const i = W.STRIDE * Math.floor((j * n) / k);
+    if (pointInPath(hole[i], hole[i + 1], outer)) inside++;
   }
   return 2 * inside > k;
 }
 
 /** Crossing-number test of a point against a closed path. */
 function pointInPath(x: number, y: number, path: W.IntPath): boolean {
-  const n = path.length / 2;
+  const n = path.length;
   let c = false;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const xi = path[2 * i];
-    const yi = path[2 * i + 1];
-    const xj = path[2 * j];
-    const yj = path[2 * j + 1];
+  for (let i = 0, j = n - W.STRIDE; i < n; j = i, i += W.STRIDE) {
+    const xi = path[i];
+    const yi = path[i + 1];
+    const xj = path[j];
+    const yj = path[j + 1];
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
   }
   return c;
@@ -411,7 +411,7 @@ function pathsYRange(paths: readonly W.IntPath[]): { lo: number; hi: number } {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const path of paths)
-    for (let i = 1; i < path.length; i += 2) {
+    for (let i = 1; i < path.length; i += W.STRIDE) {
       const y = path[i];
       if (y < lo) lo = y;
       if (y > hi) hi = y;
@@ -431,9 +431,9 @@ function pathsYRange(paths: readonly W.IntPath[]): { lo: number; hi: number } {
 function inBand(paths: readonly W.IntPath[], lo: number, hi: number): W.IntPath[] {
   const out: W.IntPath[] = [];
   for (const path of paths) {
-    const n = path.length / 2;
+    const n = path.length / W.STRIDE;
     const side = (i: number) => {
-      const y = path[2 * i + 1];
+      const y = path[W.STRIDE * i + 1];
       return y < lo ? -1 : y > hi ? 1 : 0;
     };
     const kept: number[] = [];
@@ -441,7 +441,7 @@ function inBand(paths: readonly W.IntPath[], lo: number, hi: number): W.IntPath[
     for (let i = 0; i < n; i++) {
       const s = side(i);
       if (s !== 0 && side((i + n - 1) % n) === s && side((i + 1) % n) === s) dropped++;
-      else kept.push(path[2 * i], path[2 * i + 1]);
+      else kept.push(path[W.STRIDE * i], path[W.STRIDE * i + 1], 0);
     }
     if (dropped === n) continue;
     out.push(dropped ? Float64Array.from(kept) : path);

@@ -60,38 +60,25 @@ export const FillRule = engine.FillRule;
 export const JoinType = engine.JoinType;
 export const EndType = engine.EndType;
 
-/** A path of integer coordinates: x0, y0, x1, y1, ... */
+/**
+ * A path of integer coordinates as the engine holds it: x, y, z for each
+ * point (z unused, 0).
+ */
 export type IntPath = Float64Array;
+/** Numbers per point of an IntPath. */
+export const STRIDE = 3;
 
-/** Paths (x, y pairs of integers) to the engine. */
+/** Paths to the engine. */
 function toEngine(paths: readonly IntPath[]): PathsD {
   const out = new engine.PathsD();
   const p = new engine.PathD();
   try {
     for (const path of paths) {
-      const n = path.length / 2;
-      const xyz = new Float64Array(3 * n);
-      for (let i = 0; i < n; i++) {
-        xyz[3 * i] = path[2 * i];
-        xyz[3 * i + 1] = path[2 * i + 1];
-      }
-      p.assign(xyz);
+      p.assign(path);
       out.push_back(p);
     }
   } finally {
     p.delete();
-  }
-  return out;
-}
-
-/** An engine path back to x, y pairs (copied out of the engine's memory). */
-function fromEngine(p: PathD): IntPath {
-  const v = p.view();
-  const n = v.length / 3;
-  const out = new Float64Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    out[2 * i] = v[3 * i];
-    out[2 * i + 1] = v[3 * i + 1];
   }
   return out;
 }
@@ -126,7 +113,8 @@ function pathsOut(ps: PathsD): IntPath[] {
   for (let i = 0; i < n; i++) {
     const p = ps.get(i);
     try {
-      out.push(fromEngine(p));
+      // Copied out of the engine's memory.
+      out.push(p.view().slice());
     } finally {
       p.delete();
     }
@@ -159,14 +147,14 @@ export function inflate(
 
 /** Signed area of a path of integer coordinates (shoelace, as Clipper2 sums it) [units^2]. */
 export function pathArea(p: IntPath): number {
-  const n = p.length / 2;
-  if (n < 3) return 0;
+  const n = p.length;
+  if (n < 3 * STRIDE) return 0;
   let a = 0;
-  let px = p[2 * n - 2];
-  let py = p[2 * n - 1];
-  for (let i = 0; i < n; i++) {
-    const x = p[2 * i];
-    const y = p[2 * i + 1];
+  let px = p[n - STRIDE];
+  let py = p[n - STRIDE + 1];
+  for (let i = 0; i < n; i += STRIDE) {
+    const x = p[i];
+    const y = p[i + 1];
     a += (py + y) * (px - x);
     px = x;
     py = y;
