@@ -52,7 +52,27 @@ export interface Overhang {
 
 /** The overhang of each driven turn or connector: within hw of an edge (less the slack), or outside. */
 export function overhang(boundary: Polygon, parts: readonly PathPart[], hw: number): Overhang[] {
-  return new OverhangMeter(boundary, hw).measure(parts);
+  return meterOf(boundary, hw).measure(parts);
+}
+
+/**
+ * The meter of each boundary (a zone, never changed while it is planned)
+ * and half width: a zone's plans are measured again and again.
+ */
+const meters = new WeakMap<Polygon, Map<number, OverhangMeter>>();
+
+export function meterOf(boundary: Polygon, hw: number): OverhangMeter {
+  let byWidth = meters.get(boundary);
+  if (!byWidth) {
+    byWidth = new Map();
+    meters.set(boundary, byWidth);
+  }
+  let m = byWidth.get(hw);
+  if (!m) {
+    m = new OverhangMeter(boundary, hw);
+    byWidth.set(hw, m);
+  }
+  return m;
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { polylineLength } from '../geometry/vec.ts';
-import { OverhangMeter } from '../metrics/turn-overhang.ts';
+import { meterOf } from '../metrics/turn-overhang.ts';
 import type { SampledPiece } from '../turn/path.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import { type Connection, connectPoses } from './connect.ts';
@@ -27,23 +27,6 @@ const MAX_FIELD_TRIES = 24;
 
 /** A way with this much overhang or less [m] is clear. */
 const CLEAR = 1e-9;
-
-/** The meter per zone polygon and half width. */
-const meters = new WeakMap<Polygon, Map<number, OverhangMeter>>();
-
-function meterOf(zone: Polygon, hw: number): OverhangMeter {
-  let byWidth = meters.get(zone);
-  if (!byWidth) {
-    byWidth = new Map();
-    meters.set(zone, byWidth);
-  }
-  let m = byWidth.get(hw);
-  if (!m) {
-    m = new OverhangMeter(zone, hw);
-    byWidth.set(hw, m);
-  }
-  return m;
-}
 
 /** Pairs of straight reversing [m] before and after, shortest first. */
 function backPairs(R: number): [number, number][] {
