@@ -37,14 +37,18 @@ export function multiPointTurn(
   let best: Connection | null = null;
   for (const side of [1, -1] as const) {
     for (const firstReverse of [true, false]) {
-      const c = moves(from, to, radius, region, finish, side, firstReverse);
+      const bound = best ? best.length : Number.POSITIVE_INFINITY;
+      const c = moves(from, to, radius, region, finish, side, firstReverse, bound);
       if (c && (!best || c.length < best.length)) best = c;
     }
   }
   return best;
 }
 
-/** Turning the machine's heading by `side` (+1 left) with moves starting backwards or forwards. */
+/**
+ * Turning the machine's heading by `side` (+1 left) with moves starting
+ * backwards or forwards; null where none is found shorter than `bound`.
+ */
 function moves(
   from: Pose,
   to: Pose,
@@ -53,6 +57,7 @@ function moves(
   finish: (a: Pose, b: Pose) => Connection | null,
   side: 1 | -1,
   firstReverse: boolean,
+  bound: number,
 ): Connection | null {
   const pieces: SampledPiece[] = [];
   let length = 0;
@@ -84,6 +89,9 @@ function moves(
     pieces.push(...moved.pieces);
     length += moved.length;
     pose = moved.end;
+    // No way on is shorter than the straight line to the target: a turn as
+    // long as one found already (`bound`) is not looked for further.
+    if (length + Math.hypot(to.x - pose.x, to.y - pose.y) >= bound) return null;
     const c = finish(pose, to);
     reverse = !reverse;
     // The last move and the finishing turn meet at a cusp (driven on the same way, their arcs would meet at a kink).
