@@ -8,7 +8,7 @@
 import { Clipper, type Path64, type Paths64, type PolyPath64 } from 'clipper2-ts';
 import type { Point, Polygon } from '../types/index.ts';
 import * as W from './clipper-wasm.ts';
-import { ringBBox } from './polygon.ts';
+import { polygonsBBox, ringBBox } from './polygon.ts';
 
 /** Integer units per metre (1 um: arcs keep their radius to well under 1 %). */
 export const SCALE = 1e6;
@@ -211,17 +211,7 @@ export function difference(a: readonly Polygon[], b: readonly Polygon[]): Polygo
  */
 export function coveredAtLeast(polys: readonly Polygon[], k: number): Polygon[] {
   if (polys.length === 0) return [];
-  let minX = Number.POSITIVE_INFINITY;
-  let minY = Number.POSITIVE_INFINITY;
-  let maxX = Number.NEGATIVE_INFINITY;
-  let maxY = Number.NEGATIVE_INFINITY;
-  for (const p of polys)
-    for (const q of p.outer) {
-      minX = Math.min(minX, q.x);
-      minY = Math.min(minY, q.y);
-      maxX = Math.max(maxX, q.x);
-      maxY = Math.max(maxY, q.y);
-    }
+  const { minX, minY, maxX, maxY } = polygonsBBox(polys);
   // A clockwise box round them all (winding -1), added k - 1 times: what
   // has a winding of at least k is left positive.
   const box = intPath([

@@ -90,6 +90,19 @@ export function ringBBox(ring: readonly Point[]): BBox {
   return { minX, minY, maxX, maxY };
 }
 
+/** The box round the outer rings of the polygons. */
+export function polygonsBBox(polys: readonly Polygon[]): BBox {
+  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  for (const p of polys) {
+    const b = ringBBox(p.outer);
+    box.minX = Math.min(box.minX, b.minX);
+    box.minY = Math.min(box.minY, b.minY);
+    box.maxX = Math.max(box.maxX, b.maxX);
+    box.maxY = Math.max(box.maxY, b.maxY);
+  }
+  return box;
+}
+
 /** Rotate points about the origin by angle [rad]. */
 export function rotatePoints(pts: readonly Point[], angle: number): Point[] {
   const c = Math.cos(angle);

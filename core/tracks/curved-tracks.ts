@@ -25,7 +25,7 @@
  */
 import { Clipper } from 'clipper2-ts';
 import { difference, offset, simplifyPolygons } from '../geometry/clip.ts';
-import { multiPolygonArea } from '../geometry/polygon.ts';
+import { multiPolygonArea, polygonsBBox } from '../geometry/polygon.ts';
 import { polylineLength } from '../geometry/vec.ts';
 import { type CurvedOptions, PlanningError, type Point, type Polygon } from '../types/index.ts';
 import { normalizeHeading, type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
@@ -70,17 +70,17 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
     );
   }
   const reference = smoothLine(raw, curved);
-  const box = bbox(workable);
-  const diag = Math.hypot(box.x1 - box.x0, box.y1 - box.y0);
+  const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = polygonsBBox(workable);
+  const diag = Math.hypot(x1 - x0, y1 - y0);
   const extended = extendLine(reference, diag + w + 1);
   const m = 4 * RF + 2 * w;
   const window: Polygon[] = [
     {
       outer: [
-        { x: box.x0 - m, y: box.y0 - m },
-        { x: box.x1 + m, y: box.y0 - m },
-        { x: box.x1 + m, y: box.y1 + m },
-        { x: box.x0 - m, y: box.y1 + m },
+        { x: x0 - m, y: y0 - m },
+        { x: x1 + m, y: y0 - m },
+        { x: x1 + m, y: y1 + m },
+        { x: x0 - m, y: y1 + m },
       ],
       holes: [],
     },
@@ -264,19 +264,4 @@ function dedupe(pts: Point[]): Point[] {
     if (!last || dist(last, p) > 1e-6) out.push(p);
   }
   return out;
-}
-
-function bbox(area: readonly Polygon[]) {
-  let x0 = Number.POSITIVE_INFINITY;
-  let y0 = Number.POSITIVE_INFINITY;
-  let x1 = Number.NEGATIVE_INFINITY;
-  let y1 = Number.NEGATIVE_INFINITY;
-  for (const p of area)
-    for (const q of p.outer) {
-      x0 = Math.min(x0, q.x);
-      y0 = Math.min(y0, q.y);
-      x1 = Math.max(x1, q.x);
-      y1 = Math.max(y1, q.y);
-    }
-  return { x0, y0, x1, y1 };
 }
