@@ -8,7 +8,7 @@
 import { Clipper, type Path64, type Paths64, type PolyPath64 } from 'clipper2-ts';
 import type { Point, Polygon } from '../types/index.ts';
 import * as W from './clipper-wasm.ts';
-import { polygonsBBox, ringBBox } from './polygon.ts';
+import { type BBox, polygonsBBox, ringBBox } from './polygon.ts';
 
 /** Integer units per metre (1 um: arcs keep their radius to well under 1 %). */
 export const SCALE = 1e6;
@@ -109,8 +109,8 @@ function pointsOf(path: W.IntPath): Point[] {
  * outer rings.
  */
 export function polygonsOf(paths: readonly W.IntPath[]): Polygon[] {
-  const outers: { path: W.IntPath; area: number; box: Box; holes: W.IntPath[] }[] = [];
-  const holes: { path: W.IntPath; box: Box }[] = [];
+  const outers: { path: W.IntPath; area: number; box: BBox; holes: W.IntPath[] }[] = [];
+  const holes: { path: W.IntPath; box: BBox }[] = [];
   for (const path of paths) {
     if (path.length < 3 * W.STRIDE) continue;
     const area = W.pathArea(path);
@@ -130,14 +130,7 @@ export function polygonsOf(paths: readonly W.IntPath[]): Polygon[] {
   return outers.map((o) => ({ outer: pointsOf(o.path), holes: o.holes.map(pointsOf) }));
 }
 
-interface Box {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
-function boxOf(path: W.IntPath): Box {
+function boxOf(path: W.IntPath): BBox {
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
