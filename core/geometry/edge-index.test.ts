@@ -162,6 +162,49 @@ describe('EdgeIndex', () => {
     );
   });
 
+  it('finds every crossing of an arc sampled on its circle among the edges near its ring and box (property)', () => {
+    const step = (5 * Math.PI) / 180;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 40 }),
+        fc.double({ min: 10, max: 200, noNaN: true }),
+        fc.double({ min: 0.2, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 6.28, noNaN: true }),
+        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+        fc.double({ min: 0.5, max: 60, noNaN: true }),
+        fc.double({ min: 0, max: 6.28, noNaN: true }),
+        fc.double({ min: 0.01, max: 6.28, noNaN: true }),
+        (half, r1, ratio, phase, u, v, radius, start, sweep) => {
+          const ring = starRing(half * 2, r1 * ratio, r1, 0, 0, phase);
+          const index = new EdgeIndex([ring]);
+          const c = { x: u * r1, y: v * r1 };
+          // Samples at most 5 degrees apart, as turns are sampled.
+          const n = Math.ceil(sweep / step);
+          const arc = Array.from({ length: n + 1 }, (_, k) => {
+            const a = start + (sweep * k) / n;
+            return { x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) };
+          });
+          const m = 0.01;
+          const edges = index.edgesNearRing(
+            c.x,
+            c.y,
+            radius * Math.cos(step / 2) - m,
+            radius + m,
+            c.x - radius - m,
+            c.y - radius - m,
+            c.x + radius + m,
+            c.y + radius + m,
+          );
+          expect(edges !== null && index.chordsCross(arc, edges)).toBe(index.polylineCrosses(arc));
+          // Edges that cross a chord are never left out.
+          if (index.polylineCrosses(arc)) expect(edges).not.toBeNull();
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('tests sampled arcs as polylineCrosses does, skipping only chords no edge comes near (property)', () => {
     fc.assert(
       fc.property(

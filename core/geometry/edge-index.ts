@@ -9,6 +9,11 @@ import type { Point } from '../types/index.ts';
 import { bucketSegments, cellOf } from './cell-buckets.ts';
 import { distToSegmentXY } from './vec.ts';
 
+/** How a segment meets an edge (EdgeIndex.meets). */
+const NONE = 0;
+const CROSSES = 1;
+const VERTEX = 2;
+
 export class EdgeIndex {
   private readonly ax: Float64Array;
   private readonly ay: Float64Array;
@@ -121,40 +126,56 @@ export class EdgeIndex {
           const e = this.cellItems[i];
           if (this.stamp[e] === stamp) continue;
           this.stamp[e] = stamp;
-          const ax = this.ax[e];
-          const ay = this.ay[e];
-          const bx = this.bx[e];
-          const by = this.by[e];
-          const d1 = dx * (ay - p.y) - dy * (ax - p.x);
-          const d2 = dx * (by - p.y) - dy * (bx - p.x);
-          if ((d1 > 0 && d2 > 0) || (d1 < 0 && d2 < 0) || d1 === d2) continue;
-          const ex = bx - ax;
-          const ey = by - ay;
-          const d3 = ex * (p.y - ay) - ey * (p.x - ax);
-          const d4 = ex * (q.y - ay) - ey * (q.x - ax);
-          if ((d3 > 0 && d4 > 0) || (d3 < 0 && d4 < 0)) continue;
-          // Endpoints of pq within 1 mm of the edge count as touching.
-          const el = Math.hypot(ex, ey) || 1;
-          const sl = Math.hypot(dx, dy) || 1;
-          if (Math.abs(d3) / el < 1e-3 || Math.abs(d4) / el < 1e-3) continue;
-          // pq passes within 1 mm of a vertex of the edge: it may graze the
-          // boundary or leave through the vertex; decided below by where q is.
-          if (Math.abs(d1) / sl < 1e-3 || Math.abs(d2) / sl < 1e-3) {
-            vertexPass = true;
-            continue;
-          }
-          return true;
+          const k = this.meets(e, p, q);
+          if (k === CROSSES) return true;
+          if (k === VERTEX) vertexPass = true;
         }
       }
     }
-    if (vertexPass) {
-      const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
-      const ps = this.clearance(p, 2e-3) < 1e-3 ? null : this.contains(p);
-      for (const r of [q, mid]) {
-        if (this.clearance(r, 2e-3) < 1e-3) continue;
-        const inside = this.contains(r);
-        if (ps !== null && inside !== ps) return true;
-      }
+    return vertexPass && this.leavesThroughVertex(p, q);
+  }
+
+  /**
+   * How segment pq meets edge e: CROSSES (from one side to the other),
+   * VERTEX (within 1 mm of a vertex of the edge: it may graze the boundary
+   * or leave through the vertex), or NONE (apart, or touching: endpoints of
+   * pq within 1 mm of the edge count as touching).
+   */
+  private meets(e: number, p: Point, q: Point): number {
+    const dx = q.x - p.x;
+    const dy = q.y - p.y;
+    const ax = this.ax[e];
+    const ay = this.ay[e];
+    const bx = this.bx[e];
+    const by = this.by[e];
+    const d1 = dx * (ay - p.y) - dy * (ax - p.x);
+    const d2 = dx * (by - p.y) - dy * (bx - p.x);
+    if ((d1 > 0 && d2 > 0) || (d1 < 0 && d2 < 0) || d1 === d2) return NONE;
+    const ex = bx - ax;
+    const ey = by - ay;
+    const d3 = ex * (p.y - ay) - ey * (p.x - ax);
+    const d4 = ex * (q.y - ay) - ey * (q.x - ax);
+    if ((d3 > 0 && d4 > 0) || (d3 < 0 && d4 < 0)) return NONE;
+    const el = Math.hypot(ex, ey) || 1;
+    const sl = Math.hypot(dx, dy) || 1;
+    if (Math.abs(d3) / el < 1e-3 || Math.abs(d4) / el < 1e-3) return NONE;
+    if (Math.abs(d1) / sl < 1e-3 || Math.abs(d2) / sl < 1e-3) return VERTEX;
+    return CROSSES;
+  }
+
+  /**
+   * For a segment pq that passes within 1 mm of a vertex and crosses no
+   * edge: true when it leaves the region there, decided by where its far
+   * end and its middle lie against its start (points within 1 mm of an
+   * edge decide nothing).
+   */
+  private leavesThroughVertex(p: Point, q: Point): boolean {
+    const mid = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
+    const ps = this.clearance(p, 2e-3) < 1e-3 ? null : this.contains(p);
+    for (const r of [q, mid]) {
+      if (this.clearance(r, 2e-3) < 1e-3) continue;
+      const inside = this.contains(r);
+      if (ps !== null && inside !== ps) return true;
     }
     return false;
   }
@@ -201,8 +222,18 @@ export class EdgeIndex {
       maxX + margin,
       maxY + margin,
     );
-    if (near === 0) return false;
-    const buf = this.nearBuf as Int32Array;
+    return near > 0 && this.chordsCross(pts, this.nearBuf as Int32Array, near);
+  }
+
+  /**
+   * True when a chord of the polyline properly crosses an edge, as
+   * polylineCrosses finds, where `edges` (the first `count`) hold every
+   * edge any chord meets: those near the ring and box an arc's chords lie
+   * in, say (edgesNearRing). Each chord is tested against the listed edges
+   * whose boxes reach its own, as segmentCrosses tests it against all.
+   */
+  chordsCross(pts: readonly Point[], edges: ArrayLike<number>, count = edges.length): boolean {
+    const margin = 1e-3;
     for (let i = 1; i < pts.length; i++) {
       const a = pts[i - 1];
       const b = pts[i];
@@ -210,23 +241,27 @@ export class EdgeIndex {
       const x1 = Math.max(a.x, b.x) + margin;
       const y0 = Math.min(a.y, b.y) - margin;
       const y1 = Math.max(a.y, b.y) + margin;
-      for (let k = 0; k < near; k++) {
-        const e = buf[k];
+      let vertexPass = false;
+      for (let k = 0; k < count; k++) {
+        const e = edges[k];
         if (Math.max(this.ax[e], this.bx[e]) < x0 || Math.min(this.ax[e], this.bx[e]) > x1) continue;
         if (Math.max(this.ay[e], this.by[e]) < y0 || Math.min(this.ay[e], this.by[e]) > y1) continue;
-        if (this.segmentCrosses(a, b)) return true;
-        break;
+        const m = this.meets(e, a, b);
+        if (m === CROSSES) return true;
+        if (m === VERTEX) vertexPass = true;
       }
+      if (vertexPass && this.leavesThroughVertex(a, b)) return true;
     }
     return false;
   }
 
   /**
-   * True when no edge meets the box (x0, y0)-(x1, y1) and comes between
-   * radii lo and hi of (cx, cy): an arc whose samples and chords lie in
-   * that ring and box crosses none (arcCrosses would find none to test).
+   * The edges that meet the box (x0, y0)-(x1, y1) and come between radii lo
+   * and hi of (cx, cy), or null where none do: an arc whose samples and
+   * chords lie in that ring and box crosses none, and any edge one of its
+   * chords meets is among these (chordsCross).
    */
-  ringClear(
+  edgesNearRing(
     cx: number,
     cy: number,
     lo: number,
@@ -235,8 +270,9 @@ export class EdgeIndex {
     y0: number,
     x1: number,
     y1: number,
-  ): boolean {
-    return this.nearRing(cx, cy, lo, hi, x0, y0, x1, y1) === 0;
+  ): Int32Array | null {
+    const n = this.nearRing(cx, cy, lo, hi, x0, y0, x1, y1);
+    return n === 0 ? null : (this.nearBuf as Int32Array).slice(0, n);
   }
 
   private nearBuf: Int32Array | null = null;
@@ -272,24 +308,38 @@ export class EdgeIndex {
           const e = this.cellItems[i];
           if (this.stamp[e] === stamp) continue;
           this.stamp[e] = stamp;
-          const ax = this.ax[e];
-          const ay = this.ay[e];
-          const bx = this.bx[e];
-          const by = this.by[e];
-          if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1) continue;
-          if (Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
-          // Farthest from the centre at an end: wholly inside the ring's hole.
-          const da2 = (ax - cx) * (ax - cx) + (ay - cy) * (ay - cy);
-          const db2 = (bx - cx) * (bx - cx) + (by - cy) * (by - cy);
-          if (Math.max(da2, db2) < lo2) continue;
-          // Wholly outside the ring.
-          const d = distToSegmentXY(cx, cy, ax, ay, bx, by);
-          if (d * d > hi2) continue;
-          buf[n++] = e;
+          if (this.inRing(e, cx, cy, lo2, hi2, x0, y0, x1, y1)) buf[n++] = e;
         }
       }
     }
     return n;
+  }
+
+  /** True when edge e meets the box (x0, y0)-(x1, y1) and comes between radii sqrt(lo2) and sqrt(hi2) of (cx, cy). */
+  private inRing(
+    e: number,
+    cx: number,
+    cy: number,
+    lo2: number,
+    hi2: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+  ): boolean {
+    const ax = this.ax[e];
+    const ay = this.ay[e];
+    const bx = this.bx[e];
+    const by = this.by[e];
+    if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1) return false;
+    if (Math.max(ay, by) < y0 || Math.min(ay, by) > y1) return false;
+    // Farthest from the centre at an end: wholly inside the ring's hole.
+    const da2 = (ax - cx) * (ax - cx) + (ay - cy) * (ay - cy);
+    const db2 = (bx - cx) * (bx - cx) + (by - cy) * (by - cy);
+    if (Math.max(da2, db2) < lo2) return false;
+    // Wholly outside the ring.
+    const d = distToSegmentXY(cx, cy, ax, ay, bx, by);
+    return d * d <= hi2;
   }
 
   /**

@@ -388,15 +388,19 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
   let p = from;
   const starts: Pose[] = [];
   const samples: (SampledPiece[] | null)[] = [];
-  let near: number[] | null = null;
+  // Arcs some edge comes near (by index among the tested segments), with those edges.
+  let near: { k: number; edges: Int32Array }[] | null = null;
   for (const seg of path.segments) {
     if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
     const end = segmentEnd(p, seg, radius);
     if (seg.type === 'S') {
       if (region.segmentCrosses(p, end)) return null;
-    } else if (!arcClear(region, p, seg, radius)) {
-      near ??= [];
-      near.push(starts.length);
+    } else {
+      const edges = arcEdges(region, p, seg, radius);
+      if (edges) {
+        near ??= [];
+        near.push({ k: starts.length, edges });
+      }
     }
     starts.push(p);
     // Sampled only if the whole path fits (arcs near an edge: below, to test them).
@@ -405,10 +409,10 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
   }
   if (near) {
     const segs = path.segments.filter((seg) => seg.length >= MIN_SEGMENT_LENGTH);
-    for (const k of near) {
+    for (const { k, edges } of near) {
       const seg = segs[k];
       const piece = samplePath(starts[k], { segments: [seg], length: seg.length, word: seg.type }, radius);
-      for (const pc of piece) if (arcCrosses(region, starts[k], seg, radius, pc.points)) return null;
+      for (const pc of piece) if (region.chordsCross(pc.points, edges)) return null;
       samples[k] = piece;
     }
   }
@@ -462,12 +466,13 @@ const ARC_ROUNDING = 1e-6;
 const COS_HALF_ARC_STEP = Math.cos(ARC_STEP / 2);
 
 /**
- * True when no edge of the region comes near the arc of `seg` from `p`: not
- * within ARC_CLEARANCE of the ring its samples and chords lie in (samples
- * at most ARC_STEP apart on the circle), inside the arc's box. Such an arc
- * crosses no edge however it is sampled (as arcCrosses finds).
+ * The edges of the region that come near the arc of `seg` from `p`: within
+ * ARC_CLEARANCE of the ring its samples and chords lie in (samples at most
+ * ARC_STEP apart on the circle), inside the arc's box; null where none do.
+ * An arc with none crosses no edge however it is sampled; any edge one of
+ * its chords meets is among them (EdgeIndex.chordsCross).
  */
-function arcClear(region: EdgeIndex, p: Pose, seg: Segment, radius: number): boolean {
+export function arcEdges(region: EdgeIndex, p: Pose, seg: Segment, radius: number): Int32Array | null {
   const side = seg.type === 'L' ? 1 : -1;
   const cx = p.x - side * radius * Math.sin(p.heading);
   const cy = p.y + side * radius * Math.cos(p.heading);
@@ -494,21 +499,16 @@ function arcClear(region: EdgeIndex, p: Pose, seg: Segment, radius: number): boo
     else y0 = cy - radius;
   }
   const m = ARC_CLEARANCE + ARC_ROUNDING;
-  return region.ringClear(cx, cy, radius * COS_HALF_ARC_STEP - m, radius + m, x0 - m, y0 - m, x1 + m, y1 + m);
-}
-
-/** True when the sampled arc of `seg` from `p` (its chords `pts`) crosses an edge of the region. */
-function arcCrosses(
-  region: EdgeIndex,
-  p: Pose,
-  seg: Segment,
-  radius: number,
-  pts: readonly Point[],
-): boolean {
-  const side = seg.type === 'L' ? 1 : -1;
-  const cx = p.x - side * radius * Math.sin(p.heading);
-  const cy = p.y + side * radius * Math.cos(p.heading);
-  return region.arcCrosses(pts, cx, cy, ARC_CLEARANCE);
+  return region.edgesNearRing(
+    cx,
+    cy,
+    radius * COS_HALF_ARC_STEP - m,
+    radius + m,
+    x0 - m,
+    y0 - m,
+    x1 + m,
+    y1 + m,
+  );
 }
 
 function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | null {

@@ -9,9 +9,9 @@
  * radii of reversing onto the target is tried.
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
-import { type SampledPiece, samplePath, type TurnPath } from '../turn/path.ts';
+import { type SampledPiece, type Segment, samplePath, type TurnPath } from '../turn/path.ts';
 import type { Pose } from '../types/index.ts';
-import type { Connection } from './connect.ts';
+import { arcEdges, type Connection } from './connect.ts';
 import { angleDiffRad } from './route-geometry.ts';
 
 /**
@@ -68,13 +68,11 @@ function moves(
     const left = reverse ? side < 0 : side > 0;
     let moved: { pieces: SampledPiece[]; end: Pose; length: number } | null = null;
     for (const a of MOVE_ANGLES) {
-      const path: TurnPath = {
-        segments: [{ type: left ? 'L' : 'R', length: radius * a, reverse }],
-        length: radius * a,
-        word: left ? 'L' : 'R',
-      };
+      const seg: Segment = { type: left ? 'L' : 'R', length: radius * a, reverse };
+      const path: TurnPath = { segments: [seg], length: radius * a, word: seg.type };
       const sampled = samplePath(pose, path, radius);
-      if (sampled.some((p) => region.polylineCrosses(p.points))) continue;
+      const edges = arcEdges(region, pose, seg, radius);
+      if (edges && sampled.some((p) => region.chordsCross(p.points, edges))) continue;
       const turn = (reverse ? -1 : 1) * (left ? 1 : -1) * a;
       const pts = sampled[sampled.length - 1].points;
       const end = pts[pts.length - 1];
