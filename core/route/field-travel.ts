@@ -31,6 +31,14 @@ interface Level {
    */
   closed: Int32Array;
   closedSets: number;
+  /**
+   * The legs from an end to each waypoint (1 there, 0 not) and from each
+   * waypoint onto an end (0 unknown, 1 there, 2 not), by the end's
+   * coordinates: travel from one pose is asked for to many others, and on
+   * to one from many.
+   */
+  fromLegs: Map<string, Uint8Array>;
+  toLegs: Map<string, Uint8Array>;
 }
 
 /** The clearances waypoints keep from the edge of the area they are held to, tried in turn [turning radii]. */
@@ -142,6 +150,8 @@ export class FieldTravel {
             seen: n <= FLAT_VISIBILITY ? new Uint8Array(n * n) : new Map(),
             closed: new Int32Array(n).fill(-1),
             closedSets: 0,
+            fromLegs: new Map(),
+            toLegs: new Map(),
           }
         : null;
       this.levels.set(clearance, l);
@@ -213,13 +223,21 @@ export class FieldTravel {
       !this.region.segmentCrosses(p, q) && this.region.contains({ x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 });
     // The legs from \`from\` (the search asks for every one first: 1 there, 0 not)
     // and those onto \`to\` (as asked: 0 unknown, 1 there, 2 not).
-    const fromSees = new Uint8Array(n);
-    const toSees = new Uint8Array(n);
-    let known = true;
-    for (let i = 0; i < n; i++) {
-      fromSees[i] = endLeg(from, pts[i]) ? 1 : 0;
-      if (fromSees[i] && closed[i] < 0) known = false;
+    const fromKey = `${from.x} ${from.y}`;
+    let fromSees = level.fromLegs.get(fromKey);
+    if (!fromSees) {
+      fromSees = new Uint8Array(n);
+      for (let i = 0; i < n; i++) fromSees[i] = endLeg(from, pts[i]) ? 1 : 0;
+      level.fromLegs.set(fromKey, fromSees);
     }
+    const toKey = `${to.x} ${to.y}`;
+    let toSees = level.toLegs.get(toKey);
+    if (!toSees) {
+      toSees = new Uint8Array(n);
+      level.toLegs.set(toKey, toSees);
+    }
+    let known = true;
+    for (let i = 0; i < n; i++) if (fromSees[i] && closed[i] < 0) known = false;
     const seesTo = (i: number): boolean => {
       if (toSees[i] === 0) toSees[i] = endLeg(pts[i], to) ? 1 : 2;
       return toSees[i] === 1;
@@ -258,7 +276,9 @@ export class FieldTravel {
     for (let i = 0; i < n + 2; i++) {
       xs[i] = nodes[i].x;
       ys[i] = nodes[i].y;
-      h[i] = Math.hypot(nodes[i].x - to.x, nodes[i].y - to.y);
+      const dx = nodes[i].x - to.x;
+      const dy = nodes[i].y - to.y;
+      h[i] = Math.sqrt(dx * dx + dy * dy);
     }
     const dist = new Float64Array(n + 2).fill(Number.POSITIVE_INFINITY);
     const prev = new Int32Array(n + 2).fill(-1);
@@ -286,7 +306,9 @@ export class FieldTravel {
       for (let v = 0; v < n + 2; v++) {
         if (done[v] || v === src) continue;
         if (u === src && v === dst) continue;
-        const d = du + Math.hypot(ux - xs[v], uy - ys[v]);
+        const dx = ux - xs[v];
+        const dy = uy - ys[v];
+        const d = du + Math.sqrt(dx * dx + dy * dy);
         if (d >= dist[v]) continue;
         // No way on through v can be shorter than the way to \`to\` found already.
         if (d + h[v] > dist[dst]) continue;
