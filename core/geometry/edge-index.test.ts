@@ -162,6 +162,34 @@ describe('EdgeIndex', () => {
     );
   });
 
+  it('answers contains as a ray to +x over every edge does, also on edges and vertices (property)', () => {
+    // Crossings of the ray from p to +x, by the half-open rule, over all edges.
+    const rayToRight = (p: Point, rings: Point[][]) => {
+      let inside = false;
+      for (const r of rings)
+        for (let i = 0; i < r.length; i++) {
+          const a = r[i];
+          const b = r[(i + 1) % r.length];
+          if (a.y > p.y !== b.y > p.y && p.x < a.x + ((p.y - a.y) * (b.x - a.x)) / (b.y - a.y))
+            inside = !inside;
+        }
+      return inside;
+    };
+    const gridPoint = fc.record({ x: fc.integer({ min: 0, max: 40 }), y: fc.integer({ min: 0, max: 40 }) });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(gridPoint, { minLength: 3, maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+        fc.array(gridPoint, { minLength: 1, maxLength: 30 }),
+        fc.double({ min: 0.5, max: 20, noNaN: true }),
+        (rings, probes, cell) => {
+          const index = new EdgeIndex(rings, { cell });
+          for (const p of probes) expect(index.contains(p)).toBe(rayToRight(p, rings));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('finds every crossing of an arc sampled on its circle among the edges near its ring and box (property)', () => {
     const step = (5 * Math.PI) / 180;
     fc.assert(

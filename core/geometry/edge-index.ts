@@ -429,9 +429,44 @@ export class EdgeIndex {
     return best;
   }
 
-  /** Crossing-number point-in-region test over all indexed rings (even-odd). */
+  /**
+   * Crossing-number point-in-region test over all indexed rings (even-odd),
+   * along a ray to +x or to -x through the cells of p's row, whichever
+   * passes fewer cells: the crossings either way have the same parity,
+   * unless an edge runs through p's row exactly at p (then +x decides).
+   */
   contains(p: Point): boolean {
-    // Cast a ray to +x through the cells of p's row.
+    const y = this.cy(p.y);
+    const x0 = this.cx(p.x);
+    const toLeft = x0 < this.nx - 1 - x0;
+    const stamp = ++this.query;
+    let inside = false;
+    const from = toLeft ? 0 : x0;
+    const to = toLeft ? x0 : this.nx - 1;
+    for (let x = from; x <= to; x++) {
+      const c = y * this.nx + x;
+      for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
+        const e = this.cellItems[i];
+        if (this.stamp[e] === stamp) continue;
+        this.stamp[e] = stamp;
+        const ay = this.ay[e];
+        const by = this.by[e];
+        if (ay > p.y !== by > p.y) {
+          const ax = this.ax[e];
+          const bx = this.bx[e];
+          const xi = ax + ((p.y - ay) * (bx - ax)) / (by - ay);
+          if (!toLeft) {
+            if (p.x < xi) inside = !inside;
+          } else if (xi < p.x) inside = !inside;
+          else if (xi === p.x) return this.containsToRight(p);
+        }
+      }
+    }
+    return inside;
+  }
+
+  /** contains along the ray to +x. */
+  private containsToRight(p: Point): boolean {
     const y = this.cy(p.y);
     const x0 = this.cx(p.x);
     const stamp = ++this.query;
