@@ -4,6 +4,23 @@ import type { Point } from '../types/index.ts';
 import { EdgeIndex } from './edge-index.ts';
 import { distToRing, pointInRing } from './polygon.ts';
 
+/**
+ * A star-shaped ring round the origin (half its vertex count, outer radius
+ * r1, inner ratio, phase) and an arc: its centre (u, v times r1), radius,
+ * start angle and sweep.
+ */
+const starArc = fc.record({
+  half: fc.integer({ min: 3, max: 40 }),
+  r1: fc.double({ min: 10, max: 200, noNaN: true }),
+  ratio: fc.double({ min: 0.2, max: 1, noNaN: true }),
+  phase: fc.double({ min: 0, max: 6.28, noNaN: true }),
+  u: fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+  v: fc.double({ min: -1.2, max: 1.2, noNaN: true }),
+  radius: fc.double({ min: 0.5, max: 60, noNaN: true }),
+  start: fc.double({ min: 0, max: 6.28, noNaN: true }),
+  sweep: fc.double({ min: 0.01, max: 6.28, noNaN: true }),
+});
+
 function starRing(n: number, r0: number, r1: number, cx: number, cy: number, phase: number): Point[] {
   const ring: Point[] = [];
   for (let i = 0; i < n; i++) {
@@ -193,42 +210,31 @@ describe('EdgeIndex', () => {
   it('finds every crossing of an arc sampled on its circle among the edges near its ring and box (property)', () => {
     const step = (5 * Math.PI) / 180;
     fc.assert(
-      fc.property(
-        fc.integer({ min: 3, max: 40 }),
-        fc.double({ min: 10, max: 200, noNaN: true }),
-        fc.double({ min: 0.2, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 6.28, noNaN: true }),
-        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
-        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
-        fc.double({ min: 0.5, max: 60, noNaN: true }),
-        fc.double({ min: 0, max: 6.28, noNaN: true }),
-        fc.double({ min: 0.01, max: 6.28, noNaN: true }),
-        (half, r1, ratio, phase, u, v, radius, start, sweep) => {
-          const ring = starRing(half * 2, r1 * ratio, r1, 0, 0, phase);
-          const index = new EdgeIndex([ring]);
-          const c = { x: u * r1, y: v * r1 };
-          // Samples at most 5 degrees apart, as turns are sampled.
-          const n = Math.ceil(sweep / step);
-          const arc = Array.from({ length: n + 1 }, (_, k) => {
-            const a = start + (sweep * k) / n;
-            return { x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) };
-          });
-          const m = 0.01;
-          const edges = index.edgesNearRing(
-            c.x,
-            c.y,
-            radius * Math.cos(step / 2) - m,
-            radius + m,
-            c.x - radius - m,
-            c.y - radius - m,
-            c.x + radius + m,
-            c.y + radius + m,
-          );
-          expect(edges !== null && index.chordsCross(arc, edges)).toBe(index.polylineCrosses(arc));
-          // Edges that cross a chord are never left out.
-          if (index.polylineCrosses(arc)) expect(edges).not.toBeNull();
-        },
-      ),
+      fc.property(starArc, ({ half, r1, ratio, phase, u, v, radius, start, sweep }) => {
+        const ring = starRing(half * 2, r1 * ratio, r1, 0, 0, phase);
+        const index = new EdgeIndex([ring]);
+        const c = { x: u * r1, y: v * r1 };
+        // Samples at most 5 degrees apart, as turns are sampled.
+        const n = Math.ceil(sweep / step);
+        const arc = Array.from({ length: n + 1 }, (_, k) => {
+          const a = start + (sweep * k) / n;
+          return { x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) };
+        });
+        const m = 0.01;
+        const edges = index.edgesNearRing(
+          c.x,
+          c.y,
+          radius * Math.cos(step / 2) - m,
+          radius + m,
+          c.x - radius - m,
+          c.y - radius - m,
+          c.x + radius + m,
+          c.y + radius + m,
+        );
+        expect(edges !== null && index.chordsCross(arc, edges)).toBe(index.polylineCrosses(arc));
+        // Edges that cross a chord are never left out.
+        if (index.polylineCrosses(arc)) expect(edges).not.toBeNull();
+      }),
       { numRuns: 500 },
     );
   });
@@ -236,17 +242,9 @@ describe('EdgeIndex', () => {
   it('tests sampled arcs as polylineCrosses does, skipping only chords no edge comes near (property)', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 40 }),
-        fc.double({ min: 10, max: 200, noNaN: true }),
-        fc.double({ min: 0.2, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 6.28, noNaN: true }),
-        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
-        fc.double({ min: -1.2, max: 1.2, noNaN: true }),
-        fc.double({ min: 0.5, max: 60, noNaN: true }),
-        fc.double({ min: 0, max: 6.28, noNaN: true }),
-        fc.double({ min: 0.01, max: 6.28, noNaN: true }),
+        starArc,
         fc.integer({ min: 1, max: 80 }),
-        (half, r1, ratio, phase, u, v, radius, start, sweep, n) => {
+        ({ half, r1, ratio, phase, u, v, radius, start, sweep }, n) => {
           const ring = starRing(half * 2, r1 * ratio, r1, 0, 0, phase);
           const index = new EdgeIndex([ring]);
           const c = { x: u * r1, y: v * r1 };

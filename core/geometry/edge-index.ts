@@ -436,42 +436,21 @@ export class EdgeIndex {
    * unless an edge runs through p's row exactly at p (then +x decides).
    */
   contains(p: Point): boolean {
-    const y = this.cy(p.y);
     const x0 = this.cx(p.x);
-    const toLeft = x0 < this.nx - 1 - x0;
-    const stamp = ++this.query;
-    let inside = false;
-    const from = toLeft ? 0 : x0;
-    const to = toLeft ? x0 : this.nx - 1;
-    for (let x = from; x <= to; x++) {
-      const c = y * this.nx + x;
-      for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
-        const e = this.cellItems[i];
-        if (this.stamp[e] === stamp) continue;
-        this.stamp[e] = stamp;
-        const ay = this.ay[e];
-        const by = this.by[e];
-        if (ay > p.y !== by > p.y) {
-          const ax = this.ax[e];
-          const bx = this.bx[e];
-          const xi = ax + ((p.y - ay) * (bx - ax)) / (by - ay);
-          if (!toLeft) {
-            if (p.x < xi) inside = !inside;
-          } else if (xi < p.x) inside = !inside;
-          else if (xi === p.x) return this.containsToRight(p);
-        }
-      }
-    }
-    return inside;
+    return (x0 < this.nx - 1 - x0 ? this.rayParity(p, true) : null) ?? this.rayParity(p, false) === true;
   }
 
-  /** contains along the ray to +x. */
-  private containsToRight(p: Point): boolean {
+  /**
+   * The parity of the edges the ray from p crosses (to -x with `toLeft`,
+   * else to +x): true for odd. Null to -x where an edge meets the ray
+   * exactly at p.
+   */
+  private rayParity(p: Point, toLeft: boolean): boolean | null {
     const y = this.cy(p.y);
     const x0 = this.cx(p.x);
     const stamp = ++this.query;
-    let inside = false;
-    for (let x = x0; x < this.nx; x++) {
+    let odd = false;
+    for (let x = toLeft ? 0 : x0; x <= (toLeft ? x0 : this.nx - 1); x++) {
       const c = y * this.nx + x;
       for (let i = this.cellStart[c]; i < this.cellStart[c + 1]; i++) {
         const e = this.cellItems[i];
@@ -483,10 +462,11 @@ export class EdgeIndex {
           const ax = this.ax[e];
           const bx = this.bx[e];
           const xi = ax + ((p.y - ay) * (bx - ax)) / (by - ay);
-          if (p.x < xi) inside = !inside;
+          if (toLeft ? xi < p.x : p.x < xi) odd = !odd;
+          else if (toLeft && xi === p.x) return null;
         }
       }
     }
-    return inside;
+    return odd;
   }
 }
