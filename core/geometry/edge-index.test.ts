@@ -238,26 +238,4 @@ describe('EdgeIndex', () => {
       { numRuns: 500 },
     );
   });
-
-  it('tests sampled arcs as polylineCrosses does, skipping only chords no edge comes near (property)', () => {
-    fc.assert(
-      fc.property(
-        starArc,
-        fc.integer({ min: 1, max: 80 }),
-        ({ half, r1, ratio, phase, u, v, radius, start, sweep }, n) => {
-          const ring = starRing(half * 2, r1 * ratio, r1, 0, 0, phase);
-          const index = new EdgeIndex([ring]);
-          const c = { x: u * r1, y: v * r1 };
-          const arc = Array.from({ length: n + 1 }, (_, k) => {
-            const a = start + (sweep * k) / n;
-            return { x: c.x + radius * Math.cos(a), y: c.y + radius * Math.sin(a) };
-          });
-          expect(index.arcCrosses(arc, c.x, c.y, 0.01)).toBe(index.polylineCrosses(arc));
-          // A centre off the arc's circle rules out less, never wrongly.
-          expect(index.arcCrosses(arc, c.x + radius / 3, c.y, 0.01)).toBe(index.polylineCrosses(arc));
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
 });

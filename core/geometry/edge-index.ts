@@ -187,52 +187,13 @@ export class EdgeIndex {
   }
 
   /**
-   * True when the polyline, a sampled arc round (cx, cy) (its points on the
-   * circle, its chords inside it), properly crosses an edge: as
-   * polylineCrosses, with only the chords tested that some edge comes within
-   * `margin` of. Edges are first ruled out wholesale, by their boxes and
-   * their least and greatest distance from the centre against the ring the
-   * chords lie in; the chords are then tested only where a remaining edge's
-   * box comes near theirs.
-   */
-  arcCrosses(pts: readonly Point[], cx: number, cy: number, margin: number): boolean {
-    let minX = Number.POSITIVE_INFINITY;
-    let minY = Number.POSITIVE_INFINITY;
-    let maxX = Number.NEGATIVE_INFINITY;
-    let maxY = Number.NEGATIVE_INFINITY;
-    let inner = Number.POSITIVE_INFINITY;
-    let outer = 0;
-    for (let i = 0; i < pts.length; i++) {
-      const q = pts[i];
-      if (q.x < minX) minX = q.x;
-      if (q.y < minY) minY = q.y;
-      if (q.x > maxX) maxX = q.x;
-      if (q.y > maxY) maxY = q.y;
-      outer = Math.max(outer, Math.hypot(q.x - cx, q.y - cy));
-      if (i > 0) inner = Math.min(inner, distToSegmentXY(cx, cy, pts[i - 1].x, pts[i - 1].y, q.x, q.y));
-    }
-    if (!(inner <= outer)) return this.polylineCrosses(pts);
-    const near = this.nearRing(
-      cx,
-      cy,
-      inner - margin,
-      outer + margin,
-      minX - margin,
-      minY - margin,
-      maxX + margin,
-      maxY + margin,
-    );
-    return near > 0 && this.chordsCross(pts, this.nearBuf as Int32Array, near);
-  }
-
-  /**
    * True when a chord of the polyline properly crosses an edge, as
-   * polylineCrosses finds, where `edges` (the first `count`) hold every
-   * edge any chord meets: those near the ring and box an arc's chords lie
-   * in, say (edgesNearRing). Each chord is tested against the listed edges
-   * whose boxes reach its own, as segmentCrosses tests it against all.
+   * polylineCrosses finds, where `edges` hold every edge any chord meets:
+   * those near the ring and box an arc's chords lie in, say
+   * (edgesNearRing). Each chord is tested against the listed edges whose
+   * boxes reach its own, as segmentCrosses tests it against all.
    */
-  chordsCross(pts: readonly Point[], edges: ArrayLike<number>, count = edges.length): boolean {
+  chordsCross(pts: readonly Point[], edges: ArrayLike<number>): boolean {
     const margin = 1e-3;
     for (let i = 1; i < pts.length; i++) {
       const a = pts[i - 1];
@@ -242,7 +203,7 @@ export class EdgeIndex {
       const y0 = Math.min(a.y, b.y) - margin;
       const y1 = Math.max(a.y, b.y) + margin;
       let vertexPass = false;
-      for (let k = 0; k < count; k++) {
+      for (let k = 0; k < edges.length; k++) {
         const e = edges[k];
         if (Math.max(this.ax[e], this.bx[e]) < x0 || Math.min(this.ax[e], this.bx[e]) > x1) continue;
         if (Math.max(this.ay[e], this.by[e]) < y0 || Math.min(this.ay[e], this.by[e]) > y1) continue;
