@@ -505,9 +505,14 @@ export class RouteLinks {
         : null) ?? this.turnRound(from, to);
     if (turned) return { length: turned.length, legs: [[turned, type]] };
     const legs = this.fieldTravel().connect(from, to);
+    const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
+    // No turn is shorter than the distance between its ends: travel within
+    // the detour allowed of that beats every turn below, which is then not
+    // looked for.
+    if (legs && travel < dist(from, to) + DETOUR_RADII * R - 1e-6)
+      return { length: travel, legs: legs.map((c) => [c, 'Connector']) };
     const over = held ? this.clearOf(from, to, this.turnRound(from, to, 'field')) : null;
     if (over) {
-      const travel = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
       // A turn far over the edge is worth a longer way round (measured only where that decides).
       const allowed = () =>
         DETOUR_RADII * R + DETOUR_PER_OVERHANG * Math.max(0, this.overhangLength(over) - OVERHANG_FREE);
@@ -519,7 +524,6 @@ export class RouteLinks {
     } else if (held && legs) {
       // Nor a long way round for a turn that swings over the edge: the way
       // outside the turn area is then looked for (and the overhang reported).
-      const travel = legs.reduce((a, c) => a + c.length, 0);
       const turn = this.clearOf(from, to, this.connectPoses(from, to, R, this.region, {}, 'field'));
       if (turn && travel > turn.length + DETOUR_RADII * R)
         return { length: turn.length, legs: [[turn, type]] };
@@ -528,7 +532,7 @@ export class RouteLinks {
       const far = this.connectPoses(from, to, R, this.region, { maxReverse: Number.POSITIVE_INFINITY });
       return far ? { length: far.length, legs: [[far, type]] } : null;
     }
-    return { length: legs.reduce((a, c) => a + c.length, 0), legs: legs.map((c) => [c, 'Connector']) };
+    return { length: travel, legs: legs.map((c) => [c, 'Connector']) };
   }
 
   /**
