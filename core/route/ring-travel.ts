@@ -11,6 +11,7 @@ import { polylineLength } from '../geometry/vec.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection, ConnectOptions } from './connect.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
+import { RingVertices } from './ring-vertices.ts';
 import { dist, singleChord } from './route-geometry.ts';
 import type { Found, RouteRing } from './route-links.ts';
 
@@ -158,12 +159,9 @@ export class RingTravel {
     const n = pts.length;
     let pre = this.ringOut.get(path);
     if (!pre) {
+      const v = this.vertices(path, t);
       pre = new Int32Array(n + 1);
-      for (let i = 0; i < n; i++) {
-        const p = pts[i];
-        const q = pts[(i + 1) % n];
-        pre[i + 1] = pre[i] + (!t.contains(p) || t.segmentCrosses(p, q) ? 1 : 0);
-      }
+      for (let i = 0; i < n; i++) pre[i + 1] = pre[i] + (v.outside(i) || v.crosses(i, (i + 1) % n) ? 1 : 0);
       this.ringOut.set(path, pre);
     }
     if (pre[n] === 0) return true;
@@ -173,6 +171,18 @@ export class RingTravel {
     const i1 = segmentOf(path, path.wrap(start + travel));
     const out = start + travel >= path.length ? pre[n] - pre[i0] + pre[i1 + 1] : pre[i1 + 1] - pre[i0];
     return out === 0;
+  }
+
+  /** Per ring, where its vertices and segments lie against the turn area (asked for as travels pass them). */
+  private readonly ringVertices = new Map<RingPath, RingVertices>();
+
+  private vertices(path: RingPath, t: EdgeIndex): RingVertices {
+    let v = this.ringVertices.get(path);
+    if (!v) {
+      v = new RingVertices(path.pts, t);
+      this.ringVertices.set(path, v);
+    }
+    return v;
   }
 
   /** Ways round a stretch of a ring, by ring, direction and ends (the same corner is passed by many travels). */
@@ -192,12 +202,13 @@ export class RingTravel {
     const pts = path.stretch(a, travel, dir);
     // Stretches [from, to] along the travel where the ring leaves the turn area.
     const out: [number, number][] = [];
+    const v = this.vertices(path, t);
     let u = 0;
     for (let k = 0; k + 1 < pts.length; k++) {
       const p = pts[k];
       const q = pts[k + 1];
       const l = Math.hypot(q.x - p.x, q.y - p.y);
-      if (!t.contains(p) || !t.contains(q) || t.segmentCrosses(p, q)) {
+      if (v.pointOutside(p) || v.pointOutside(q) || v.segmentCrosses(p, q)) {
         const last = out[out.length - 1];
         if (last && last[1] >= u - 1e-9) last[1] = u + l;
         else out.push([u, u + l]);
