@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { starRing } from '../../test/helpers/star-ring.ts';
 import type { Point } from '../types/index.ts';
 import { EdgeIndex } from './edge-index.ts';
 import { distToRing, pointInRing } from './polygon.ts';
@@ -20,16 +21,6 @@ const starArc = fc.record({
   start: fc.double({ min: 0, max: 6.28, noNaN: true }),
   sweep: fc.double({ min: 0.01, max: 6.28, noNaN: true }),
 });
-
-function starRing(n: number, r0: number, r1: number, cx: number, cy: number, phase: number): Point[] {
-  const ring: Point[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = phase + (i / n) * 2 * Math.PI;
-    const r = i % 2 ? r0 : r1;
-    ring.push({ x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
-  }
-  return ring;
-}
 
 describe('EdgeIndex', () => {
   const square: Point[] = [

@@ -1,19 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { starRing } from '../../test/helpers/star-ring.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
-import type { Point } from '../types/index.ts';
 import { RingPath } from './ring-path.ts';
 import { RingVertices } from './ring-vertices.ts';
-
-function starRing(n: number, r0: number, r1: number, cx: number, cy: number, phase: number): Point[] {
-  const ring: Point[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = phase + (i / n) * 2 * Math.PI;
-    const r = i % 2 ? r0 : r1;
-    ring.push({ x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
-  }
-  return ring;
-}
 
 describe('RingVertices', () => {
   it('answers as the edge index does along any stretch of a ring, either way round', () => {
