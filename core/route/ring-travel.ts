@@ -143,9 +143,6 @@ export class RingTravel {
     };
   }
 
-  /** Per ring, prefix counts of its segments that leave the turn area (built when first asked). */
-  private readonly ringOut = new Map<RingPath, Int32Array>();
-
   /**
    * True when the stretch of the ring from `a`, `travel` long in direction
    * `dir`, stays in the turn area (a ring pulled nearer the edge than half
@@ -155,15 +152,8 @@ export class RingTravel {
   private stretchInside(path: RingPath, a: number, travel: number, dir: RingDirection): boolean {
     const t = this.turnArea;
     if (!t) return true;
-    const pts = path.pts;
-    const n = pts.length;
-    let pre = this.ringOut.get(path);
-    if (!pre) {
-      const v = this.vertices(path, t);
-      pre = new Int32Array(n + 1);
-      for (let i = 0; i < n; i++) pre[i + 1] = pre[i] + (v.outside(i) || v.crosses(i, (i + 1) % n) ? 1 : 0);
-      this.ringOut.set(path, pre);
-    }
+    const n = path.pts.length;
+    const pre = this.vertices(path, t).leaving();
     if (pre[n] === 0) return true;
     if (travel >= path.length) return false;
     const start = path.wrap(dir === 1 ? a : a - travel);

@@ -6,7 +6,7 @@ import { RingPath } from './ring-path.ts';
 import { RingVertices } from './ring-vertices.ts';
 
 describe('RingVertices', () => {
-  it('answers as the edge index does along any stretch of a ring, either way round', () => {
+  it('answers as the edge index does along the ring and any stretch of it, either way round', () => {
     fc.assert(
       fc.property(
         fc.record({
@@ -31,6 +31,13 @@ describe('RingVertices', () => {
           const ring = starRing(2 * c.ringHalf, c.ringRadius * c.ringRatio, c.ringRadius, c.cx, 0, 0);
           const path = new RingPath(ring);
           const v = new RingVertices(path.pts, area);
+          const pre = v.leaving();
+          for (let i = 0; i < ring.length; i++) {
+            const p = ring[i];
+            const q = ring[(i + 1) % ring.length];
+            const out = !area.contains(p) || area.segmentCrosses(p, q) ? 1 : 0;
+            expect(pre[i + 1] - pre[i]).toBe(out);
+          }
           for (const s of c.stretches) {
             const pts = path.stretch(s.at * path.length, s.travel * path.length, s.dir);
             for (let k = 0; k + 1 < pts.length; k++) {

@@ -42,6 +42,20 @@ export class RingVertices {
     return known[k] === 2;
   }
 
+  private prefix: Int32Array | null = null;
+
+  /** Prefix counts of the ring's segments that leave the turn area: a vertex outside, or a crossing on to the next. */
+  leaving(): Int32Array {
+    if (!this.prefix) {
+      const n = this.pts.length;
+      const pre = new Int32Array(n + 1);
+      for (let i = 0; i < n; i++)
+        pre[i + 1] = pre[i] + (this.outside(i) || this.crosses(i, (i + 1) % n) ? 1 : 0);
+      this.prefix = pre;
+    }
+    return this.prefix;
+  }
+
   pointOutside(p: Point): boolean {
     const i = this.index.get(p);
     return i === undefined ? !this.t.contains(p) : this.outside(i);
