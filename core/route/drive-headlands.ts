@@ -31,7 +31,7 @@ import {
 } from './lobe-joins.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
-import { dist } from './route-geometry.ts';
+import { dist, leastWay, shortestOf } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
 
 /** A way on that swings the implement over the edge counts this much longer [m]. */
@@ -246,24 +246,20 @@ export class HeadlandDriver {
       // the shortest; joined where the way off, after the loop, can keep it
       // inside too (not where the pass runs nearer the edge, round a sharp
       // corner of an obstacle, say).
-      let bestLen = Number.POSITIVE_INFINITY;
-      for (const dir of dirs) {
-        for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
-          if (la > path.length / 2) continue;
-          const s = path.snap(s0 + dir * la);
-          const at = path.poseAt(s, dir);
-          const c = b.links.connectPoses(pose, at, R, input.region);
-          const len = c
-            ? c.length +
-              (b.links.overhangs(c) ? OVERHANG_PENALTY : 0) +
-              (b.links.inTurnArea(at) ? 0 : EDGE_JOIN_PENALTY)
-            : bestLen;
-          if (c && len < bestLen) {
-            bestLen = len;
-            chosen = { s, dir, conn: c };
-          }
-        }
-      }
+      const places = placesAhead(path, s0, dirs, pose, R);
+      const on = shortestOf(places, ({ at }) => {
+        const c = b.links.connectPoses(pose, at, R, input.region);
+        return c
+          ? {
+              c,
+              length:
+                c.length +
+                (b.links.overhangs(c) ? OVERHANG_PENALTY : 0) +
+                (b.links.inTurnArea(at) ? 0 : EDGE_JOIN_PENALTY),
+            }
+          : null;
+      });
+      if (on) chosen = { s: on.place.s, dir: on.place.dir, conn: on.way.c };
       // A way on that keeps the implement inside, at a detour of a few turning
       // radii at most, joined no farther round the pass than where a lobe
       // leaves or rejoins it (the loop from there takes in the same lobes; a
@@ -339,20 +335,11 @@ export class HeadlandDriver {
     if (!chosen && pose) {
       // Else a way on that reverses farther than a turn needs.
       const s0 = path.project(pose);
-      let bestLen = Number.POSITIVE_INFINITY;
-      for (const dir of dirs) {
-        for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
-          if (la > path.length / 2) continue;
-          const s = path.snap(s0 + dir * la);
-          const c = b.links.connectPoses(pose, path.poseAt(s, dir), R, input.region, {
-            maxReverse: Number.POSITIVE_INFINITY,
-          });
-          if (c && c.length < bestLen) {
-            bestLen = c.length;
-            chosen = { s, dir, conn: c };
-          }
-        }
-      }
+      const places = placesAhead(path, s0, dirs, pose, R);
+      const on = shortestOf(places, ({ at }) =>
+        b.links.connectPoses(pose, at, R, input.region, { maxReverse: Number.POSITIVE_INFINITY }),
+      );
+      if (on) chosen = { s: on.place.s, dir: on.place.dir, conn: on.way };
     }
     if (!chosen) return false;
     if (chosen.conn) b.pushConnection(chosen.conn, 'HeadlandConnector');
@@ -778,4 +765,28 @@ function mostOf(ring: readonly Point[], pieceOf: (p: Point) => number): number {
       most = n;
     }
   return best;
+}
+
+/**
+ * The places on a pass a way onto it is looked for: 2, 3, 5 and 8 turning
+ * radii on from where the machine is, either way round (up to half the
+ * ring), each with the least way to it from `pose`.
+ */
+function placesAhead(
+  path: RingPath,
+  s0: number,
+  dirs: readonly RingDirection[],
+  pose: Pose,
+  R: number,
+): { s: number; dir: RingDirection; at: Pose; least: number }[] {
+  const places: { s: number; dir: RingDirection; at: Pose; least: number }[] = [];
+  for (const dir of dirs) {
+    for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
+      if (la > path.length / 2) continue;
+      const s = path.snap(s0 + dir * la);
+      const at = path.poseAt(s, dir);
+      places.push({ s, dir, at, least: leastWay(pose, at, R) });
+    }
+  }
+  return places;
 }

@@ -35,6 +35,42 @@ export function dist(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
+/**
+ * No way from pose `a` to pose `b` at turning radius `r` is shorter than
+ * this [m]: the straight distance, and the heading change at one radian per
+ * radius of arc (a little less, for rounding).
+ */
+export function leastWay(a: Pose, b: Pose, r: number): number {
+  return Math.max(dist(a, b), r * Math.abs(angleDiffRad(b.heading, a.heading))) - 1e-6;
+}
+
+/**
+ * The shortest way `find` finds to one of the places (the first of the
+ * shortest, in their order), at most `maxLength` long; null where none is.
+ * A place whose least way is longer than the best found (or than
+ * `maxLength`) is not looked for.
+ */
+export function shortestOf<P extends { least: number }, W extends { length: number }>(
+  places: readonly P[],
+  find: (place: P) => W | null,
+  maxLength = Number.POSITIVE_INFINITY,
+): { place: P; way: W } | null {
+  const order = [...places.keys()].sort((i, j) => places[i].least - places[j].least || i - j);
+  let best: { place: P; way: W } | null = null;
+  let bestAt = -1;
+  for (const k of order) {
+    const place = places[k];
+    if (place.least > Math.min(maxLength, best ? best.way.length : maxLength)) break;
+    const way = find(place);
+    if (!way || !(way.length <= maxLength)) continue;
+    if (!best || way.length < best.way.length || (way.length === best.way.length && k < bestAt)) {
+      best = { place, way };
+      bestAt = k;
+    }
+  }
+  return best;
+}
+
 /** The point `d` along `heading` from `p` (back from it for d < 0). */
 export function along(p: Point, heading: number, d: number): Point {
   return { x: p.x + d * Math.cos(heading), y: p.y + d * Math.sin(heading) };

@@ -18,7 +18,7 @@ import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
-import { dist, pickShorter, samePose } from './route-geometry.ts';
+import { dist, leastWay, pickShorter, samePose, shortestOf } from './route-geometry.ts';
 import { type SharedLinks, sharedLinks } from './shared-links.ts';
 import { MAX_REVERSE_RADII, TightTurns } from './tight-turns.ts';
 
@@ -582,7 +582,6 @@ export class RouteLinks {
     const band = !t.contains(from);
     const R = this.R;
     const s0 = path.project(from);
-    let best: (RingJoin & { length: number }) | null = null;
     // A short ring (round a small obstacle) is tried all round, every eighth of its length.
     const offsets = JOIN_RADII.map((k) => k * R);
     if (offsets[offsets.length - 1] > path.length / 2) {
@@ -597,50 +596,48 @@ export class RouteLinks {
         4 * eighth,
       );
     }
-    for (const dir of band ? [] : dirs) {
-      for (const off of offsets) {
-        if (off > path.length / 2) break;
-        const s = path.snap(s0 + dir * off);
-        const to = path.poseAt(s, dir);
-        if (!t.contains(to) || !usable(s)) continue;
-        const c = this.connectPoses(from, to, R, this.region, {}, 'turnArea');
-        if (c && c.length <= maxLength && (!best || c.length < best.length))
-          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
-      }
-    }
-    if (best) return best;
+    // (Places no way reaches shorter than the best found are not looked for: shortestOf.)
+    const join = (p: { s: number; dir: RingDirection }, c: Connection): RingJoin => ({
+      s: p.s,
+      dir: p.dir,
+      legs: [[c, 'HeadlandConnector']],
+    });
+    const inTurnArea = (p: { to: Pose; s: number }) => t.contains(p.to) && usable(p.s);
+    const turns = shortestOf(
+      ringPlaces(from, path, s0, band ? [] : dirs, offsets, R).filter(inTurnArea),
+      (p) => this.connectPoses(from, p.to, R, this.region, {}, 'turnArea'),
+      maxLength,
+    );
+    if (turns) return join(turns.place, turns.way);
     // A turn that backs up first, where the way ahead leaves the turn area
     // within two turning radii (the way in ends at a narrow strip's tip, say).
     const ahead = { x: from.x + 2 * R * Math.cos(from.heading), y: from.y + 2 * R * Math.sin(from.heading) };
-    for (const dir of band || !t.contains(ahead) || t.segmentCrosses(from, ahead) ? dirs : []) {
-      for (const off of offsets) {
-        if (off > path.length / 2) break;
-        const s = path.snap(s0 + dir * off);
-        const to = path.poseAt(s, dir);
-        if (!t.contains(to) || !usable(s)) continue;
-        const c = this.tipTurn(from, to, TIP_REACH_RADII * R, TIP_REACH_RADII * R, band);
-        if (c && c.length <= maxLength && (!best || c.length < best.length))
-          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
-      }
-    }
-    if (best) return best;
+    const backing = band || !t.contains(ahead) || t.segmentCrosses(from, ahead);
+    const tips = shortestOf(
+      ringPlaces(from, path, s0, backing ? dirs : [], offsets, R).filter(inTurnArea),
+      (p) => this.tipTurn(from, p.to, TIP_REACH_RADII * R, TIP_REACH_RADII * R, band),
+      maxLength,
+    );
+    if (tips) return join(tips.place, tips.way);
     const held = this.heldTravel();
     if (!held || band) return this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
-    for (const dir of dirs) {
-      for (const k of [2, 5]) {
-        if (k * R > path.length / 2) break;
-        const s = path.snap(s0 + dir * k * R);
-        const to = path.poseAt(s, dir);
-        if (!t.contains(to) || !usable(s)) continue;
-        const legs = held.connect(from, to);
-        // No run backwards longer than a turn needs (travel falls back to longer ones).
-        if (!legs || legs.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R))) continue;
-        const length = legs.reduce((a, c) => a + c.length, 0);
-        if (length <= maxLength && (!best || length < best.length))
-          best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
-      }
-    }
-    return best ?? this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
+    // No run backwards longer than a turn needs (travel falls back to longer ones).
+    const travel = shortestOf(
+      ringPlaces(from, path, s0, dirs, [2 * R, 5 * R], R).filter(inTurnArea),
+      (p) => {
+        const legs = held.connect(from, p.to);
+        if (!legs || legs.some((c) => reversesFarther(c, MAX_REVERSE_RADII * R))) return null;
+        return { legs, length: legs.reduce((a, c) => a + c.length, 0) };
+      },
+      maxLength,
+    );
+    if (travel)
+      return {
+        s: travel.place.s,
+        dir: travel.place.dir,
+        legs: travel.way.legs.map((c) => [c, 'Connector']),
+      };
+    return this.joinAlongLines(from, path, dirs, offsets, maxLength, usable);
   }
 
   /**
@@ -661,32 +658,32 @@ export class RouteLinks {
     usable: (s: number) => boolean,
   ): RingJoin | null {
     const s0 = path.project(from);
-    let best: (RingJoin & { length: number }) | null = null;
-    for (const dir of dirs) {
-      for (const off of offsets) {
-        if (off > path.length / 2) break;
-        const s = path.snap(s0 + dir * off);
-        if (!usable(s)) continue;
-        const c = this.heldOnto(from, path.poseAt(s, dir));
-        if (c && c.length <= maxLength && (!best || c.length < best.length))
-          best = { s, dir, legs: [[c, 'HeadlandConnector']], length: c.length };
-      }
-    }
+    const places = ringPlaces(from, path, s0, dirs, offsets, this.R).filter((p) => usable(p.s));
+    const turn = shortestOf(places, (p) => this.heldOnto(from, p.to), maxLength);
+    if (turn)
+      return {
+        s: turn.place.s,
+        dir: turn.place.dir,
+        legs: [[turn.way, 'HeadlandConnector']],
+      };
     const held = this.heldTravel();
-    if (best || !held) return best;
+    if (!held) return null;
     // Else through the field, held so, at the nearest places either way.
-    for (const dir of dirs) {
-      for (const off of offsets.slice(0, 2)) {
-        if (off > path.length / 2) break;
-        const s = path.snap(s0 + dir * off);
-        if (!usable(s)) continue;
-        const legs = this.heldConnect(held, from, path.poseAt(s, dir));
-        const length = legs ? legs.reduce((a, c) => a + c.length, 0) : Number.POSITIVE_INFINITY;
-        if (legs && length <= maxLength && (!best || length < best.length))
-          best = { s, dir, legs: legs.map((c) => [c, 'Connector']), length };
-      }
-    }
-    return best;
+    const travel = shortestOf(
+      ringPlaces(from, path, s0, dirs, offsets.slice(0, 2), this.R).filter((p) => usable(p.s)),
+      (p) => {
+        const legs = this.heldConnect(held, from, p.to);
+        return legs ? { legs, length: legs.reduce((a, c) => a + c.length, 0) } : null;
+      },
+      maxLength,
+    );
+    return travel
+      ? {
+          s: travel.place.s,
+          dir: travel.place.dir,
+          legs: travel.way.legs.map((c) => [c, 'Connector']),
+        }
+      : null;
   }
 
   /**
@@ -744,4 +741,29 @@ function withStraight(
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
 function reversesFarther(c: Connection, max: number): boolean {
   return c.pieces.some((pc) => pc.reverse && polylineLength(pc.points) > max + 1e-6);
+}
+
+/**
+ * Places on a ring `offsets` on from where `from` projects (s0), either way
+ * round as `dirs` go (up to half the ring), each with the least way to it
+ * from `from`.
+ */
+function ringPlaces(
+  from: Pose,
+  path: RingPath,
+  s0: number,
+  dirs: readonly RingDirection[],
+  offsets: readonly number[],
+  R: number,
+): { s: number; dir: RingDirection; to: Pose; least: number }[] {
+  const places: { s: number; dir: RingDirection; to: Pose; least: number }[] = [];
+  for (const dir of dirs) {
+    for (const off of offsets) {
+      if (off > path.length / 2) break;
+      const s = path.snap(s0 + dir * off);
+      const to = path.poseAt(s, dir);
+      places.push({ s, dir, to, least: leastWay(from, to, R) });
+    }
+  }
+  return places;
 }
