@@ -12,7 +12,7 @@ import type { Point, Pose } from '../types/index.ts';
 import type { Connection, ConnectOptions } from './connect.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingVertices } from './ring-vertices.ts';
-import { dist, singleChord } from './route-geometry.ts';
+import { dist, leastWay, shortestOf, singleChord } from './route-geometry.ts';
 import type { Found, RouteRing } from './route-links.ts';
 
 /**
@@ -267,10 +267,12 @@ export class RingTravel {
       // (the ways on or off do not fit where the ring squeezes past an
       // obstacle's end, say), leads of one turning radius are tried too.
       if (leads.length === 1 && !(best && best.length > FAR_TIMES * dist(from, to) + FAR_RADII * R)) break;
+      // The ways along each ring that passes near both ends (each way round,
+      // with each lead), the shortest of them at least first (shortestOf).
+      const places: AlongPlace[] = [];
       for (const r of this.travelRings) {
         const p = r.path;
         if (p.length < 8 * R) continue;
-        // Only rings that pass near both ends are worth a try.
         const reach = 4 * R + 2 * w;
         const s0 = p.project(from);
         if (dist(p.pointAt(s0), from) > reach) continue;
@@ -286,36 +288,77 @@ export class RingTravel {
             const round = this.held() && !this.stretchInside(p, a, travel, dir);
             const on = p.poseAt(a, dir);
             const off = p.arrivalPoseAt(a + dir * travel, dir);
-            // Along the ring itself, as long as it: no use taking the stretch when that cannot be shorter.
-            if (!round && best && travel + dist(from, on) + dist(off, to) >= best.length) continue;
-            const pts = p.stretch(a, travel, dir);
-            if (pts.length < 2 || singleChord(pts)) continue;
-            const along = round ? this.roundedStretch(p, a, travel, dir) : [ringLeg(pts, travel)];
-            if (!along) continue;
-            const alongLength = along.reduce((t, c) => t + c.length, 0);
-            // No way on or off is shorter than the straight line: no use linking a way that cannot be shorter.
-            if (best && alongLength + dist(from, on) + dist(off, to) >= best.length) continue;
-            const c1 = this.link(from, on, opts);
-            if (!c1) continue;
-            const c2 = this.link(off, to, opts);
-            if (!c2) continue;
-            const length = c1.length + alongLength + c2.length;
-            if (!best || length < best.length) {
-              best = {
-                length,
-                legs: [
-                  [c1, 'HeadlandConnector'],
-                  ...along.map((c): [Connection, 'HeadlandConnector'] => [c, 'HeadlandConnector']),
-                  [c2, 'HeadlandConnector'],
-                ],
-              };
-            }
+            const leastOn = leastWay(from, on, R);
+            const leastOff = leastWay(off, to, R);
+            // Along the ring itself, as long as it; round a stretch, no shorter
+            // than the straight distance (the ring turns sharper than the
+            // machine at its corners: its heading tells nothing).
+            const leastAlong = round ? dist(on, off) : travel;
+            places.push({
+              p,
+              dir,
+              a,
+              travel,
+              round,
+              on,
+              off,
+              leastOn,
+              leastOff,
+              least: leastOn + leastAlong + leastOff,
+            });
           }
         }
       }
+      const found = shortestOf(places, (q, bound) => this.along(from, to, q, opts, bound));
+      if (found && (!best || found.way.length < best.length)) best = found.way;
     }
     return best;
   }
+
+  /**
+   * The way from `from` along the ring of `q` to `to`; null where none is,
+   * or none as short as `bound`.
+   */
+  private along(from: Pose, to: Pose, q: AlongPlace, opts: ConnectOptions, bound: number): Found | null {
+    const { p, a, travel, dir } = q;
+    const pts = p.stretch(a, travel, dir);
+    if (pts.length < 2 || singleChord(pts)) return null;
+    const along = q.round ? this.roundedStretch(p, a, travel, dir) : [ringLeg(pts, travel)];
+    if (!along) return null;
+    const alongLength = along.reduce((t, c) => t + c.length, 0);
+    // No way on or off is shorter than its least way: no use linking a way that cannot be as short.
+    if (q.leastOn + alongLength + q.leastOff > bound) return null;
+    const c1 = this.link(from, q.on, opts);
+    if (!c1 || c1.length + alongLength + q.leastOff > bound) return null;
+    const c2 = this.link(q.off, to, opts);
+    if (!c2) return null;
+    return {
+      length: c1.length + alongLength + c2.length,
+      legs: [
+        [c1, 'HeadlandConnector'],
+        ...along.map((c): [Connection, 'HeadlandConnector'] => [c, 'HeadlandConnector']),
+        [c2, 'HeadlandConnector'],
+      ],
+    };
+  }
+}
+
+/** A way along a ring alongRing tries: from `a`, `travel` long in direction `dir`. */
+interface AlongPlace {
+  p: RingPath;
+  dir: RingDirection;
+  a: number;
+  travel: number;
+  /** Held to the turn area, round the stretches where the ring leaves it. */
+  round: boolean;
+  /** Where the way joins the ring and leaves it. */
+  on: Pose;
+  off: Pose;
+  /** The least ways onto the ring and off it [m]. */
+  leastOn: number;
+  leastOff: number;
+  /** No way along this place is shorter [m]. */
+  least: number;
 }
 
 /** Travel along a ring as a connection. */

@@ -48,11 +48,12 @@ export function leastWay(a: Pose, b: Pose, r: number): number {
  * The shortest way `find` finds to one of the places (the first of the
  * shortest, in their order), at most `maxLength` long; null where none is.
  * A place whose least way is longer than the best found (or than
- * `maxLength`) is not looked for.
+ * `maxLength`) is not looked for; `find` is told that length (`bound`) and
+ * may give up on a way it knows to be longer.
  */
 export function shortestOf<P extends { least: number }, W extends { length: number }>(
   places: readonly P[],
-  find: (place: P) => W | null,
+  find: (place: P, bound: number) => W | null,
   maxLength = Number.POSITIVE_INFINITY,
 ): { place: P; way: W } | null {
   const order = [...places.keys()].sort((i, j) => places[i].least - places[j].least || i - j);
@@ -60,8 +61,9 @@ export function shortestOf<P extends { least: number }, W extends { length: numb
   let bestAt = -1;
   for (const k of order) {
     const place = places[k];
-    if (place.least > Math.min(maxLength, best ? best.way.length : maxLength)) break;
-    const way = find(place);
+    const bound = best ? Math.min(maxLength, best.way.length) : maxLength;
+    if (place.least > bound) break;
+    const way = find(place, bound);
     if (!way || !(way.length <= maxLength)) continue;
     if (!best || way.length < best.way.length || (way.length === best.way.length && k < bestAt)) {
       best = { place, way };
