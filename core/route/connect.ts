@@ -62,10 +62,13 @@ export interface ConnectOptions {
 }
 
 /**
- * The connections found so far in each region, by their ends and options: a
- * route asks for the same way more than once (its links are looked for
+ * The long searches made so far in each region, by their ends and options:
+ * a route asks for the same way more than once (its links are looked for
  * again as the route grows and the search widens), and the answer is the
- * same every time. Kept in buckets by a hash of the ends.
+ * same every time. Kept in buckets by a hash of the ends. Only ways that
+ * reverse and ways not found are kept: a forward way is found again at
+ * once (the first Dubins path that fits), and keeping every way found, with
+ * its samples, costs the garbage collector more than finding those again.
  */
 const found = new WeakMap<EdgeIndex, Map<number, KnownWay[]>>();
 
@@ -111,6 +114,7 @@ export function connectPoses(
   const bucket = known.get(h);
   if (bucket) for (const k of bucket) if (sameWay(k, from, to, radius, opts)) return k.connection;
   const c = search(from, to, radius, region, opts);
+  if (c && !c.pieces.some((pc) => pc.reverse)) return c;
   const entry: KnownWay = {
     from: { x: from.x, y: from.y, heading: from.heading },
     to: { x: to.x, y: to.y, heading: to.heading },
