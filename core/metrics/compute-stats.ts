@@ -119,8 +119,12 @@ export function computeStats(input: StatsInput): PlanStats {
     overhangArea: 0,
   };
   // The strips are kept (until the plan goes) for the missed pieces, which the
-  // plan audit describes when a zone is covered too little.
-  if (missedArea > 0) missedRegions.set(stats, () => difference(input.field, strips));
+  // plan audit describes when a zone is covered too little; the field's own
+  // list is not, so the strips measured in it go when its planning ends.
+  if (missedArea > 0) {
+    const field = input.field.slice();
+    missedRegions.set(stats, () => difference(field, strips));
+  }
   return stats;
 }
 
@@ -136,7 +140,9 @@ interface MeasuredStrip {
  * The strips measured in each field (by the field, its index and the half
  * width), by a hash of their centre lines: a zone's plan is measured again
  * and again (with run-ons, with corridor passes) with most of its parts
- * the same. The strips kept are shared: not to be changed.
+ * the same. The strips kept are shared: not to be changed. Each is kept
+ * with the centre line it was measured for, the part's own points (a
+ * planned part's points are never changed).
  */
 const measuredStrips = new WeakMap<
   readonly Polygon[],
@@ -164,6 +170,7 @@ function stripsMeasured(input: StatsInput): Map<number, MeasuredStrip[]> {
 }
 
 function samePoints(a: readonly Point[], b: readonly Point[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i].x !== b[i].x || a[i].y !== b[i].y) return false;
   return true;
@@ -201,7 +208,7 @@ function stripOf(
       ? L * w
       : intersectionArea(strip, input.field);
   const m: MeasuredStrip = {
-    points: part.points.map((q) => ({ x: q.x, y: q.y })),
+    points: part.points,
     track,
     strip,
     inField,
