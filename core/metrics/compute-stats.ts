@@ -132,7 +132,8 @@ export function computeStats(input: StatsInput): PlanStats {
 interface MeasuredStrip {
   points: readonly Point[];
   track: boolean;
-  strip: Polygon[];
+  /** The strip (none kept for a straight: see stripOf). */
+  strip?: Polygon[];
   inField: number;
 }
 
@@ -186,16 +187,20 @@ function stripOf(
   const track = part.type === 'RouteTrack';
   let h = track ? 1 : 2;
   for (const q of part.points) h = mixNumber(mixNumber(h, q.x), q.y);
-  const bucket = known.get(h);
-  if (bucket) for (const m of bucket) if (m.track === track && samePoints(m.points, part.points)) return m;
   const w = input.machine.swathWidth;
   const hw = w / 2;
+  const straight = part.points.length === 2;
+  const bucket = known.get(h);
+  if (bucket)
+    for (const m of bucket)
+      if (m.track === track && samePoints(m.points, part.points))
+        return m.strip
+          ? { strip: m.strip, inField: m.inField }
+          : { strip: rectStrip(part.points, hw), inField: m.inField };
   const closed = isLoop(part.points);
   let strip: Polygon[];
-  if (part.points.length === 2) {
-    // A straight: its strip is the rectangle around it.
-    const r = stripRect(part.points[0], part.points[1], hw);
-    strip = r ? [{ outer: r, holes: [] }] : [];
+  if (straight) {
+    strip = rectStrip(part.points, hw);
   } else {
     // Centre lines simplified within 2 cm for the strips: the area changes by
     // far less than the reporting tolerance, and buffering gets much lighter.
@@ -207,15 +212,16 @@ function stripOf(
     track && part.points.length === 2 && rectInside(part.points[0], part.points[1], hw, input.fieldIndex)
       ? L * w
       : intersectionArea(strip, input.field);
+  // A straight's rectangle is made again when asked for (it costs less than keeping it).
   const m: MeasuredStrip = {
     points: part.points,
     track,
-    strip,
+    ...(straight ? {} : { strip }),
     inField,
   };
   if (bucket) bucket.push(m);
   else known.set(h, [m]);
-  return m;
+  return { strip, inField };
 }
 
 /** How to build the missed pieces of the zones measured here, by their statistics (see missedPolygons). */
@@ -312,6 +318,12 @@ export function rotatePolygons(polys: readonly Polygon[], angle: number): Polygo
   const s = Math.sin(angle);
   const turn = (ring: readonly Point[]) => ring.map((q) => ({ x: q.x * c - q.y * s, y: q.x * s + q.y * c }));
   return polys.map((p) => ({ outer: turn(p.outer), holes: p.holes.map(turn) }));
+}
+
+/** The strip of a straight (its two points): the rectangle round it, none for a point. */
+function rectStrip(pts: readonly Point[], hw: number): Polygon[] {
+  const r = stripRect(pts[0], pts[1], hw);
+  return r ? [{ outer: r, holes: [] }] : [];
 }
 
 /** The rectangle of half-width hw around segment ab, counter-clockwise; null for a point. */
