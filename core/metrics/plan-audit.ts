@@ -27,6 +27,7 @@ import { bufferLines, difference } from '../geometry/clip.ts';
 import { signedArea } from '../geometry/polygon.ts';
 import { ringLength } from '../geometry/vec.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
+import { OffsetIndex } from './offset-index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
 import { markNecks, type Overhang, outsideArea, overhang } from './turn-overhang.ts';
 
@@ -420,12 +421,37 @@ function duplicates(
   others: readonly PathPart[],
   r: number,
 ): { trackLength: number; duplicateTrackLength: number } {
-  // Cells a swath wide: a track is walked in fewer pieces, and its
-  // neighbours a swath off still mostly fall in cells of their own.
-  const grid = new SegmentGrid(
-    [...tracks, ...others].map((p) => p.points),
-    Math.max(1, 4 * r),
-  );
+  // The segments of all the track parts (this zone's first), with the part each is of.
+  const lines = [...tracks, ...others].map((p) => p.points);
+  let count = 0;
+  for (const l of lines) count += Math.max(0, l.length - 1);
+  const seg = {
+    ax: new Float64Array(count),
+    ay: new Float64Array(count),
+    bx: new Float64Array(count),
+    by: new Float64Array(count),
+    owner: new Int32Array(count),
+  };
+  let k = 0;
+  let heading = 0;
+  let longest = -1;
+  lines.forEach((l, i) => {
+    for (let j = 1; j < l.length; j++, k++) {
+      seg.ax[k] = l[j - 1].x;
+      seg.ay[k] = l[j - 1].y;
+      seg.bx[k] = l[j].x;
+      seg.by[k] = l[j].y;
+      seg.owner[k] = i;
+      const l2 = (l[j].x - l[j - 1].x) ** 2 + (l[j].y - l[j - 1].y) ** 2;
+      if (l2 > longest) {
+        longest = l2;
+        heading = Math.atan2(l[j].y - l[j - 1].y, l[j].x - l[j - 1].x);
+      }
+    }
+  });
+  // Neighbours looked for across the tracks' heading: parallel tracks a
+  // swath apart are not near one another however long they are.
+  const near = new OffsetIndex(seg.ax, seg.ay, seg.bx, seg.by, count, heading);
   let own = 0;
   for (const t of tracks) own += Math.max(0, t.points.length - 1);
   const sinMax = Math.sin(PARALLEL);
@@ -435,35 +461,34 @@ function duplicates(
   let trackLength = 0;
   let dup = 0;
   for (let e0 = 0; e0 < own; e0++) {
-    const px = grid.ax[e0];
-    const py = grid.ay[e0];
-    const qx = grid.bx[e0];
-    const qy = grid.by[e0];
+    const px = seg.ax[e0];
+    const py = seg.ay[e0];
+    const qx = seg.bx[e0];
+    const qy = seg.by[e0];
     const L = Math.sqrt((qx - px) * (qx - px) + (qy - py) * (qy - py));
     trackLength += L;
     if (L === 0) continue;
-    const self = grid.owner[e0];
+    const self = seg.owner[e0];
     let n = 0;
     const x0 = Math.min(px, qx) - r;
     const x1 = Math.max(px, qx) + r;
     const y0 = Math.min(py, qy) - r;
     const y1 = Math.max(py, qy) + r;
-    grid.forEachNearSegment(px, py, qx, qy, r, (e) => {
-      if (grid.owner[e] === self) return;
+    near.forEachNear(e0, r, (e) => {
+      if (seg.owner[e] === self) return;
       // Boxes apart by more than r: nothing near (as capsuleInterval finds first).
-      const ax = grid.ax[e];
-      const bx = grid.bx[e];
-      const ay = grid.ay[e];
-      const by = grid.by[e];
+      const ax = seg.ax[e];
+      const bx = seg.bx[e];
+      const ay = seg.ay[e];
+      const by = seg.by[e];
       if (x0 > Math.max(ax, bx) || x1 < Math.min(ax, bx) || y0 > Math.max(ay, by) || y1 < Math.min(ay, by))
         return;
-      const ex = grid.bx[e] - grid.ax[e];
-      const ey = grid.by[e] - grid.ay[e];
+      const ex = seg.bx[e] - seg.ax[e];
+      const ey = seg.by[e] - seg.ay[e];
       const el = Math.sqrt(ex * ex + ey * ey);
       if (el === 0) return;
       if (Math.abs((qx - px) * ey - (qy - py) * ex) > sinMax * L * el) return;
-      if (!capsuleInterval(px, py, qx, qy, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e], r, one, false))
-        return;
+      if (!capsuleInterval(px, py, qx, qy, seg.ax[e], seg.ay[e], seg.bx[e], seg.by[e], r, one, false)) return;
       if (2 * n + 2 > buf.length) {
         const b = new Float64Array(buf.length * 2);
         b.set(buf);
