@@ -359,14 +359,7 @@ export function bufferRings(rings: readonly (readonly Point[])[], hw: number): P
 /** Area of the union of the given polygons [m^2]. */
 export function unionArea(polys: readonly Polygon[]): number {
   if (polys.length === 0) return 0;
-  return areaOf(W.booleanPaths(W.ClipType.Union, W.FillRule.NonZero, intPaths(polys), null));
-}
-
-/** Summed signed area of integer paths [m^2]. */
-function areaOf(paths: readonly W.IntPath[]): number {
-  let a = 0;
-  for (const p of paths) a += W.pathArea(p);
-  return a / (SCALE * SCALE);
+  return W.booleanArea(W.ClipType.Union, W.FillRule.NonZero, intPaths(polys), null) / (SCALE * SCALE);
 }
 
 /**
@@ -384,8 +377,9 @@ export function intersectionArea(a: readonly Polygon[], b: readonly Polygon[]): 
   const lo = Math.max(ra.lo, rb.lo);
   const hi = Math.min(ra.hi, rb.hi);
   if (lo > hi) return 0;
-  return areaOf(
-    W.booleanPaths(W.ClipType.Intersection, W.FillRule.NonZero, inBand(pa, lo, hi), inBand(pb, lo, hi)),
+  return (
+    W.booleanArea(W.ClipType.Intersection, W.FillRule.NonZero, inBand(pa, lo, hi), inBand(pb, lo, hi)) /
+    (SCALE * SCALE)
   );
 }
 

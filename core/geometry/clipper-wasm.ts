@@ -42,6 +42,8 @@ interface Engine {
   FillRule: { NonZero: Enum; Positive: Enum };
   JoinType: { Square: Enum; Round: Enum; Miter: Enum };
   EndType: { Polygon: Enum; Joined: Enum; Butt: Enum; Square: Enum; Round: Enum };
+  /** Summed signed area of the paths (the shoelace sum of each, as pathArea, added in order). */
+  AreaPathsD(paths: PathsD): number;
   InflatePathsD(
     paths: PathsD,
     delta: number,
@@ -90,6 +92,31 @@ export function booleanPaths(
   subject: readonly IntPath[],
   clip: readonly IntPath[] | null,
 ): IntPath[] {
+  return execute(type, fill, subject, clip, pathsOut);
+}
+
+/**
+ * The summed signed area of what booleanPaths gives [units^2] (pathArea of
+ * each path, added in order), measured where the engine holds the paths:
+ * none is copied out.
+ */
+export function booleanArea(
+  type: Enum,
+  fill: Enum,
+  subject: readonly IntPath[],
+  clip: readonly IntPath[] | null,
+): number {
+  return execute(type, fill, subject, clip, (out) => engine.AreaPathsD(out));
+}
+
+/** A boolean operation, its result read by `read` before it is freed. */
+function execute<T>(
+  type: Enum,
+  fill: Enum,
+  subject: readonly IntPath[],
+  clip: readonly IntPath[] | null,
+  read: (out: PathsD) => T,
+): T {
   const c = new engine.ClipperD(0);
   const s = toEngine(subject);
   const k = clip ? toEngine(clip) : null;
@@ -98,7 +125,7 @@ export function booleanPaths(
     c.AddSubject(s);
     if (k) c.AddClip(k);
     c.ExecutePath(type, fill, out);
-    return pathsOut(out);
+    return read(out);
   } finally {
     out.delete();
     k?.delete();
