@@ -449,9 +449,16 @@ function duplicates(
       }
     }
   });
-  // Neighbours looked for across the tracks' heading: parallel tracks a
-  // swath apart are not near one another however long they are.
-  const near = new OffsetIndex(seg.ax, seg.ay, seg.bx, seg.by, count, heading);
+  // Straight tracks: neighbours looked for across their heading (parallel
+  // tracks a swath apart are none however long they are); curved ones
+  // (spiral loops run every way) in the grid cells along them.
+  const straight = lines.every((l) => l.length === 2);
+  const across = straight ? new OffsetIndex(seg.ax, seg.ay, seg.bx, seg.by, count, heading) : null;
+  const grid = straight ? null : new SegmentGrid(lines, Math.max(1, 4 * r));
+  const near = (e0: number, f: (e: number) => void) =>
+    across
+      ? across.forEachNear(e0, r, f)
+      : grid?.forEachNearSegment(seg.ax[e0], seg.ay[e0], seg.bx[e0], seg.by[e0], r, f);
   let own = 0;
   for (const t of tracks) own += Math.max(0, t.points.length - 1);
   const sinMax = Math.sin(PARALLEL);
@@ -474,7 +481,7 @@ function duplicates(
     const x1 = Math.max(px, qx) + r;
     const y0 = Math.min(py, qy) - r;
     const y1 = Math.max(py, qy) + r;
-    near.forEachNear(e0, r, (e) => {
+    near(e0, (e) => {
       if (seg.owner[e] === self) return;
       // Boxes apart by more than r: nothing near (as capsuleInterval finds first).
       const ax = seg.ax[e];
