@@ -235,7 +235,7 @@ export class RingTravel {
         if (end > travel || u1 < out[j][1] || u1 > travel) break;
         const s0 = path.wrap(a + dir * u0);
         const s1 = path.wrap(a + dir * u1);
-        const key = `${dir} ${s0.toFixed(3)} ${s1.toFixed(3)}`;
+        const key = `${dir} ${s0} ${s1}`;
         let c = cache.get(key);
         if (c === undefined) {
           c = this.link(path.arrivalPoseAt(s0, dir), path.poseAt(s1, dir), { allowReverse: false });
