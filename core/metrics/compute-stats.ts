@@ -209,7 +209,7 @@ function stripOf(
     strip = closed ? bufferRings([line], hw) : bufferLines([line], hw, 'butt');
   }
   const inField =
-    track && part.points.length === 2 && rectInside(part.points[0], part.points[1], hw, input.fieldIndex)
+    track && straight && rectInside(part.points[0], part.points[1], hw, input.fieldIndex)
       ? L * w
       : intersectionArea(strip, input.field);
   // A straight's rectangle is made again when asked for (it costs less than keeping it).

@@ -273,6 +273,7 @@ export class RingTravel {
       for (const r of this.travelRings) {
         const p = r.path;
         if (p.length < 8 * R) continue;
+        // Only rings that pass near both ends are worth a try.
         const reach = 4 * R + 2 * w;
         const s0 = p.project(from);
         if (dist(p.pointAt(s0), from) > reach) continue;
