@@ -31,8 +31,11 @@ import {
 } from './lobe-joins.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import type { RouteBuilder } from './route-builder.ts';
-import { dist, leastWay, shortestOf } from './route-geometry.ts';
+import { dist, ringPlaces, shortestOf } from './route-geometry.ts';
 import type { RouteRing } from './route-links.ts';
+
+/** Where a way onto a pass is looked for: this many turning radii on from the machine, either way round. */
+const WAYS_ON_RADII = [2, 3, 5, 8];
 
 /** A way on that swings the implement over the edge counts this much longer [m]. */
 const OVERHANG_PENALTY = 1e6;
@@ -246,8 +249,15 @@ export class HeadlandDriver {
       // the shortest; joined where the way off, after the loop, can keep it
       // inside too (not where the pass runs nearer the edge, round a sharp
       // corner of an obstacle, say).
-      const places = placesAhead(path, s0, dirs, pose, R);
-      const on = shortestOf(places, ({ at }) => {
+      const places = ringPlaces(
+        pose,
+        path,
+        s0,
+        dirs,
+        WAYS_ON_RADII.map((k) => k * R),
+        R,
+      );
+      const on = shortestOf(places, ({ to: at }) => {
         const c = b.links.connectPoses(pose, at, R, input.region);
         return c
           ? {
@@ -335,8 +345,15 @@ export class HeadlandDriver {
     if (!chosen && pose) {
       // Else a way on that reverses farther than a turn needs.
       const s0 = path.project(pose);
-      const places = placesAhead(path, s0, dirs, pose, R);
-      const on = shortestOf(places, ({ at }) =>
+      const places = ringPlaces(
+        pose,
+        path,
+        s0,
+        dirs,
+        WAYS_ON_RADII.map((k) => k * R),
+        R,
+      );
+      const on = shortestOf(places, ({ to: at }) =>
         b.links.connectPoses(pose, at, R, input.region, { maxReverse: Number.POSITIVE_INFINITY }),
       );
       if (on) chosen = { s: on.place.s, dir: on.place.dir, conn: on.way };
@@ -765,28 +782,4 @@ function mostOf(ring: readonly Point[], pieceOf: (p: Point) => number): number {
       most = n;
     }
   return best;
-}
-
-/**
- * The places on a pass a way onto it is looked for: 2, 3, 5 and 8 turning
- * radii on from where the machine is, either way round (up to half the
- * ring), each with the least way to it from `pose`.
- */
-function placesAhead(
-  path: RingPath,
-  s0: number,
-  dirs: readonly RingDirection[],
-  pose: Pose,
-  R: number,
-): { s: number; dir: RingDirection; at: Pose; least: number }[] {
-  const places: { s: number; dir: RingDirection; at: Pose; least: number }[] = [];
-  for (const dir of dirs) {
-    for (const la of [2 * R, 3 * R, 5 * R, 8 * R]) {
-      if (la > path.length / 2) continue;
-      const s = path.snap(s0 + dir * la);
-      const at = path.poseAt(s, dir);
-      places.push({ s, dir, at, least: leastWay(pose, at, R) });
-    }
-  }
-  return places;
 }

@@ -1,6 +1,7 @@
 /** Small geometric helpers of the route modules. */
 import { polylineLength } from '../geometry/vec.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
+import type { RingDirection, RingPath } from './ring-path.ts';
 
 /** A pose at p heading towards target (used where a route node starts or ends the route). */
 export function entryPose(p: Point, target: Pose, arriving = false): Pose {
@@ -71,6 +72,31 @@ export function shortestOf<P extends { least: number }, W extends { length: numb
     }
   }
   return best;
+}
+
+/**
+ * Places on a ring `offsets` on from where `from` projects (s0), either way
+ * round as `dirs` go (up to half the ring), each with the least way to it
+ * from `from`.
+ */
+export function ringPlaces(
+  from: Pose,
+  path: RingPath,
+  s0: number,
+  dirs: readonly RingDirection[],
+  offsets: readonly number[],
+  R: number,
+): { s: number; dir: RingDirection; to: Pose; least: number }[] {
+  const places: { s: number; dir: RingDirection; to: Pose; least: number }[] = [];
+  for (const dir of dirs) {
+    for (const off of offsets) {
+      if (off > path.length / 2) break;
+      const s = path.snap(s0 + dir * off);
+      const to = path.poseAt(s, dir);
+      places.push({ s, dir, to, least: leastWay(from, to, R) });
+    }
+  }
+  return places;
 }
 
 /** The point `d` along `heading` from `p` (back from it for d < 0). */

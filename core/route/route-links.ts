@@ -18,7 +18,7 @@ import { FieldTravel } from './field-travel.ts';
 import { multiPointTurn } from './multi-point-turn.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 import { RingTravel } from './ring-travel.ts';
-import { dist, leastWay, pickShorter, samePose, shortestOf } from './route-geometry.ts';
+import { dist, pickShorter, ringPlaces, samePose, shortestOf } from './route-geometry.ts';
 import { type SharedLinks, sharedLinks } from './shared-links.ts';
 import { MAX_REVERSE_RADII, TightTurns } from './tight-turns.ts';
 
@@ -741,29 +741,4 @@ function withStraight(
 /** True when a piece of the connection runs backwards farther than `max` [m]. */
 function reversesFarther(c: Connection, max: number): boolean {
   return c.pieces.some((pc) => pc.reverse && polylineLength(pc.points) > max + 1e-6);
-}
-
-/**
- * Places on a ring `offsets` on from where `from` projects (s0), either way
- * round as `dirs` go (up to half the ring), each with the least way to it
- * from `from`.
- */
-function ringPlaces(
-  from: Pose,
-  path: RingPath,
-  s0: number,
-  dirs: readonly RingDirection[],
-  offsets: readonly number[],
-  R: number,
-): { s: number; dir: RingDirection; to: Pose; least: number }[] {
-  const places: { s: number; dir: RingDirection; to: Pose; least: number }[] = [];
-  for (const dir of dirs) {
-    for (const off of offsets) {
-      if (off > path.length / 2) break;
-      const s = path.snap(s0 + dir * off);
-      const to = path.poseAt(s, dir);
-      places.push({ s, dir, to, least: leastWay(from, to, R) });
-    }
-  }
-  return places;
 }
