@@ -199,11 +199,26 @@ export function samplePath(
     const y0 = y;
     const h0 = h;
     let last = pts[pts.length - 1];
-    for (let k = 1; k < n; k++) {
-      advance(x0, y0, h0, seg.type, (d * k) / n, radius);
-      if (END[0] !== last.x || END[1] !== last.y) {
-        last = { x: END[0], y: END[1] };
-        pts.push(last);
+    if (seg.type === 'S') {
+      // As advance computes them, with the heading's cosine and sine taken once.
+      const c = Math.cos(h0);
+      const s = Math.sin(h0);
+      for (let k = 1; k < n; k++) {
+        const t = (d * k) / n;
+        const px = x0 + t * c;
+        const py = y0 + t * s;
+        if (px !== last.x || py !== last.y) {
+          last = { x: px, y: py };
+          pts.push(last);
+        }
+      }
+    } else {
+      for (let k = 1; k < n; k++) {
+        advance(x0, y0, h0, seg.type, (d * k) / n, radius);
+        if (END[0] !== last.x || END[1] !== last.y) {
+          last = { x: END[0], y: END[1] };
+          pts.push(last);
+        }
       }
     }
     // The segment end exactly as endPose computes it.
