@@ -13,7 +13,7 @@ import { prepareField } from './field/prepare-field.ts';
 import { difference, intersection, union } from './geometry/clip.ts';
 import { EdgeIndex } from './geometry/edge-index.ts';
 import { multiPolygonArea } from './geometry/polygon.ts';
-import { nearestOnPolyline, polylineLength } from './geometry/vec.ts';
+import { hypot, nearestOnPolyline, polylineLength } from './geometry/vec.ts';
 import { generateHeadlands } from './headland/generate-headlands.ts';
 import { auditPart } from './metrics/audit-zones.ts';
 import { computeStats, sumStats } from './metrics/compute-stats.ts';
@@ -216,7 +216,7 @@ export function planField(req: PlanRequest, hooks: PlanHooks = {}): PlanResult {
 function pickFor(part: Polygon, p: Point | undefined): Point | undefined {
   if (!p) return undefined;
   // (1 mm: outlines cut by the clipper keep their vertices to its precision.)
-  for (const q of part.outer) if (Math.hypot(q.x - p.x, q.y - p.y) < 1e-3) return p;
+  for (const q of part.outer) if (hypot(q.x - p.x, q.y - p.y) < 1e-3) return p;
   return undefined;
 }
 

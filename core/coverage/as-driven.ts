@@ -18,6 +18,7 @@
 import { Clipper } from 'clipper2-ts';
 import { bufferLines, intersection, intersectionArea } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
+import { hypot } from '../geometry/vec.ts';
 import { longestSegmentAngle, rotatePolygons } from '../metrics/compute-stats.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
@@ -131,7 +132,7 @@ function piecesOf(line: readonly Point[]): Point[][] {
   for (let i = 1; i < line.length; i++) {
     const dx = line[i].x - line[i - 1].x;
     const dy = line[i].y - line[i - 1].y;
-    const l = Math.hypot(dx, dy);
+    const l = hypot(dx, dy);
     if (l === 0) continue;
     if (ux === 0 && uy === 0) {
       ux = dx / l;
@@ -163,7 +164,7 @@ export function measureCoverage(
   let workingTime = 0;
   for (const [a, b] of workingRuns(log, opts.maxGapSeconds, opts.maxJump)) {
     for (let i = a + 1; i < b; i++) {
-      workingDistance += Math.hypot(log.x[i] - log.x[i - 1], log.y[i] - log.y[i - 1]);
+      workingDistance += hypot(log.x[i] - log.x[i - 1], log.y[i] - log.y[i - 1]);
       workingTime += log.t[i] - log.t[i - 1];
     }
     const smooth = smoothRun(log, a, b, opts.smoothingSeconds ?? 1);

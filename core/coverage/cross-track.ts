@@ -6,6 +6,8 @@
  * direction [m]). Per track: the error statistics and how much of the track
  * was driven; a track driven for less than a tenth of its length is missed.
  */
+
+import { hypot } from '../geometry/vec.ts';
 import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { Point } from '../types/index.ts';
 import type { DrivenLog } from './as-driven.ts';
@@ -67,7 +69,7 @@ export function crossTrackDeviation(
     first[e] = e === 0 || grid.owner[e - 1] !== o ? 1 : 0;
     last[e] = e === grid.count - 1 || grid.owner[e + 1] !== o ? 1 : 0;
     station[e] = lengths[o];
-    lengths[o] += Math.hypot(grid.bx[e] - grid.ax[e], grid.by[e] - grid.ay[e]);
+    lengths[o] += hypot(grid.bx[e] - grid.ax[e], grid.by[e] - grid.ay[e]);
   }
   const errors: number[][] = tracks.map(() => []);
   const stations: number[][] = tracks.map(() => []);
@@ -83,7 +85,7 @@ export function crossTrackDeviation(
     while (hi + 1 < n && log.t[hi + 1] <= log.t[i] + HEADING_WINDOW) hi++;
     const hx = log.x[hi] - log.x[lo];
     const hy = log.y[hi] - log.y[lo];
-    const hl = Math.hypot(hx, hy);
+    const hl = hypot(hx, hy);
     let best = hw;
     let bestE = -1;
     let bestSigned = 0;
@@ -101,7 +103,7 @@ export function crossTrackDeviation(
       const l = Math.sqrt(l2);
       if (hl > 0 && Math.abs(hx * dx + hy * dy) / (hl * l) < HEADING_TOLERANCE) return;
       const uc = u < 0 ? 0 : u > 1 ? 1 : u;
-      const d = Math.hypot(px - (ax + uc * dx), py - (ay + uc * dy));
+      const d = hypot(px - (ax + uc * dx), py - (ay + uc * dy));
       if (d > best) return;
       best = d;
       bestE = e;

@@ -32,7 +32,7 @@
 import { Clipper } from 'clipper2-ts';
 import { intersection, union } from '../geometry/clip.ts';
 import { polygonArea } from '../geometry/polygon.ts';
-import { headingToBearingDeg } from '../geometry/vec.ts';
+import { headingToBearingDeg, hypot } from '../geometry/vec.ts';
 import { flatten, normalizeHeading, quickScore } from '../tracks/generate-tracks.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
@@ -253,7 +253,7 @@ function cutLines(poly: Polygon, w: number, R: number): Line[] {
   const longEdge = Math.max(2 * w, 2 * R, 10);
   const edges = r.map((a, i) => {
     const b = r[(i + 1) % n];
-    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    const l = hypot(b.x - a.x, b.y - a.y);
     return { a, b, l, h: Math.atan2(b.y - a.y, b.x - a.x) };
   });
   const longIdx = edges.map((e, i) => (e.l >= longEdge ? i : -1)).filter((i) => i >= 0);
@@ -312,7 +312,7 @@ export function splitByLine(poly: Polygon, p: Point, d: Point): Polygon[] {
     y0 = Math.min(y0, q.y);
     y1 = Math.max(y1, q.y);
   }
-  const L = Math.hypot(x1 - x0, y1 - y0) + Math.hypot(p.x - (x0 + x1) / 2, p.y - (y0 + y1) / 2) + 1;
+  const L = hypot(x1 - x0, y1 - y0) + hypot(p.x - (x0 + x1) / 2, p.y - (y0 + y1) / 2) + 1;
   const nx = -d.y;
   const ny = d.x;
   const a = { x: p.x - d.x * L, y: p.y - d.y * L };
@@ -377,7 +377,7 @@ function candidateHeadings(poly: Polygon, w: number): { heading: number; weight:
       const b = r[(i + 1) % r.length];
       return {
         heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)),
-        l: Math.hypot(b.x - a.x, b.y - a.y),
+        l: hypot(b.x - a.x, b.y - a.y),
       };
     });
   const longest = <T extends { l: number }>(xs: T[]) =>

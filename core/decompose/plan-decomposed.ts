@@ -25,6 +25,7 @@ import { difference } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
 import { endTangent } from '../geometry/tangent.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { HeadlandResult } from '../headland/generate-headlands.ts';
 import { computeStats, sumStats } from '../metrics/compute-stats.ts';
 import { drivenPassSwaths } from '../route/headland-corners.ts';
@@ -144,9 +145,7 @@ function orderCells(cells: Cell[], start: Point | undefined): Cell[] {
   let bd = -1;
   cs.forEach((x, i) => {
     // Nearest to the start node, else farthest from the middle (an end of the chain).
-    const d = start
-      ? -Math.hypot(x.p.x - start.x, x.p.y - start.y)
-      : Math.hypot(x.p.x - all.x, x.p.y - all.y);
+    const d = start ? -hypot(x.p.x - start.x, x.p.y - start.y) : hypot(x.p.x - all.x, x.p.y - all.y);
     if (bd === -1 || d > bd) {
       bd = d;
       first = i;
@@ -158,10 +157,7 @@ function orderCells(cells: Cell[], start: Point | undefined): Cell[] {
     const at = out[out.length - 1].p;
     let k = 0;
     for (let i = 1; i < left.length; i++) {
-      if (
-        Math.hypot(left[i].p.x - at.x, left[i].p.y - at.y) <
-        Math.hypot(left[k].p.x - at.x, left[k].p.y - at.y)
-      )
+      if (hypot(left[i].p.x - at.x, left[i].p.y - at.y) < hypot(left[k].p.x - at.x, left[k].p.y - at.y))
         k = i;
     }
     out.push(left.splice(k, 1)[0]);

@@ -14,6 +14,7 @@
 import { difference, intersection, union } from '../geometry/clip.ts';
 import { polygonArea, signedArea } from '../geometry/polygon.ts';
 import { createMetricFrame, wrapLon } from '../geometry/projection.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { MetricFrame, Point, Polygon, PreparedField } from '../types/index.ts';
 import { PlanningError } from '../types/index.ts';
 
@@ -250,9 +251,9 @@ function cleanRing(
       const a = out.length ? out[out.length - 1] : pts[n - 1];
       const b = pts[i];
       const cc = pts[(i + 1) % n];
-      const ab = Math.hypot(b.x - a.x, b.y - a.y);
-      const bc = Math.hypot(cc.x - b.x, cc.y - b.y);
-      const ac = Math.hypot(cc.x - a.x, cc.y - a.y);
+      const ab = hypot(b.x - a.x, b.y - a.y);
+      const bc = hypot(cc.x - b.x, cc.y - b.y);
+      const ac = hypot(cc.x - a.x, cc.y - a.y);
       const cross = (b.x - a.x) * (cc.y - a.y) - (b.y - a.y) * (cc.x - a.x);
       const dev = ac > 1e-12 ? Math.abs(cross) / ac : Math.min(ab, bc);
       const dotp = (b.x - a.x) * (cc.x - b.x) + (b.y - a.y) * (cc.y - b.y);
@@ -302,11 +303,11 @@ function dedupe(pts: Point[]): Point[] {
   const out: Point[] = [];
   for (const p of pts) {
     const last = out[out.length - 1];
-    if (!last || Math.hypot(p.x - last.x, p.y - last.y) >= DUPLICATE_TOLERANCE) out.push(p);
+    if (!last || hypot(p.x - last.x, p.y - last.y) >= DUPLICATE_TOLERANCE) out.push(p);
   }
   while (
     out.length > 1 &&
-    Math.hypot(out[0].x - out[out.length - 1].x, out[0].y - out[out.length - 1].y) < DUPLICATE_TOLERANCE
+    hypot(out[0].x - out[out.length - 1].x, out[0].y - out[out.length - 1].y) < DUPLICATE_TOLERANCE
   ) {
     out.pop();
   }
@@ -398,8 +399,8 @@ function segmentIntersection(
   const den = rx * sy - ry * sx;
   const qpx = f.ax - e.ax;
   const qpy = f.ay - e.ay;
-  const lr = Math.hypot(rx, ry);
-  const ls = Math.hypot(sx, sy);
+  const lr = hypot(rx, ry);
+  const ls = hypot(sx, sy);
   if (Math.abs(den) <= 1e-12 * lr * ls) {
     // Parallel: overlapping collinear segments are a fold.
     if (Math.abs(qpx * ry - qpy * rx) > 1e-9 * lr) return null;

@@ -7,7 +7,7 @@
 
 import type { Point } from '../types/index.ts';
 import { bucketSegments, cellOf } from './cell-buckets.ts';
-import { distToSegmentXY } from './vec.ts';
+import { distToSegmentXY, hypot } from './vec.ts';
 
 /** How a segment meets an edge (EdgeIndex.meets). */
 const NONE = 0;
@@ -156,8 +156,8 @@ export class EdgeIndex {
     const d3 = ex * (p.y - ay) - ey * (p.x - ax);
     const d4 = ex * (q.y - ay) - ey * (q.x - ax);
     if ((d3 > 0 && d4 > 0) || (d3 < 0 && d4 < 0)) return NONE;
-    const el = Math.hypot(ex, ey) || 1;
-    const sl = Math.hypot(dx, dy) || 1;
+    const el = hypot(ex, ey) || 1;
+    const sl = hypot(dx, dy) || 1;
     if (Math.abs(d3) / el < 1e-3 || Math.abs(d4) / el < 1e-3) return NONE;
     if (Math.abs(d1) / sl < 1e-3 || Math.abs(d2) / sl < 1e-3) return VERTEX;
     return CROSSES;
@@ -378,7 +378,7 @@ export class EdgeIndex {
             const x = p.x - (ax + t * abx);
             const y = p.y - (ay + t * aby);
             if (x * x + y * y > cut) continue;
-            const d = Math.hypot(x, y);
+            const d = hypot(x, y);
             if (d < best) {
               best = d;
               cut = best * best * (1 + 1e-9);

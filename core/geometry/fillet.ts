@@ -19,6 +19,7 @@ import { ccCorner } from '../turn/cc-dubins.ts';
 import { sampleCurvePath } from '../turn/clothoid.ts';
 import { ARC_STEP, leastSteps } from '../turn/path.ts';
 import type { Point } from '../types/index.ts';
+import { hypot } from './vec.ts';
 
 export interface FilletOptions {
   /** Simplification tolerance [m]. */
@@ -153,7 +154,7 @@ function dropDuplicates(v: Point[]): Point[] {
 }
 
 function dist(a: Point, b: Point): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
+  return hypot(a.x - b.x, a.y - b.y);
 }
 
 function unit(a: Point, b: Point): Point {
@@ -166,7 +167,7 @@ function lineIntersection(a: Point, b: Point, c: Point, d: Point): Point | null 
   const r = { x: b.x - a.x, y: b.y - a.y };
   const s = { x: d.x - c.x, y: d.y - c.y };
   const den = r.x * s.y - r.y * s.x;
-  if (Math.abs(den) < 1e-12 * Math.hypot(r.x, r.y) * Math.hypot(s.x, s.y)) return null;
+  if (Math.abs(den) < 1e-12 * hypot(r.x, r.y) * hypot(s.x, s.y)) return null;
   const t = ((c.x - a.x) * s.y - (c.y - a.y) * s.x) / den;
   return { x: a.x + t * r.x, y: a.y + t * r.y };
 }

@@ -22,6 +22,7 @@
  * from the last chord by more than a curve of at most maxCurvature can.
  */
 import type { Point } from '../types/index.ts';
+import { hypot } from './vec.ts';
 
 /** Vertices closer than this [m] give no heading. */
 const MIN_CHORD = 1e-9;
@@ -55,9 +56,9 @@ export function startTangent(
 /** Tangent at c of the curve sampled at a (may be undefined), b, c. */
 function tangentAt(a: Point | undefined, b: Point, c: Point, maxChord: number, maxCurvature: number): number {
   const h = Math.atan2(c.y - b.y, c.x - b.x);
-  const c1 = Math.hypot(c.x - b.x, c.y - b.y);
+  const c1 = hypot(c.x - b.x, c.y - b.y);
   if (a === undefined || c1 > maxChord || c1 < MIN_CHORD) return h;
-  const c0 = Math.hypot(b.x - a.x, b.y - a.y);
+  const c0 = hypot(b.x - a.x, b.y - a.y);
   if (c0 < MIN_CHORD) return h;
   let tau = h - Math.atan2(b.y - a.y, b.x - a.x);
   if (tau > Math.PI) tau -= 2 * Math.PI;
@@ -65,7 +66,7 @@ function tangentAt(a: Point | undefined, b: Point, c: Point, maxChord: number, m
   let dev: number;
   if (c0 > maxChord) dev = tau;
   else {
-    const far = Math.hypot(c.x - a.x, c.y - a.y);
+    const far = hypot(c.x - a.x, c.y - a.y);
     if (far < MIN_CHORD) return h;
     dev = Math.sign(tau) * Math.asin(Math.min(1, (c1 * Math.sin(Math.abs(tau))) / far));
   }

@@ -24,7 +24,7 @@ import { bufferRings, difference, intersection, offset, simplifyPolygons, union 
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { multiPolygonArea, pointInRing, polygonArea, ringBBox, signedArea } from '../geometry/polygon.ts';
-import { nearestOnPolyline, ringLength } from '../geometry/vec.ts';
+import { hypot, nearestOnPolyline, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { RingChoice } from './ring-choice.ts';
 
@@ -518,7 +518,7 @@ function withoutFarHoles(region: readonly Polygon[], reach: number): Polygon[] {
       for (let i = 0; i < h.length; i++) {
         const a = h[i];
         const b = h[(i + 1) % h.length];
-        longest = Math.max(longest, Math.hypot(b.x - a.x, b.y - a.y));
+        longest = Math.max(longest, hypot(b.x - a.x, b.y - a.y));
       }
       // Every point of an edge is within half its length of a vertex.
       const limit = reach + longest / 2 + 0.1;
@@ -591,7 +591,7 @@ function bays(outerRing: readonly Point[], near: readonly Polygon[], grow: numbe
     const shadow = ring.map((p) => {
       if (edge.clearance(p, limit) > limit) return null;
       const q = nearestOnPolyline(outerRing, p, true);
-      const d = Math.hypot(q.x - p.x, q.y - p.y);
+      const d = hypot(q.x - p.x, q.y - p.y);
       return d > 1e-9 ? { x: q.x + (q.x - p.x) / d, y: q.y + (q.y - p.y) / d } : q;
     });
     for (let i = 0; i < ring.length; i++) {

@@ -15,7 +15,7 @@
  */
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { pointInRing, ringBBox } from '../geometry/polygon.ts';
-import { ringLength } from '../geometry/vec.ts';
+import { hypot, ringLength } from '../geometry/vec.ts';
 import type { Point } from '../types/index.ts';
 
 /** Points along the planned rings of one pass, each standing for a length of it. */
@@ -48,7 +48,7 @@ export function passSamples(rings: readonly (readonly Point[])[], w: number): Pa
     for (let i = 0; i < ring.length; i++) {
       const a = ring[i];
       const b = ring[(i + 1) % ring.length];
-      const L = Math.hypot(b.x - a.x, b.y - a.y);
+      const L = hypot(b.x - a.x, b.y - a.y);
       if (L === 0) continue;
       total += L;
       const n = Math.ceil(L / step);

@@ -13,7 +13,7 @@ import { bufferLines, bufferRings, difference, intersectionArea } from '../geome
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { mixNumber } from '../geometry/number-hash.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { isLoop, polylineLength } from '../geometry/vec.ts';
+import { hypot, isLoop, polylineLength } from '../geometry/vec.ts';
 import type { Machine, PathPart, PlanStats, Point, Polygon } from '../types/index.ts';
 import { traffickedArea as wheelTrackArea } from './wheel-traffic.ts';
 
@@ -330,7 +330,7 @@ function rectStrip(pts: readonly Point[], hw: number): Polygon[] {
 function stripRect(a: Point, b: Point, hw: number): Point[] | null {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
-  const l = Math.hypot(dx, dy);
+  const l = hypot(dx, dy);
   if (l === 0) return null;
   const nx = (-dy / l) * hw;
   const ny = (dx / l) * hw;

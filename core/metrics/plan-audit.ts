@@ -25,7 +25,7 @@
  */
 import { bufferLines, difference } from '../geometry/clip.ts';
 import { signedArea } from '../geometry/polygon.ts';
-import { ringLength } from '../geometry/vec.ts';
+import { hypot, ringLength } from '../geometry/vec.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { OffsetIndex } from './offset-index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
@@ -343,7 +343,7 @@ function undrivenStretches(
     const last = out[out.length - 1];
     const lp = last.pts[last.pts.length - 1];
     const end = pts[pts.length - 1];
-    if (Math.hypot(lp.x - end.x, lp.y - end.y) < 1e-9) {
+    if (hypot(lp.x - end.x, lp.y - end.y) < 1e-9) {
       const first = out.shift() as { pts: Point[]; length: number };
       last.pts.push(...first.pts.slice(1));
       last.length += first.length;
@@ -553,7 +553,7 @@ export function describeMissed(pieces: readonly Polygon[], count = 3): MissedPie
         a += c;
         cx += (p.x + q.x) * c;
         cy += (p.y + q.y) * c;
-        perimeter += Math.hypot(q.x - p.x, q.y - p.y);
+        perimeter += hypot(q.x - p.x, q.y - p.y);
       }
     }
     const area = a / 2;
@@ -579,7 +579,7 @@ function densify(pts: readonly Point[], step: number): readonly Point[] {
   for (let i = 1; i < pts.length; i++) {
     const a = pts[i - 1];
     const b = pts[i];
-    const n = Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / step);
+    const n = Math.ceil(hypot(b.x - a.x, b.y - a.y) / step);
     for (let k = 1; k < n; k++) out.push({ x: a.x + ((b.x - a.x) * k) / n, y: a.y + ((b.y - a.y) * k) / n });
     out.push(b);
   }
@@ -595,14 +595,14 @@ function wrap(a: number): number {
 
 function pathLength(pts: readonly Point[]): number {
   let s = 0;
-  for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+  for (let i = 1; i < pts.length; i++) s += hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
   return s;
 }
 
 function pointAlong(pts: readonly Point[], s: number): Point {
   let left = s;
   for (let i = 1; i < pts.length; i++) {
-    const l = Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+    const l = hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
     if (left <= l && l > 0) {
       const t = left / l;
       return {

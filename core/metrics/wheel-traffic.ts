@@ -39,7 +39,7 @@ import {
   union,
 } from '../geometry/clip.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { isLoop } from '../geometry/vec.ts';
+import { hypot, isLoop } from '../geometry/vec.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 
 /** Ground run on by exactly `passes` passes (3: three or more). */
@@ -101,7 +101,7 @@ export function lateralLine(line: readonly Point[], d: number, closed: boolean):
   for (let i = 0; i < count; i++) {
     const a = line[i];
     const b = line[(i + 1) % n];
-    const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const len = hypot(b.x - a.x, b.y - a.y) || 1;
     normals.push({ x: -(b.y - a.y) / len, y: (b.x - a.x) / len });
   }
   const out: Point[] = new Array(n);
@@ -110,7 +110,7 @@ export function lateralLine(line: readonly Point[], d: number, closed: boolean):
     const next = closed ? normals[i % count] : normals[Math.min(count - 1, i)];
     let bx = prev.x + next.x;
     let by = prev.y + next.y;
-    const bl = Math.hypot(bx, by);
+    const bl = hypot(bx, by);
     if (bl < 1e-9) {
       bx = next.x;
       by = next.y;

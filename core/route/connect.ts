@@ -19,6 +19,7 @@
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { mixNumber } from '../geometry/number-hash.ts';
+import { hypot } from '../geometry/vec.ts';
 import { ccDubinsPaths, ccTurn, ccTurnGeometry } from '../turn/cc-dubins.ts';
 import {
   type CurvePath,
@@ -140,10 +141,7 @@ function search(
   opts: ConnectOptions,
 ): Connection | null {
   const maxLength = opts.maxLength ?? Number.POSITIVE_INFINITY;
-  if (
-    Math.hypot(to.x - from.x, to.y - from.y) < 1e-6 &&
-    Math.abs(angleDiff(to.heading, from.heading)) < 1e-6
-  ) {
+  if (hypot(to.x - from.x, to.y - from.y) < 1e-6 && Math.abs(angleDiff(to.heading, from.heading)) < 1e-6) {
     return { pieces: [], length: 0, kind: 'none' };
   }
   const sigma = opts.curvatureRate;

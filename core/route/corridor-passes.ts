@@ -20,7 +20,7 @@ import { bufferLines, difference } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { type BBox, distToPolygonBoundary, pointInPolygon, ringBBox } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
-import { distToSegment } from '../geometry/vec.ts';
+import { distToSegment, hypot } from '../geometry/vec.ts';
 import { type Corridor, corridorCentreLines, lineLength } from '../tracks/centre-line-passes.ts';
 import type { PathPart, Point, Polygon, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
@@ -149,7 +149,7 @@ export function driveCorridorPasses(b: RouteBuilder, firstIndex: number): Corrid
             k,
             forward,
             dead,
-            d: (here ? Math.hypot(s.x - here.x, s.y - here.y) : 0) + (dead ? DEAD_END : 0),
+            d: (here ? hypot(s.x - here.x, s.y - here.y) : 0) + (dead ? DEAD_END : 0),
           });
         }
       });
@@ -212,7 +212,7 @@ function convertConnectors(
         const box = c.box;
         if (p.x < box.minX || p.x > box.maxX || p.y < box.minY || p.y > box.maxY) continue;
         if (!pointInPolygon(p, c.corridor.piece)) continue;
-        const near = c.samples.filter((s) => !s.covered && Math.hypot(s.p.x - p.x, s.p.y - p.y) <= w / 2);
+        const near = c.samples.filter((s) => !s.covered && hypot(s.p.x - p.x, s.p.y - p.y) <= w / 2);
         if (near.length) return near;
       }
       return null;
@@ -268,7 +268,7 @@ function convertConnectors(
  */
 function linkWithin(b: RouteBuilder, to: Pose, budget: number): Found | null | undefined {
   if (!b.pose) return null;
-  if (Math.hypot(to.x - b.pose.x, to.y - b.pose.y) > budget) return undefined;
+  if (hypot(to.x - b.pose.x, to.y - b.pose.y) > budget) return undefined;
   const found = b.links.findLink(b.pose, to, 'Connector', true);
   return found && found.length <= budget ? found : undefined;
 }
@@ -382,7 +382,7 @@ function densify(pts: readonly Point[], step: number): Dense[] {
   for (let i = 1; i < pts.length; i++) {
     const a = pts[i - 1];
     const b = pts[i];
-    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    const l = hypot(b.x - a.x, b.y - a.y);
     const n = l > step * 1.05 ? Math.ceil(l / step) : 1;
     for (let k = 1; k < n; k++)
       out.push({

@@ -14,6 +14,7 @@
 import { Clipper } from 'clipper2-ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { TURN_REGION_SLACK } from '../geometry/turn-region.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { HeadlandRing } from '../headland/generate-headlands.ts';
 import { SegmentGrid } from '../metrics/segment-grid.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
@@ -171,12 +172,12 @@ function shallowRuns(
       if (run.length === 0) run.push(pt(j));
       run.push(pt(i));
       // A stretch marked 1 reaches from the sample before it to the one after it.
-      if (off[i] === 1 || off[j] === 1) deep += Math.hypot(xs[i] - xs[j], ys[i] - ys[j]);
+      if (off[i] === 1 || off[j] === 1) deep += hypot(xs[i] - xs[j], ys[i] - ys[j]);
       else deep = 0;
       deepest = Math.max(deepest, deep);
     } else if (run.length) {
       run.push(pt(i));
-      if (off[j] === 1) deepest = Math.max(deepest, deep + Math.hypot(xs[i] - xs[j], ys[i] - ys[j]));
+      if (off[j] === 1) deepest = Math.max(deepest, deep + hypot(xs[i] - xs[j], ys[i] - ys[j]));
       if (deepest < deepMin && polylineLength(run) >= minLength)
         out.push({ passNumber, points: run, closed: false, shallow: true });
       run = [];

@@ -12,6 +12,7 @@
 import { Clipper } from 'clipper2-ts';
 import { offset } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import { backedPieces } from './clear-turns.ts';
 import type { Connection } from './connect.ts';
@@ -402,7 +403,7 @@ export class FieldTravel {
       const c = { ...along(to, to.heading, e * R), heading: to.heading };
       if (e > 0 && !this.straightClear(c, to)) return null;
       const arrive = { x: c.x, y: c.y, heading: Math.atan2(c.y - from.y, c.x - from.x) };
-      if (Math.hypot(c.x - from.x, c.y - from.y) < R) continue;
+      if (hypot(c.x - from.x, c.y - from.y) < R) continue;
       const reach = leg(from, arrive);
       if (!reach) continue;
       const turn = multiPointTurn(arrive, c, R, this.region, leg);

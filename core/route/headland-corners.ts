@@ -35,6 +35,7 @@
  */
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { TURN_REGION_SLACK } from '../geometry/turn-region.ts';
+import { hypot } from '../geometry/vec.ts';
 import { type HeadlandResult, ringSwaths } from '../headland/generate-headlands.ts';
 import { samplePath, type TurnPath } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
@@ -108,7 +109,7 @@ export function squareCorners(
   const segLen = (i: number) => {
     const a = pts[((i % n) + n) % n];
     const b = pts[(((i + 1) % n) + n) % n];
-    return Math.hypot(b.x - a.x, b.y - a.y);
+    return hypot(b.x - a.x, b.y - a.y);
   };
   const turn = new Float64Array(n);
   for (let i = 0; i < n; i++) turn[i] = wrap(heading(i) - heading(i - 1));

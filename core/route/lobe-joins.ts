@@ -20,6 +20,7 @@
 import { Clipper } from 'clipper2-ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { TURN_REGION_SLACK } from '../geometry/turn-region.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection } from './connect.ts';
 import type { Leg, Lobe } from './drive-lobes.ts';
@@ -212,7 +213,7 @@ function find(
 
 /** A forward path between two poses hardly longer than the gap: no pieces where they are one. */
 function joinPoses(from: Pose, to: Pose, ctx: JoinContext): JoinPiece[] | null {
-  const d = Math.hypot(to.x - from.x, to.y - from.y);
+  const d = hypot(to.x - from.x, to.y - from.y);
   if (d < SAME) return Math.abs(angleDiffRad(to.heading, from.heading)) < SAME_HEADING ? [] : null;
   const c = ctx.forward(from, to, d + SLACK);
   return c ? [{ work: c }] : null;
@@ -224,7 +225,7 @@ function plannedLine(from: Point, to: Point, planned: PlannedLines): Point[] | n
   if (!line) return null;
   const pts = Clipper.simplifyPathD(line, SIMPLIFY, false);
   for (let i = 1; i < pts.length; i++)
-    if (Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) < 1e-3) return null;
+    if (hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) < 1e-3) return null;
   return pts.length >= 2 ? pts : null;
 }
 
@@ -346,7 +347,7 @@ function heading(a: Point, b: Point): number {
 function worked(points: Point[]): Connection {
   let length = 0;
   for (let i = 1; i < points.length; i++)
-    length += Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+    length += hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
   return { pieces: [{ points, reverse: false }], length, kind: 'straight' };
 }
 
@@ -369,9 +370,9 @@ function corner(at: Pose, hOut: number, ctx: JoinContext): Connection | null | u
 }
 
 function circumradius(a: Point, b: Point, c: Point): number {
-  const ab = Math.hypot(b.x - a.x, b.y - a.y);
-  const bc = Math.hypot(c.x - b.x, c.y - b.y);
-  const ca = Math.hypot(a.x - c.x, a.y - c.y);
+  const ab = hypot(b.x - a.x, b.y - a.y);
+  const bc = hypot(c.x - b.x, c.y - b.y);
+  const ca = hypot(a.x - c.x, a.y - c.y);
   const cross = Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
   return cross < 1e-12 ? Number.POSITIVE_INFINITY : (ab * bc * ca) / (2 * cross);
 }
@@ -391,7 +392,7 @@ function nearestOn(
       const dy = b.y - a.y;
       const l2 = dx * dx + dy * dy;
       const t = l2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / l2)) : 0;
-      const d = Math.hypot(a.x + t * dx - p.x, a.y + t * dy - p.y);
+      const d = hypot(a.x + t * dx - p.x, a.y + t * dy - p.y);
       if (!best || d < best.d) best = { ring: j, seg: i, d };
     }
   });
@@ -437,7 +438,7 @@ export function extendLobes(
 function straight(pts: readonly Point[]): boolean {
   let h: number | null = null;
   for (let i = 1; i < pts.length; i++) {
-    if (Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) < 1e-3) continue;
+    if (hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y) < 1e-3) continue;
     const g = heading(pts[i - 1], pts[i]);
     if (h !== null && Math.abs(angleDiffRad(g, h)) > STEP_BEND) return false;
     h = g;
@@ -467,7 +468,7 @@ function walk(
   let v = way === 1 ? (seg + 1) % n : seg;
   for (let k = 0; k < n && travelled < reach; k++) {
     const to = ring[v];
-    const len = Math.hypot(to.x - at.x, to.y - at.y);
+    const len = hypot(to.x - at.x, to.y - at.y);
     const steps = Math.max(1, Math.ceil(len / STEP));
     for (let i = 1; i <= steps; i++) {
       const t = i / steps;

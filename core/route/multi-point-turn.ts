@@ -9,6 +9,7 @@
  * radii of reversing onto the target is tried.
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
+import { hypot } from '../geometry/vec.ts';
 import { type SampledPiece, type Segment, samplePath, type TurnPath } from '../turn/path.ts';
 import type { Pose } from '../types/index.ts';
 import { arcEdges, type Connection } from './connect.ts';
@@ -89,7 +90,7 @@ function moves(
     pose = moved.end;
     // No way on is shorter than the straight line to the target: a turn as
     // long as one found already (`bound`) is not looked for further.
-    if (length + Math.hypot(to.x - pose.x, to.y - pose.y) >= bound) return null;
+    if (length + hypot(to.x - pose.x, to.y - pose.y) >= bound) return null;
     const c = finish(pose, to);
     reverse = !reverse;
     // The last move and the finishing turn meet at a cusp (driven on the same way, their arcs would meet at a kink).

@@ -24,6 +24,8 @@
  * (converged). The planner itself reads no clock.
  */
 
+import { hypot } from '../geometry/vec.ts';
+
 /** A visit: track index and direction (true = from a to b). */
 export interface Visit {
   track: number;
@@ -142,7 +144,7 @@ export function optimizeOrder(
     for (let j = 0; j < 2 * n; j++) {
       if (j >> 1 === t) continue;
       const s = startOf(j >> 1, (j & 1) === 0);
-      cand.push({ id: j, d: Math.hypot(s.x - e.x, s.y - e.y) });
+      cand.push({ id: j, d: hypot(s.x - e.x, s.y - e.y) });
     }
     cand.sort((x, y) => x.d - y.d);
     near.push(Int32Array.from(cand.slice(0, K).map((c) => c.id)));

@@ -10,7 +10,7 @@
  * - 'ClosestExternalHeadland': the exact point moved to the nearest point
  *   of the outermost headland pass, where a tender can meet the machine.
  */
-import { nearestOnPolyline, polylineLength } from '../geometry/vec.ts';
+import { hypot, nearestOnPolyline, polylineLength } from '../geometry/vec.ts';
 import type { PathPart, Point, RefillPoint, RefillStrategy } from '../types/index.ts';
 
 export interface RefillInput {
@@ -49,7 +49,7 @@ export function refillPoints(input: RefillInput): RefillPoint[] {
     for (let i = 1; i < pts.length; i++) {
       const a = pts[i - 1];
       const b = pts[i];
-      const len = Math.hypot(b.x - a.x, b.y - a.y);
+      const len = hypot(b.x - a.x, b.y - a.y);
       let done = 0;
       while ((len - done) * perMetre > left + 1e-9) {
         done += left / perMetre;

@@ -5,6 +5,7 @@
  * from one position back to itself.
  */
 import { endTangent, startTangent } from '../geometry/tangent.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { Point, Pose } from '../types/index.ts';
 
 export type RingDirection = 1 | -1;
@@ -76,7 +77,7 @@ export class RingPath {
     for (let i = 0; i < n; i++) {
       const a = ring[i];
       const b = ring[(i + 1) % n];
-      this.cum[i + 1] = this.cum[i] + Math.hypot(b.x - a.x, b.y - a.y);
+      this.cum[i + 1] = this.cum[i] + hypot(b.x - a.x, b.y - a.y);
     }
     this.length = this.cum[n];
   }
@@ -101,7 +102,7 @@ export class RingPath {
       const dx = p.x - a.x;
       const dy = p.y - a.y;
       if (dx * dx + dy * dy > cut) continue;
-      const d = Math.hypot(dx, dy);
+      const d = hypot(dx, dy);
       if (d < best) {
         best = d;
         cut = above(best);
@@ -113,7 +114,7 @@ export class RingPath {
       const dx = Math.max(boxes[4 * c] - p.x, 0, p.x - boxes[4 * c + 2]);
       const dy = Math.max(boxes[4 * c + 1] - p.y, 0, p.y - boxes[4 * c + 3]);
       const box2 = dx * dx + dy * dy;
-      if (box2 > cut || (box2 > below(best) && Math.hypot(dx, dy) > best)) continue;
+      if (box2 > cut || (box2 > below(best) && hypot(dx, dy) > best)) continue;
       const to = Math.min(n, (c + 1) * CHUNK);
       for (let i = c * CHUNK; i < to; i++) {
         const a = this.pts[i];
@@ -126,7 +127,7 @@ export class RingPath {
         const x = p.x - (a.x + t * abx);
         const y = p.y - (a.y + t * aby);
         if (x * x + y * y > cut) continue;
-        const d = Math.hypot(x, y);
+        const d = hypot(x, y);
         if (d < best || (d === best && bestI < 0)) {
           cut = above(d);
           best = d;
@@ -190,7 +191,7 @@ export class RingPath {
       const t2 = Math.atan2(c.y - b.y, c.x - b.x);
       return (
         Math.abs(Math.atan2(Math.sin(t2 - t1), Math.cos(t2 - t1))) /
-        ((Math.hypot(b.x - a.x, b.y - a.y) + Math.hypot(c.x - b.x, c.y - b.y)) / 2 || 1)
+        ((hypot(b.x - a.x, b.y - a.y) + hypot(c.x - b.x, c.y - b.y)) / 2 || 1)
       );
     };
     const ks = Array.from({ length: n }, (_, j) => curv(j));
@@ -278,7 +279,7 @@ export class RingPath {
     } else {
       const back = endTangent([pt(v - 2), pt(v - 1), pt(v)]);
       const fwd = startTangent([pt(v), pt(v + 1), pt(v + 2)]);
-      const segLen = (k: number) => Math.hypot(pt(k + 1).x - pt(k).x, pt(k + 1).y - pt(k).y);
+      const segLen = (k: number) => hypot(pt(k + 1).x - pt(k).x, pt(k + 1).y - pt(k).y);
       if (!this.straightJoins || segLen(v - 1) >= STRAIGHT_MIN || segLen(v) >= STRAIGHT_MIN) {
         // Driving forwards the segment after v is driven when leaving, the one before when arriving.
         h = (dir === 1) !== arriving ? fwd : back;
@@ -329,7 +330,7 @@ export class RingPath {
     }
     const end = this.pointAt(s0 + dir * dist);
     const last = out[out.length - 1];
-    if (Math.hypot(end.x - last.x, end.y - last.y) > 1e-9) out.push(end);
+    if (hypot(end.x - last.x, end.y - last.y) > 1e-9) out.push(end);
     return out;
   }
 

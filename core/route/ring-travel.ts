@@ -7,7 +7,7 @@
  */
 
 import type { EdgeIndex } from '../geometry/edge-index.ts';
-import { polylineLength } from '../geometry/vec.ts';
+import { hypot, polylineLength } from '../geometry/vec.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { Connection, ConnectOptions } from './connect.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
@@ -197,7 +197,7 @@ export class RingTravel {
     for (let k = 0; k + 1 < pts.length; k++) {
       const p = pts[k];
       const q = pts[k + 1];
-      const l = Math.hypot(q.x - p.x, q.y - p.y);
+      const l = hypot(q.x - p.x, q.y - p.y);
       if (v.pointOutside(p) || v.pointOutside(q) || v.segmentCrosses(p, q)) {
         const last = out[out.length - 1];
         if (last && last[1] >= u - 1e-9) last[1] = u + l;

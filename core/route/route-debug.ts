@@ -21,6 +21,7 @@ import { prepareField } from '../field/prepare-field.ts';
 import { difference, intersection } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
+import { hypot } from '../geometry/vec.ts';
 import { generateHeadlands } from '../headland/generate-headlands.ts';
 import { resolveOptions } from '../plan-options.ts';
 import { generateTracks } from '../tracks/generate-tracks.ts';
@@ -173,7 +174,7 @@ export function routeDebug(req: PlanRequest, opts: RouteDebugOptions = {}): Rout
       // No turn fits: the route goes round by a headland; count it dear, as the planner does.
       const a = leave(nodeOf(from));
       const b = enter(nodeOf(to));
-      return 3 * Math.hypot(b.x - a.x, b.y - a.y) + 4 * Math.PI * R;
+      return 3 * hypot(b.x - a.x, b.y - a.y) + 4 * Math.PI * R;
     };
     const boustrophedon = Array.from({ length: n }, (_, i) => ({ track: i, forward: i % 2 === 0 }));
     const res = optimizeOrder(
@@ -187,7 +188,7 @@ export function routeDebug(req: PlanRequest, opts: RouteDebugOptions = {}): Rout
     for (let node = 0; node < size; node++) {
       const tr = set.tracks[node >> 1];
       const p: Point = node % 2 === 0 ? tr.a : tr.b;
-      const area = Math.hypot(tr.b.x - tr.a.x, tr.b.y - tr.a.y) * w;
+      const area = hypot(tr.b.x - tr.a.x, tr.b.y - tr.a.y) * w;
       nodes.push({
         nodeIndex: node,
         trackIndex: node >> 1,

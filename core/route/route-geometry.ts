@@ -1,5 +1,5 @@
 /** Small geometric helpers of the route modules. */
-import { polylineLength } from '../geometry/vec.ts';
+import { hypot, polylineLength } from '../geometry/vec.ts';
 import type { PathPart, Point, Pose } from '../types/index.ts';
 import type { RingDirection, RingPath } from './ring-path.ts';
 
@@ -33,7 +33,7 @@ export function ringArea(r: readonly Point[]): number {
 }
 
 export function dist(a: Point, b: Point): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
+  return hypot(a.x - b.x, a.y - b.y);
 }
 
 /**
@@ -116,7 +116,7 @@ export function samePose(a: Pose, b: Pose): boolean {
  * sampling step. Travel along a ring is kept at least two samples long.
  */
 export function singleChord(pts: readonly Point[]): boolean {
-  return pts.length === 2 && Math.hypot(pts[1].x - pts[0].x, pts[1].y - pts[0].y) < 1.05;
+  return pts.length === 2 && hypot(pts[1].x - pts[0].x, pts[1].y - pts[0].y) < 1.05;
 }
 
 /** The longest stretch of the driven parts run backwards [m]. */

@@ -8,6 +8,8 @@
  * route stays continuous, and tracks keep the geometry of their guidance
  * tracks.
  */
+
+import { hypot } from '../geometry/vec.ts';
 import type { PathPart, Point } from '../types/index.ts';
 
 /** Driven parts shorter than this are merged or dropped [m]. */
@@ -57,7 +59,7 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
     ) {
       const a = prev.points[prev.points.length - 2];
       const b = last(prev.points);
-      const ab = Math.hypot(b.x - a.x, b.y - a.y);
+      const ab = hypot(b.x - a.x, b.y - a.y);
       if (ab > 1e-9) {
         const d = 1.2 * MIN_PART_LENGTH - l;
         const tip = runOn(prev.points, d);
@@ -109,7 +111,7 @@ function runOn(pts: readonly Point[], d: number): Point {
   const n = pts.length;
   const b = pts[n - 1];
   const a = pts[n - 2];
-  const ab = Math.hypot(b.x - a.x, b.y - a.y);
+  const ab = hypot(b.x - a.x, b.y - a.y);
   const straight = { x: b.x + ((b.x - a.x) / ab) * d, y: b.y + ((b.y - a.y) / ab) * d };
   if (n < 3) return straight;
   const o = pts[n - 3];
@@ -120,7 +122,7 @@ function runOn(pts: readonly Point[], d: number): Point {
   if (Math.abs(den) < 1e-12) return straight;
   const cx = o.x + ((b.y - o.y) * ao - (a.y - o.y) * bo) / den;
   const cy = o.y + ((a.x - o.x) * bo - (b.x - o.x) * ao) / den;
-  const r = Math.hypot(b.x - cx, b.y - cy);
+  const r = hypot(b.x - cx, b.y - cy);
   // A corner, not a sampled curve (the chords bend more than CURVE_BEND_DEG): straight on.
   const bend = Math.abs(
     ((Math.atan2(b.y - a.y, b.x - a.x) - Math.atan2(a.y - o.y, a.x - o.x) + 3 * Math.PI) % (2 * Math.PI)) -
@@ -142,6 +144,6 @@ function last(pts: readonly Point[]): Point {
 function length(pts: readonly Point[], enough: number): number {
   let s = 0;
   for (let i = 1; i < pts.length && s < enough; i++)
-    s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+    s += hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
   return s;
 }

@@ -6,7 +6,7 @@
  * whole implement inside the field; each is null where none fits.
  */
 import type { EdgeIndex } from '../geometry/edge-index.ts';
-import { polylineLength } from '../geometry/vec.ts';
+import { hypot, polylineLength } from '../geometry/vec.ts';
 import { samplePath } from '../turn/path.ts';
 import type { Point, Pose } from '../types/index.ts';
 import { backedPieces } from './clear-turns.ts';
@@ -73,7 +73,7 @@ export class TightTurns {
     const ins = pieces[0].points;
     const outs = pieces[2].points;
     const end = outs[outs.length - 1];
-    if (Math.hypot(end.x - to.x, end.y - to.y) > 1e-6) return null;
+    if (hypot(end.x - to.x, end.y - to.y) > 1e-6) return null;
     if (!this.straightInside(ins[0], ins[ins.length - 1], t) || !this.straightInside(end, outs[0], t))
       return null;
     const c: Connection = { pieces, length: path.length, kind: 'K' };
@@ -88,7 +88,7 @@ export class TightTurns {
   straightInside(p: Point, q: Point, t: EdgeIndex): boolean {
     if (!t.contains(q) || this.region.segmentCrosses(p, q)) return false;
     if (t.contains(p)) return !t.segmentCrosses(p, q);
-    const L = Math.hypot(q.x - p.x, q.y - p.y);
+    const L = hypot(q.x - p.x, q.y - p.y);
     const d0 = this.region.distance(p, this.w);
     const n = Math.ceil(L / CORNER_STEP);
     for (let i = 1; i <= n; i++) {

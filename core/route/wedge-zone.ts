@@ -6,7 +6,7 @@
  * with much overlap.
  */
 import { bufferLines, intersection } from '../geometry/clip.ts';
-import { polylineLength } from '../geometry/vec.ts';
+import { hypot, polylineLength } from '../geometry/vec.ts';
 import { missedPolygons } from '../metrics/compute-stats.ts';
 import { overhangLength } from '../metrics/turn-overhang.ts';
 import type { TrackSet } from '../tracks/generate-tracks.ts';
@@ -171,7 +171,7 @@ function drivenOrder(route: RouteResult, tracks: TrackSet): Visit[] {
     const q = p.points[0];
     order.push({
       track: i,
-      forward: Math.hypot(q.x - t.a.x, q.y - t.a.y) <= Math.hypot(q.x - t.b.x, q.y - t.b.y),
+      forward: hypot(q.x - t.a.x, q.y - t.a.y) <= hypot(q.x - t.b.x, q.y - t.b.y),
     });
   }
   for (let i = 0; i < n; i++) if (!seen.has(i)) order.push({ track: i, forward: true });

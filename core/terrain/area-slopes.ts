@@ -6,6 +6,8 @@
  * stands for step^2 of ground; a point where the ground is unknown is
  * counted apart, never averaged.
  */
+
+import { hypot } from '../geometry/vec.ts';
 import type { Polygon } from '../types/index.ts';
 import { type ElevationSampler, gradientReader } from './slopes.ts';
 
@@ -97,7 +99,7 @@ export function areaSlopes(area: readonly Polygon[], ground: ElevationSampler, s
       unknown++;
       return;
     }
-    slopes.push(100 * Math.hypot(out[1], out[2]));
+    slopes.push(100 * hypot(out[1], out[2]));
     if (out[0] < minZ) minZ = out[0];
     if (out[0] > maxZ) maxZ = out[0];
   });

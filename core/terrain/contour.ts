@@ -18,7 +18,7 @@
  * (the plain mean would slant them across, level on one side and twice as
  * steep on the other).
  */
-import { headingToBearingDeg } from '../geometry/vec.ts';
+import { headingToBearingDeg, hypot } from '../geometry/vec.ts';
 import type { Polygon } from '../types/index.ts';
 import { walkGround } from './area-slopes.ts';
 import type { ElevationSampler } from './slopes.ts';
@@ -121,7 +121,7 @@ export function contourDirection(
     };
   }
   let slope = 0;
-  for (let i = 0; i < 2 * n; i += 2) slope += Math.hypot(g[i], g[i + 1]);
+  for (let i = 0; i < 2 * n; i += 2) slope += hypot(g[i], g[i + 1]);
   const meanSlopePercent = (100 * slope) / n;
   const score = moments(g, n);
   let best = fold(candidates[0] ?? 0);

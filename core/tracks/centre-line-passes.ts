@@ -16,7 +16,7 @@
 import { difference, offset } from '../geometry/clip.ts';
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { polygonArea, ringBBox } from '../geometry/polygon.ts';
-import { nearestOnPolyline, ringLength } from '../geometry/vec.ts';
+import { hypot, nearestOnPolyline, ringLength } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { filletOpen } from './path-tracks.ts';
 
@@ -62,7 +62,7 @@ export function corridorCentreLines(unworked: readonly Polygon[], o: CentreLineO
     const edge = ringLength(p.outer) + p.holes.reduce((a, h) => a + ringLength(h), 0);
     if (area < minArea || (2 * area) / edge > MAX_MEAN_WIDTH * w) return false;
     const box = ringBBox(p.outer);
-    return Math.hypot(box.maxX - box.minX, box.maxY - box.minY) >= MIN_LENGTH * w;
+    return hypot(box.maxX - box.minX, box.maxY - box.minY) >= MIN_LENGTH * w;
   });
   const opened = offset(offset(large, -q), q);
   const out: Corridor[] = [];
@@ -137,7 +137,7 @@ function centreLines(outer: readonly Point[], o: CentreLineOptions): Point[][] {
   const inB: (Point | null)[] = [];
   const pairs = sideA.map((p) => {
     const q = nearestOnPolyline(sideB, p);
-    return { p, q, d: Math.hypot(p.x - q.x, p.y - q.y) };
+    return { p, q, d: hypot(p.x - q.x, p.y - q.y) };
   });
   // The width, averaged over a swath along side A: a corner or a notch does
   // not switch between one pass and two for a few metres.
@@ -183,7 +183,7 @@ function smoothCentre(pts: readonly Point[], w: number, R: number): Point[] {
   if (clean.length < 3) return clean;
   const s = [0];
   for (let i = 1; i < clean.length; i++)
-    s.push(s[i - 1] + Math.hypot(clean[i].x - clean[i - 1].x, clean[i].y - clean[i - 1].y));
+    s.push(s[i - 1] + hypot(clean[i].x - clean[i - 1].x, clean[i].y - clean[i - 1].y));
   const half = w / 2;
   const avg: Point[] = [];
   let lo = 0;
@@ -211,7 +211,7 @@ function smoothCentre(pts: readonly Point[], w: number, R: number): Point[] {
 function movingAverage(pts: readonly Point[], values: readonly number[], half: number): number[] {
   const s = [0];
   for (let i = 1; i < pts.length; i++)
-    s.push(s[i - 1] + Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y));
+    s.push(s[i - 1] + hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y));
   const out: number[] = [];
   let lo = 0;
   let hi = 0;
@@ -257,7 +257,7 @@ export function densifyRing(ring: readonly Point[], step: number): Point[] {
   for (let i = 0; i < ring.length; i++) {
     const a = ring[i];
     const b = ring[(i + 1) % ring.length];
-    const k = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / step));
+    const k = Math.max(1, Math.ceil(hypot(b.x - a.x, b.y - a.y) / step));
     for (let j = 0; j < k; j++) out.push({ x: a.x + ((b.x - a.x) * j) / k, y: a.y + ((b.y - a.y) * j) / k });
   }
   return out;
@@ -267,13 +267,13 @@ function dropClose(pts: readonly Point[], min: number): Point[] {
   const out: Point[] = [];
   for (const p of pts) {
     const last = out[out.length - 1];
-    if (!last || Math.hypot(p.x - last.x, p.y - last.y) >= min) out.push(p);
+    if (!last || hypot(p.x - last.x, p.y - last.y) >= min) out.push(p);
   }
   return out;
 }
 
 export function lineLength(pts: readonly Point[]): number {
   let s = 0;
-  for (let i = 1; i < pts.length; i++) s += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+  for (let i = 1; i < pts.length; i++) s += hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
   return s;
 }

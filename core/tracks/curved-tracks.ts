@@ -26,7 +26,7 @@
 import { Clipper } from 'clipper2-ts';
 import { difference, offset, simplifyPolygons } from '../geometry/clip.ts';
 import { multiPolygonArea, polygonsBBox } from '../geometry/polygon.ts';
-import { polylineLength } from '../geometry/vec.ts';
+import { hypot, polylineLength } from '../geometry/vec.ts';
 import { type CurvedOptions, PlanningError, type Point, type Polygon } from '../types/index.ts';
 import { normalizeHeading, type Track, type TrackSet, trackSetOf } from './generate-tracks.ts';
 import { arcParam, bufferLine, clipPolyline, dist, filletOpen, tidyEnds } from './path-tracks.ts';
@@ -71,7 +71,7 @@ export function generateCurvedTracks(workable: readonly Polygon[], opts: CurvedT
   }
   const reference = smoothLine(raw, curved);
   const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = polygonsBBox(workable);
-  const diag = Math.hypot(x1 - x0, y1 - y0);
+  const diag = hypot(x1 - x0, y1 - y0);
   const extended = extendLine(reference, diag + w + 1);
   const m = 4 * RF + 2 * w;
   const window: Polygon[] = [

@@ -20,7 +20,7 @@
  * connector distance), then the direction of the longest edge.
  */
 import { Clipper } from 'clipper2-ts';
-import { bearingDegToHeading, headingToBearingDeg } from '../geometry/vec.ts';
+import { bearingDegToHeading, headingToBearingDeg, hypot } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export interface Track {
@@ -86,24 +86,34 @@ export function scanLines(
   w: number,
   coverRemainder = false,
 ): { offsets: number[]; y0: number; grid: number } {
+  const { count, y0, grid, last } = scanLayout(ymin, ymax, w, coverRemainder);
+  const offsets: number[] = [];
+  for (let k = 0; k < grid; k++) offsets.push(y0 + k * w);
+  if (count > grid) offsets.push(last);
+  return { offsets, y0, grid };
+}
+
+/**
+ * The scan lines of scanLines without the list: `count` lines, the first
+ * `grid` of them at y0 + k w, the one after those (when count > grid) at `last`.
+ */
+function scanLayout(
+  ymin: number,
+  ymax: number,
+  w: number,
+  coverRemainder: boolean,
+): { count: number; y0: number; grid: number; last: number } {
   const height = ymax - ymin;
-  if (!(height > 1e-6)) return { offsets: [], y0: ymin + w / 2, grid: 0 };
+  if (!(height > 1e-6)) return { count: 0, y0: ymin + w / 2, grid: 0, last: 0 };
   const n = Math.max(1, Math.ceil(height / w - 1e-9));
   const r = height - (n - 1) * w;
   // (A remainder of a few cm is outline precision: no line for it even when covering everything.)
   if (n === 1 || r <= SLIVER_TOLERANCE || (!coverRemainder && isSliver(r, w))) {
     // One line, or a sliver left: the lines centred in the height.
     const k = n === 1 ? 1 : n - 1;
-    const y0 = (ymin + ymax) / 2 - ((k - 1) * w) / 2;
-    const offsets: number[] = [];
-    for (let i = 0; i < k; i++) offsets.push(y0 + i * w);
-    return { offsets, y0, grid: k };
+    return { count: k, y0: (ymin + ymax) / 2 - ((k - 1) * w) / 2, grid: k, last: 0 };
   }
-  const y0 = ymin + w / 2;
-  const offsets: number[] = [];
-  for (let k = 0; k < n - 1; k++) offsets.push(y0 + k * w);
-  offsets.push(ymax - w / 2);
-  return { offsets, y0, grid: n - 1 };
+  return { count: n, y0: ymin + w / 2, grid: n - 1, last: ymax - w / 2 };
 }
 
 interface Edge {
@@ -180,7 +190,7 @@ function candidateHeadings(rings: readonly Point[][], w: number): { heading: num
     for (let i = 0; i < r.length; i++) {
       const a = r[i];
       const b = r[(i + 1) % r.length];
-      const l = Math.hypot(b.x - a.x, b.y - a.y);
+      const l = hypot(b.x - a.x, b.y - a.y);
       // Edges of at least two swaths: farmers drive along those; short ones are noise.
       if (l < Math.max(2 * w, 10)) continue;
       out.push({ heading: normalizeHeading(Math.atan2(b.y - a.y, b.x - a.x)), weight: l });
@@ -317,15 +327,13 @@ export function quickScore(
     if (y < ymin) ymin = y;
     if (y > ymax) ymax = y;
   }
-  const layout = scanLines(ymin, ymax, w, cover);
-  const lines = Math.max(1, layout.offsets.length);
+  const { count: nLines, y0, grid, last } = scanLayout(ymin, ymax, w, cover);
+  const lines = Math.max(1, nLines);
   if (lines > qMin.length) return { count: lines, ragged: 0 };
   qMin.fill(Number.POSITIVE_INFINITY, 0, lines);
   qMax.fill(Number.NEGATIVE_INFINITY, 0, lines);
   qCross.fill(0, 0, lines);
-  const y0 = layout.y0;
-  const offsets = layout.offsets;
-  const single = offsets.length === 0;
+  const single = nLines === 0;
   const middle = (ymin + ymax) / 2;
   for (let i = 0; i < edges.length; i += 4) {
     const ay = qY[i >> 2];
@@ -339,7 +347,7 @@ export function quickScore(
     let ax = Number.NaN;
     let bx = Number.NaN;
     for (let k = kFrom; k <= kTo; k++) {
-      const y = single ? middle : offsets[k];
+      const y = single ? middle : k < grid ? y0 + k * w : last;
       if (y < lo || y >= hi) continue;
       if (Number.isNaN(ax)) {
         ax = edges[i] * c - edges[i + 1] * s;

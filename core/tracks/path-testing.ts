@@ -6,13 +6,13 @@
  */
 import { expect } from 'vitest';
 import { EdgeIndex } from '../geometry/edge-index.ts';
-import { nearestOnPolyline } from '../geometry/vec.ts';
+import { hypot, nearestOnPolyline } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
 export function curvature(a: Point, b: Point, c: Point): number {
-  const ab = Math.hypot(b.x - a.x, b.y - a.y);
-  const bc = Math.hypot(c.x - b.x, c.y - b.y);
-  const ca = Math.hypot(a.x - c.x, a.y - c.y);
+  const ab = hypot(b.x - a.x, b.y - a.y);
+  const bc = hypot(c.x - b.x, c.y - b.y);
+  const ca = hypot(a.x - c.x, a.y - c.y);
   if (ab < 1e-3 || bc < 1e-3 || ca < 1e-3) return 0;
   return (2 * Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x))) / (ab * bc * ca);
 }
@@ -45,5 +45,5 @@ export function expectInside(pts: readonly Point[], area: readonly Polygon[], to
 export function distToPolyline(p: Point, line: readonly Point[]): number {
   if (line.length < 2) return Number.POSITIVE_INFINITY;
   const q = nearestOnPolyline(line, p);
-  return Math.hypot(q.x - p.x, q.y - p.y);
+  return hypot(q.x - p.x, q.y - p.y);
 }

@@ -25,7 +25,7 @@ import {
 } from 'clipper2-ts';
 import { fromPath, SCALE, toPath, toPaths, treeToPolygons } from '../geometry/clip.ts';
 import { pushFilletArc } from '../geometry/fillet.ts';
-import { nearestOnSegments } from '../geometry/vec.ts';
+import { hypot, nearestOnSegments } from '../geometry/vec.ts';
 import { TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
@@ -192,7 +192,7 @@ export function dropDuplicates(pts: Point[]): Point[] {
 }
 
 export function dist(a: Point, b: Point): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
+  return hypot(a.x - b.x, a.y - b.y);
 }
 
 /** Index of the vertex nearest to q. */
@@ -313,7 +313,7 @@ function lineCross(a: Point, b: Point, c: Point, d: Point): Point | null {
   const r = { x: b.x - a.x, y: b.y - a.y };
   const s = { x: d.x - c.x, y: d.y - c.y };
   const den = r.x * s.y - r.y * s.x;
-  if (Math.abs(den) < 1e-12 * Math.hypot(r.x, r.y) * Math.hypot(s.x, s.y)) return null;
+  if (Math.abs(den) < 1e-12 * hypot(r.x, r.y) * hypot(s.x, s.y)) return null;
   const t = ((c.x - a.x) * s.y - (c.y - a.y) * s.x) / den;
   return { x: a.x + t * r.x, y: a.y + t * r.y };
 }

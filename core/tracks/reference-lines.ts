@@ -13,7 +13,7 @@
  */
 import { Clipper } from 'clipper2-ts';
 import { multiPolygonArea } from '../geometry/polygon.ts';
-import { headingToBearingDeg } from '../geometry/vec.ts';
+import { headingToBearingDeg, hypot } from '../geometry/vec.ts';
 import { generateHeadlands } from '../headland/generate-headlands.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import { resolveCurvedOptions, smoothLine, smoothRuns } from './curved-tracks.ts';
@@ -65,7 +65,7 @@ export function straightEdges(parts: readonly Polygon[], max = 5, minLength = 20
       if (turn > EDGE_MERGE || k === n) {
         const a = ring[from];
         const b = ring[i];
-        const length = Math.hypot(b.x - a.x, b.y - a.y);
+        const length = hypot(b.x - a.x, b.y - a.y);
         if (length >= minLength) runs.push(candidate('edge', [a, b], fieldPart));
         from = i;
       }
@@ -147,7 +147,7 @@ function candidate(kind: ReferenceCandidate['kind'], points: Point[], fieldPart:
   const b = points[points.length - 1];
   let length = 0;
   for (let i = 1; i < points.length; i++)
-    length += Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+    length += hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
   return {
     kind,
     points,

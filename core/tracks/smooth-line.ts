@@ -10,6 +10,7 @@
  * The result never bends tighter than the radius; its ends stay where they are.
  */
 
+import { hypot } from '../geometry/vec.ts';
 import type { CurvedOptions, Point } from '../types/index.ts';
 import { resolveCurvedOptions, smoothLine } from './curved-tracks.ts';
 import { filletOpen } from './path-tracks.ts';
@@ -42,9 +43,9 @@ export function tightestRadius(pts: readonly Point[]): number {
     const a = pts[k - 2];
     const b = pts[k - 1];
     const c = pts[k];
-    const ab = Math.hypot(b.x - a.x, b.y - a.y);
-    const bc = Math.hypot(c.x - b.x, c.y - b.y);
-    const ca = Math.hypot(a.x - c.x, a.y - c.y);
+    const ab = hypot(b.x - a.x, b.y - a.y);
+    const bc = hypot(c.x - b.x, c.y - b.y);
+    const ca = hypot(a.x - c.x, a.y - c.y);
     if (ab < 1e-3 || bc < 1e-3 || ca < 1e-3) continue;
     const twiceArea = Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
     if (twiceArea < CURVATURE_EPSILON * ab * bc * ca) continue;

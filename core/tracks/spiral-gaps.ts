@@ -46,6 +46,7 @@
 import { Clipper } from 'clipper2-ts';
 import { bufferLines, difference, intersection, intersectionArea, offset } from '../geometry/clip.ts';
 import { polygonArea, ringBBox } from '../geometry/polygon.ts';
+import { hypot } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 import type { Track } from './generate-tracks.ts';
 import { clipPolyline, dist } from './path-tracks.ts';
@@ -201,7 +202,7 @@ function crescentRuns(left: readonly Polygon[], w: number): Point[][] {
       if (j === i || used[j]) continue;
       const dx = blobs[j].at.x - blobs[i].at.x;
       const dy = blobs[j].at.y - blobs[i].at.y;
-      const d = Math.hypot(dx, dy);
+      const d = hypot(dx, dy);
       if (d >= bd || d < 1e-6) continue;
       const u = { x: dx / d, y: dy / d };
       if (!across(i, u) || !across(j, u)) continue;
@@ -259,7 +260,7 @@ function runLine(run: readonly Point[]): [Point, Point] {
 }
 
 function norm(p: Point): Point {
-  const l = Math.hypot(p.x, p.y);
+  const l = hypot(p.x, p.y);
   return { x: p.x / l, y: p.y / l };
 }
 

@@ -42,7 +42,7 @@ import { EdgeIndex } from '../geometry/edge-index.ts';
 import { filletRing } from '../geometry/fillet.ts';
 import { distToRing, pointInPolygon, signedArea } from '../geometry/polygon.ts';
 import { endTangent, startTangent } from '../geometry/tangent.ts';
-import { polylineLength } from '../geometry/vec.ts';
+import { hypot, polylineLength } from '../geometry/vec.ts';
 import { dubinsPaths } from '../turn/dubins.ts';
 import { samplePath, TRACK_ARC_STEP } from '../turn/path.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
@@ -432,7 +432,7 @@ function straightNear(loop: Point[], q: Point, maxWalk: number): [Point[], numbe
     const dy = b.y - a.y;
     const l2 = dx * dx + dy * dy;
     const t = l2 > 0 ? Math.max(0, Math.min(1, ((q.x - a.x) * dx + (q.y - a.y) * dy) / l2)) : 0;
-    const d = Math.hypot(a.x + t * dx - q.x, a.y + t * dy - q.y);
+    const d = hypot(a.x + t * dx - q.x, a.y + t * dy - q.y);
     if (d < bd) {
       bd = d;
       bi = i;

@@ -33,6 +33,8 @@
  * Each path found is integrated once more and kept only when it ends on the
  * goal (1e-6 m, 1e-9 rad).
  */
+
+import { hypot } from '../geometry/vec.ts';
 import { PlanningError, type Pose } from '../types/index.ts';
 import { type CurvePath, type CurvePiece, curveEndPose, MIN_PIECE_LENGTH, pieceEnd } from './clothoid.ts';
 
@@ -90,7 +92,7 @@ export function ccTurnGeometry(radius: number, sigma: number): CCTurnGeometry {
     sigma,
     clothoidLength: lc,
     clothoidDeflection: (kmax * kmax) / (2 * sigma),
-    rO: Math.hypot(xO, yO),
+    rO: hypot(xO, yO),
     mu: Math.atan2(xO, yO),
     xO,
     yO,
@@ -121,7 +123,7 @@ export function ccTurn(g: CCTurnGeometry, delta: number, side: 1 | -1, reverse =
   const l1 = Math.sqrt(delta);
   const a = pieceEnd({ x: 0, y: 0, heading: 0 }, { k0: 0, sharpness: 1, length: l1, reverse: false });
   const b = pieceEnd(a, { k0: l1, sharpness: -1, length: l1, reverse: false });
-  const c1 = Math.hypot(b.x, b.y);
+  const c1 = hypot(b.x, b.y);
   const target = 2 * g.rO * Math.sin((delta + 2 * g.mu) / 2);
   const s = (c1 / target) ** 2;
   const l = Math.sqrt(delta / s);
@@ -201,7 +203,7 @@ export function ccDubinsPaths(from: Pose, to: Pose, radius: number, sigma: numbe
   ] as const) {
     const vx = c2.x - c1.x;
     const vy = c2.y - c1.y;
-    const d = Math.hypot(vx, vy);
+    const d = hypot(vx, vy);
     const straight = d - 2 * rO * sm;
     if (straight < -1e-9) continue;
     const psi = Math.atan2(vy, vx);
@@ -255,7 +257,7 @@ export function ccDubinsPaths(from: Pose, to: Pose, radius: number, sigma: numbe
   ] as const) {
     const vx = c2.x - c1.x;
     const vy = c2.y - c1.y;
-    const d = Math.hypot(vx, vy);
+    const d = hypot(vx, vy);
     if (d > 4 * rO) continue;
     const base = Math.atan2(vy, vx);
     const spread = Math.acos(Math.min(1, d / (4 * rO)));
@@ -286,7 +288,7 @@ export function ccDubinsPaths(from: Pose, to: Pose, radius: number, sigma: numbe
   const ok = out.filter((p) => {
     const e = curveEndPose(from, p);
     const dh = Math.abs(Math.atan2(Math.sin(e.heading - te), Math.cos(e.heading - te)));
-    return Math.hypot(e.x - to.x, e.y - to.y) < 1e-6 && dh < 1e-9;
+    return hypot(e.x - to.x, e.y - to.y) < 1e-6 && dh < 1e-9;
   });
   return ok.sort((a, b) => a.length - b.length);
 }

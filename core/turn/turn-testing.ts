@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { hypot } from '../geometry/vec.ts';
 import type { Point, Pose } from '../types/index.ts';
 import {
   endPose,
@@ -23,14 +24,14 @@ export function angleDiff(a: number, b: number): number {
 
 /** Position error [m] and heading error [rad, modulo 2 pi] between two poses. */
 export function poseError(a: Pose, b: Pose): { pos: number; heading: number } {
-  return { pos: Math.hypot(a.x - b.x, a.y - b.y), heading: Math.abs(angleDiff(a.heading, b.heading)) };
+  return { pos: hypot(a.x - b.x, a.y - b.y), heading: Math.abs(angleDiff(a.heading, b.heading)) };
 }
 
 /** Radius of the circle through three points (Infinity when collinear). */
 export function circumradius(a: Point, b: Point, c: Point): number {
-  const ab = Math.hypot(b.x - a.x, b.y - a.y);
-  const bc = Math.hypot(c.x - b.x, c.y - b.y);
-  const ca = Math.hypot(a.x - c.x, a.y - c.y);
+  const ab = hypot(b.x - a.x, b.y - a.y);
+  const bc = hypot(c.x - b.x, c.y - b.y);
+  const ca = hypot(a.x - c.x, a.y - c.y);
   const cross = Math.abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
   return cross === 0 ? Number.POSITIVE_INFINITY : (ab * bc * ca) / (2 * cross);
 }
@@ -41,7 +42,7 @@ export function circumradius(a: Point, b: Point, c: Point): number {
  * the rounding of the coordinates.
  */
 export function circumradiusTolerance(a: Point, b: Point, c: Point, r: number): number {
-  const h = Math.min(Math.hypot(b.x - a.x, b.y - a.y), Math.hypot(c.x - b.x, c.y - b.y));
+  const h = Math.min(hypot(b.x - a.x, b.y - a.y), hypot(c.x - b.x, c.y - b.y));
   const scale = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(c.x), Math.abs(c.y)) + r;
   return 1e-9 + (64 * Number.EPSILON * scale * r) / (h * h);
 }
@@ -94,7 +95,7 @@ export function checkSampling(
       expect(pieces[k].reverse).toBe(!pieces[k - 1].reverse);
     }
     for (let i = 1; i < pts.length; i++) {
-      const d = Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+      const d = hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
       expect(d).toBeGreaterThan(0);
       expect(d).toBeLessThanOrEqual(maxStep * (1 + 1e-12));
     }
@@ -104,8 +105,8 @@ export function checkSampling(
       );
       // Chord directions carry the rounding of the coordinates over the chord length.
       const h = Math.min(
-        Math.hypot(pts[i - 1].x - pts[i - 2].x, pts[i - 1].y - pts[i - 2].y),
-        Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y),
+        hypot(pts[i - 1].x - pts[i - 2].x, pts[i - 1].y - pts[i - 2].y),
+        hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y),
       );
       const scale = Math.max(Math.abs(pts[i].x), Math.abs(pts[i].y), r);
       expect(turn).toBeLessThanOrEqual(maxAngle * (1 + 1e-9) + (8 * Number.EPSILON * scale) / h);
