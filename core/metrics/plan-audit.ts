@@ -295,9 +295,11 @@ function undrivenStretches(
       continue;
     }
     let n = 0;
-    grid.forEachNearSegment(p.x, p.y, q.x, q.y, tol, (e) => {
+    const found = grid.nearSegments(p.x, p.y, q.x, q.y, tol);
+    for (let i = 0; i < found; i++) {
+      const e = grid.found[i];
       if (!capsuleInterval(p.x, p.y, q.x, q.y, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e], tol, one))
-        return;
+        continue;
       hint = e;
       if (2 * n + 2 > buf.length) {
         const b = new Float64Array(buf.length * 2);
@@ -307,7 +309,7 @@ function undrivenStretches(
       buf[2 * n] = one[0];
       buf[2 * n + 1] = one[1];
       n++;
-    });
+    }
     mergeIntervals(buf, n, merged);
     // The complement of the merged intervals in [0, 1]: undriven pieces.
     let t = 0;

@@ -82,6 +82,7 @@ export class SegmentGrid {
     this.cellStart = buckets.start;
     this.cellItems = buckets.items;
     this.stamp = new Int32Array(n);
+    this.found = new Int32Array(n);
   }
 
   private cx(x: number): number {
@@ -114,8 +115,7 @@ export class SegmentGrid {
 
   /**
    * Calls f once for every segment whose grid cells meet the segment pq
-   * widened by r: pq is walked in pieces a cell long, so a long diagonal
-   * segment visits the cells along it, not its whole box.
+   * widened by r (those of nearSegments, in its order).
    */
   forEachNearSegment(
     px: number,
@@ -125,23 +125,35 @@ export class SegmentGrid {
     r: number,
     f: (e: number) => void,
   ): void {
+    const n = this.nearSegments(px, py, qx, qy, r);
+    // Copied: f may ask the grid again.
+    const found = this.found.slice(0, n);
+    for (let i = 0; i < n; i++) f(found[i]);
+  }
+
+  /**
+   * The segments whose grid cells meet the segment pq widened by r, listed
+   * in `found` (their count returned; the list holds until the next query):
+   * pq is walked in pieces a cell long, so a long diagonal segment visits
+   * the cells along it, not its whole box.
+   */
+  nearSegments(px: number, py: number, qx: number, qy: number, r: number): number {
+    const found = this.found;
+    let m = 0;
+    const stamp = ++this.query;
     const L = Math.sqrt((qx - px) * (qx - px) + (qy - py) * (qy - py));
     const n = Math.max(1, Math.ceil(L / this.cell));
-    if (n === 1) {
-      this.forEachNear(px, py, qx, qy, r, f);
-      return;
-    }
-    const stamp = ++this.query;
     // The cells of the piece before: every segment listed there is stamped.
     let px0 = 0;
     let px1 = -1;
     let py0 = 0;
     let py1 = -1;
     for (let k = 0; k < n; k++) {
-      const ax = px + ((qx - px) * k) / n;
-      const ay = py + ((qy - py) * k) / n;
-      const bx = px + ((qx - px) * (k + 1)) / n;
-      const by = py + ((qy - py) * (k + 1)) / n;
+      // One piece: pq's whole box.
+      const ax = n === 1 ? px : px + ((qx - px) * k) / n;
+      const ay = n === 1 ? py : py + ((qy - py) * k) / n;
+      const bx = n === 1 ? qx : px + ((qx - px) * (k + 1)) / n;
+      const by = n === 1 ? qy : py + ((qy - py) * (k + 1)) / n;
       const x0 = this.cx(Math.min(ax, bx) - r);
       const x1 = this.cx(Math.max(ax, bx) + r);
       const y0 = this.cy(Math.min(ay, by) - r);
@@ -155,7 +167,7 @@ export class SegmentGrid {
             const e = this.cellItems[i];
             if (this.stamp[e] === stamp) continue;
             this.stamp[e] = stamp;
-            f(e);
+            found[m++] = e;
           }
         }
       }
@@ -164,7 +176,11 @@ export class SegmentGrid {
       py0 = y0;
       py1 = y1;
     }
+    return m;
   }
+
+  /** The segments the last nearSegments found (each segment at most once). */
+  readonly found: Int32Array;
 
   /** Index of the segment nearest (px, py) within r (the first of equally near ones), or -1 when none is. */
   nearestSegment(px: number, py: number, r: number): number {

@@ -14,6 +14,7 @@ import { Clipper, Clipper64, ClipType, FillRule, type Paths64, Rect64Utils } fro
 import { bufferLines, SCALE, toPaths } from '../geometry/clip.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { pointInPolygon } from '../geometry/polygon.ts';
+import { sortNumbers } from '../geometry/sort-numbers.ts';
 import { turnRegionPolygons } from '../geometry/turn-region.ts';
 import type { PathPart, Point, Polygon } from '../types/index.ts';
 import { capsuleInterval, mergeIntervals, SegmentGrid, segDist } from './segment-grid.ts';
@@ -230,7 +231,9 @@ function measureOverhang(
       }
       clear = 0;
       cuts.length = 0;
-      grid.forEachNearSegment(p.x, p.y, q.x, q.y, r, (e) => {
+      const near = grid.nearSegments(p.x, p.y, q.x, q.y, r);
+      for (let i = 0; i < near; i++) {
+        const e = grid.found[i];
         const ax = grid.ax[e];
         const ay = grid.ay[e];
         const bx = grid.bx[e];
@@ -249,13 +252,13 @@ function measureOverhang(
         const ex = bx - ax;
         const ey = by - ay;
         const den = dx * ey - dy * ex;
-        if (Math.abs(den) < 1e-12) return;
+        if (Math.abs(den) < 1e-12) continue;
         const t = ((ax - p.x) * ey - (ay - p.y) * ex) / den;
         const u = ((ax - p.x) * dy - (ay - p.y) * dx) / den;
         if (t > 0 && t < 1 && u >= 0 && u <= 1) cuts.push(t);
-      });
+      }
       if (cuts.length) {
-        cuts.sort((a, b) => a - b);
+        sortNumbers(cuts);
         cuts.push(1);
         let t0 = 0;
         for (const t1 of cuts) {

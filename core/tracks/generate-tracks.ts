@@ -20,6 +20,7 @@
  * connector distance), then the direction of the longest edge.
  */
 import { Clipper } from 'clipper2-ts';
+import { sortNumbers } from '../geometry/sort-numbers.ts';
 import { bearingDegToHeading, headingToBearingDeg, hypot } from '../geometry/vec.ts';
 import type { Point, Polygon } from '../types/index.ts';
 
@@ -429,7 +430,7 @@ function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number,
   let ragged = 0;
   let prev: [number, number][] | null = null;
   for (const row of xs) {
-    row.sort((a, b) => a - b);
+    sortNumbers(row);
     const segs: [number, number][] = [];
     for (let i = 0; i + 1 < row.length; i += 2) {
       const last = segs[segs.length - 1];
