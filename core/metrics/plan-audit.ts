@@ -247,8 +247,8 @@ function undrivenStretches(
   grid: SegmentGrid,
   tol: number,
 ): Stretch[] {
-  const out: { pts: Point[]; length: number }[] = [];
-  let cur: { pts: Point[]; length: number } | null = null;
+  const out: Run[] = [];
+  let cur: Run | null = null;
   const pts = densify(line, PIECE);
   let buf = new Float64Array(64);
   const one = new Float64Array(2);
@@ -263,7 +263,7 @@ function undrivenStretches(
     if (e < 0 || e >= grid.count) return false;
     if (segDist(p.x, p.y, grid.ax[e], grid.ay[e], grid.bx[e], grid.by[e]) > tol) return false;
     const own = grid.owner[e];
-    for (const dir of [1, -1]) {
+    for (let dir = 1; dir >= -1; dir -= 2) {
       for (
         let j = e, steps = 0;
         j >= 0 && j < grid.count && grid.owner[j] === own && steps < CHAIN;
@@ -313,31 +313,15 @@ function undrivenStretches(
     mergeIntervals(buf, n, merged);
     // The complement of the merged intervals in [0, 1]: undriven pieces.
     let t = 0;
-    const at = (s: number) => ({ x: p.x + s * (q.x - p.x), y: p.y + s * (q.y - p.y) });
-    const piece = (s0: number, s1: number) => {
-      if (s1 - s0 <= 1e-9) return;
-      if (cur && s0 <= 1e-9) {
-        cur.pts.push(at(s1));
-        cur.length += (s1 - s0) * L;
-      } else {
-        if (cur) out.push(cur);
-        cur = { pts: [at(s0), at(s1)], length: (s1 - s0) * L };
-        startsAtZero.push(k === 1 && s0 <= 1e-9);
-      }
-      if (s1 < 1 - 1e-9) {
-        out.push(cur);
-        cur = null;
-      }
-    };
     for (let i = 0; i < merged[0]; i++) {
-      piece(t, buf[2 * i]);
+      cur = addPiece(out, cur, startsAtZero, p, q, L, k, t, buf[2 * i]);
       t = buf[2 * i + 1];
       if (cur && t > 1e-9) {
         out.push(cur);
         cur = null;
       }
     }
-    if (t < 1) piece(t, 1);
+    if (t < 1) cur = addPiece(out, cur, startsAtZero, p, q, L, k, t, 1);
   }
   if (cur) out.push(cur);
   // A closed ring: the stretch through its start is one.
@@ -357,6 +341,45 @@ function undrivenStretches(
     at: pointAlong(s.pts, s.length / 2),
     points: s.pts,
   }));
+}
+
+/** An undriven stretch of a line being measured, as its points and length. */
+interface Run {
+  pts: Point[];
+  length: number;
+}
+
+/**
+ * The undriven piece [s0, s1] of segment pq (length L, the k-th of the
+ * line) added to the run `cur` when it goes on from it, else as a new run
+ * (`cur` pushed to `out`); the run still open after it returned.
+ */
+function addPiece(
+  out: Run[],
+  cur: Run | null,
+  startsAtZero: boolean[],
+  p: Point,
+  q: Point,
+  L: number,
+  k: number,
+  s0: number,
+  s1: number,
+): Run | null {
+  if (s1 - s0 <= 1e-9) return cur;
+  const b = { x: p.x + s1 * (q.x - p.x), y: p.y + s1 * (q.y - p.y) };
+  if (cur && s0 <= 1e-9) {
+    cur.pts.push(b);
+    cur.length += (s1 - s0) * L;
+  } else {
+    if (cur) out.push(cur);
+    cur = { pts: [{ x: p.x + s0 * (q.x - p.x), y: p.y + s0 * (q.y - p.y) }, b], length: (s1 - s0) * L };
+    startsAtZero.push(k === 1 && s0 <= 1e-9);
+  }
+  if (s1 < 1 - 1e-9) {
+    out.push(cur);
+    return null;
+  }
+  return cur;
 }
 
 /**
