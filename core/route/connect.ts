@@ -31,6 +31,7 @@ import {
 import { dubinsPaths } from '../turn/dubins.ts';
 import {
   ARC_STEP,
+  appendSegmentSamples,
   MIN_SEGMENT_LENGTH,
   type SampledPiece,
   type Segment,
@@ -446,14 +447,15 @@ function joinSamples(
   for (const seg of path.segments) {
     if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
     const p = starts[k];
-    const own = samples[k] ?? samplePath(p, { segments: [seg], length: seg.length, word: seg.type }, radius);
+    const own = samples[k];
     k++;
     if (cur === null || seg.reverse !== cur.reverse) {
       cur = { points: [{ x: p.x, y: p.y }], reverse: seg.reverse };
       pieces.push(cur);
     }
     // One segment, one direction: at most one piece, starting where this one is.
-    if (own.length) for (let i = 1; i < own[0].points.length; i++) cur.points.push(own[0].points[i]);
+    if (!own) appendSegmentSamples(cur.points, p, seg, radius);
+    else if (own.length) for (let i = 1; i < own[0].points.length; i++) cur.points.push(own[0].points[i]);
   }
   return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
 }

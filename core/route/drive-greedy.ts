@@ -6,7 +6,7 @@
  * plain U-turns); a finished block leads to the nearest reachable entry of
  * another. A block no drivable way reaches is left out.
  */
-import { dubinsShortest } from '../turn/dubins.ts';
+import { dubinsShortestLength } from '../turn/dubins.ts';
 import type { Point, Pose } from '../types/index.ts';
 import type { RouteBuilder } from './route-builder.ts';
 import { dist, entryPose } from './route-geometry.ts';
@@ -33,8 +33,7 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
     const k = ((pos.get(a) as number) * 2 + (f ? 1 : 0)) * recs.length + (pos.get(r) as number);
     let l = turns.get(k);
     if (l === undefined) {
-      const p = dubinsShortest(b.endPoseOf(a, f), b.startPoseOf(r, !f), b.R);
-      l = p ? p.length : Number.POSITIVE_INFINITY;
+      l = dubinsShortestLength(b.endPoseOf(a, f), b.startPoseOf(r, !f), b.R);
       turns.set(k, l);
     }
     return l;

@@ -5,7 +5,7 @@
 import { difference, intersection, offset } from '../geometry/clip.ts';
 import { polygonArea } from '../geometry/polygon.ts';
 import { endTangent } from '../geometry/tangent.ts';
-import { dubinsShortest } from '../turn/dubins.ts';
+import { dubinsShortestLength } from '../turn/dubins.ts';
 import type { Point, Polygon, Pose } from '../types/index.ts';
 import { generateTracks, type Track, type TrackSet } from './generate-tracks.ts';
 import { dist } from './path-tracks.ts';
@@ -96,7 +96,7 @@ export function spiralOrder(set: TrackSet, r: number): { track: number; forward:
       for (const f of [true, false]) {
         const [s, e] = f ? [t.a, t.b] : [t.b, t.a];
         const to: Pose = { x: s.x, y: s.y, heading: Math.atan2(e.y - s.y, e.x - s.x) };
-        const d = at ? (dubinsShortest(at, to, r)?.length ?? Number.POSITIVE_INFINITY) : 0;
+        const d = at ? dubinsShortestLength(at, to, r) : 0;
         if (d < bd) {
           bd = d;
           best = i;

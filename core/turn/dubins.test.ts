@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PlanningError, type Pose } from '../types/index.ts';
-import { dubinsPaths, dubinsShortest } from './dubins.ts';
+import { dubinsPaths, dubinsShortest, dubinsShortestLength } from './dubins.ts';
 import { ARC_STEP, endPose, MIN_SEGMENT_LENGTH, samplePath } from './path.ts';
 import { checkSampling, nearPair, pathOf, pose, poseError, radius, randomSegments } from './turn-testing.ts';
 
@@ -225,6 +225,19 @@ describe('Dubins paths: properties', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('dubinsShortestLength', () => {
+  it('is the length of dubinsShortest, to the bit', () => {
+    fc.assert(
+      fc.property(pose, pose, radius, (a, b, r) => {
+        expect(dubinsShortestLength(a, b, r)).toBe(
+          dubinsShortest(a, b, r)?.length ?? Number.POSITIVE_INFINITY,
+        );
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -211,6 +211,15 @@ export function dubinsPaths(from: Pose, to: Pose, radius: number): TurnPath[] {
   return out;
 }
 
+/** The length of the shortest Dubins path [m] (dubinsShortest's, without building it); Infinity where none is. */
+export function dubinsShortestLength(from: Pose, to: Pose, radius: number): number {
+  validate(from, to, radius);
+  solveAll(from, to, radius);
+  let best = -1;
+  for (let w = 0; w < 6; w++) if (!Number.isNaN(TOTAL[w]) && (best < 0 || TOTAL[w] < TOTAL[best])) best = w;
+  return best < 0 ? Number.POSITIVE_INFINITY : TOTAL[best];
+}
+
 /** The shortest Dubins path; null only for input with no path (never for finite poses). */
 export function dubinsShortest(from: Pose, to: Pose, radius: number): TurnPath | null {
   validate(from, to, radius);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PlanningError, type Point, type Pose } from '../types/index.ts';
 import {
   ARC_STEP,
+  appendSegmentSamples,
   endPose,
   leastSteps,
   MIN_SEGMENT_LENGTH,
@@ -247,5 +248,34 @@ describe('samplePath', () => {
     const end = endPose(far, path, r);
     expect(last).toEqual({ x: end.x, y: end.y });
     expect(pieces[0].points[0]).toEqual({ x: far.x, y: far.y });
+  });
+});
+
+describe('appendSegmentSamples', () => {
+  it('pushes the samples samplePath gives for the segment alone, after its first point', () => {
+    fc.assert(
+      fc.property(
+        pose,
+        radius,
+        fc.constantFrom<Segment['type']>('L', 'S', 'R'),
+        fc.double({ min: 0, max: 40, noNaN: true }),
+        fc.boolean(),
+        (from, r, type, length, reverse) => {
+          const s = seg(type, length, reverse);
+          const whole = samplePath(from, { segments: [s], length, word: type }, r);
+          const pts: Point[] = [{ x: from.x, y: from.y }];
+          appendSegmentSamples(pts, from, s, r);
+          const want = whole.length ? whole[0].points : [{ x: from.x, y: from.y }];
+          expect(pts).toEqual(want);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('pushes nothing for a segment shorter than MIN_SEGMENT_LENGTH', () => {
+    const pts: Point[] = [];
+    appendSegmentSamples(pts, O, seg('L', MIN_SEGMENT_LENGTH / 2), 6);
+    expect(pts).toEqual([]);
   });
 });

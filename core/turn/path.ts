@@ -110,6 +110,76 @@ function checkRadius(r: number): void {
     });
 }
 
+/**
+ * The samples of one segment driven from (x0, y0) at heading h0, after the
+ * sample (lastX, lastY) where it starts, pushed onto pts as samplePath
+ * samples them (a sample equal to the one before it is left out); END then
+ * holds the segment's end pose.
+ */
+function pushSegment(
+  pts: Point[],
+  lastX: number,
+  lastY: number,
+  x0: number,
+  y0: number,
+  h0: number,
+  seg: Segment,
+  radius: number,
+  maxStep: number,
+  maxAngle: number,
+): void {
+  const len = seg.length;
+  const d = seg.reverse ? -len : len;
+  let n = Math.max(leastSteps(len), stepsFor(len, maxStep));
+  if (seg.type !== 'S') n = Math.max(n, stepsFor(len / radius, maxAngle));
+  if (n > MAX_STEPS_PER_SEGMENT)
+    throw new PlanningError(
+      'INVALID_OPTION',
+      `sampling a ${len} m segment with maxStep ${maxStep} m and maxAngleRad ${maxAngle} needs ${n} points`,
+      { path: 'opts' },
+    );
+  let lx = lastX;
+  let ly = lastY;
+  if (seg.type === 'S') {
+    // As advance computes them, with the heading's cosine and sine taken once.
+    const c = Math.cos(h0);
+    const s = Math.sin(h0);
+    for (let k = 1; k < n; k++) {
+      const t = (d * k) / n;
+      const px = x0 + t * c;
+      const py = y0 + t * s;
+      if (px !== lx || py !== ly) {
+        lx = px;
+        ly = py;
+        pts.push({ x: px, y: py });
+      }
+    }
+  } else {
+    for (let k = 1; k < n; k++) {
+      advance(x0, y0, h0, seg.type, (d * k) / n, radius);
+      if (END[0] !== lx || END[1] !== ly) {
+        lx = END[0];
+        ly = END[1];
+        pts.push({ x: lx, y: ly });
+      }
+    }
+  }
+  // The segment end exactly as endPose computes it.
+  advance(x0, y0, h0, seg.type, d, radius);
+  if (END[0] !== lx || END[1] !== ly) pts.push({ x: END[0], y: END[1] });
+}
+
+/**
+ * The samples of one segment driven from `from` (not `from` itself), pushed
+ * onto pts: those samplePath gives for the segment alone, after its first
+ * point. A segment shorter than MIN_SEGMENT_LENGTH pushes none.
+ */
+export function appendSegmentSamples(pts: Point[], from: Pose, seg: Segment, radius: number): void {
+  checkRadius(radius);
+  if (!(seg.length >= MIN_SEGMENT_LENGTH)) return;
+  pushSegment(pts, from.x, from.y, from.x, from.y, from.heading, seg, radius, 1, ARC_STEP);
+}
+
 /** Pose after driving one segment from p with turning radius r [m]. */
 export function segmentEnd(p: Pose, seg: Segment, r: number): Pose {
   advance(p.x, p.y, p.heading, seg.type, seg.reverse ? -seg.length : seg.length, r);
@@ -180,53 +250,17 @@ export function samplePath(
   for (const seg of path.segments) {
     const len = seg.length;
     if (!(len >= MIN_SEGMENT_LENGTH)) continue;
-    const d = seg.reverse ? -len : len;
     if (pts === null || seg.reverse !== reverse) {
       // The first point is `from`; a cusp point is the end of the previous piece.
       pts = [{ x, y }];
       reverse = seg.reverse;
       pieces.push({ points: pts, reverse });
     }
-    let n = Math.max(leastSteps(len), stepsFor(len, maxStep));
-    if (seg.type !== 'S') n = Math.max(n, stepsFor(len / radius, maxAngle));
-    if (n > MAX_STEPS_PER_SEGMENT)
-      throw new PlanningError(
-        'INVALID_OPTION',
-        `sampling a ${len} m segment with maxStep ${maxStep} m and maxAngleRad ${maxAngle} needs ${n} points`,
-        { path: 'opts' },
-      );
-    const x0 = x;
-    const y0 = y;
-    const h0 = h;
-    let last = pts[pts.length - 1];
-    if (seg.type === 'S') {
-      // As advance computes them, with the heading's cosine and sine taken once.
-      const c = Math.cos(h0);
-      const s = Math.sin(h0);
-      for (let k = 1; k < n; k++) {
-        const t = (d * k) / n;
-        const px = x0 + t * c;
-        const py = y0 + t * s;
-        if (px !== last.x || py !== last.y) {
-          last = { x: px, y: py };
-          pts.push(last);
-        }
-      }
-    } else {
-      for (let k = 1; k < n; k++) {
-        advance(x0, y0, h0, seg.type, (d * k) / n, radius);
-        if (END[0] !== last.x || END[1] !== last.y) {
-          last = { x: END[0], y: END[1] };
-          pts.push(last);
-        }
-      }
-    }
-    // The segment end exactly as endPose computes it.
-    advance(x0, y0, h0, seg.type, d, radius);
+    const last = pts[pts.length - 1];
+    pushSegment(pts, last.x, last.y, x, y, h, seg, radius, maxStep, maxAngle);
     x = END[0];
     y = END[1];
     h = END[2];
-    if (x !== last.x || y !== last.y) pts.push({ x, y });
   }
   // A piece of one point only arises when a segment's end rounds onto its start.
   return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
