@@ -223,6 +223,10 @@ describe('EdgeIndex', () => {
           c.y + radius + m,
         );
         expect(edges !== null && index.chordsCross(arc, edges)).toBe(index.polylineCrosses(arc));
+        // The same polyline as coordinates gives the same answer.
+        const xs = Float64Array.from(arc, (p) => p.x);
+        const ys = Float64Array.from(arc, (p) => p.y);
+        if (edges) expect(index.chordsCrossXY(xs, ys, arc.length, edges)).toBe(index.chordsCross(arc, edges));
         // Edges that cross a chord are never left out.
         if (index.polylineCrosses(arc)) expect(edges).not.toBeNull();
       }),

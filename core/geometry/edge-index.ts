@@ -142,19 +142,24 @@ export class EdgeIndex {
    * pq within 1 mm of the edge count as touching).
    */
   private meets(e: number, p: Point, q: Point): number {
-    const dx = q.x - p.x;
-    const dy = q.y - p.y;
+    return this.meetsXY(e, p.x, p.y, q.x, q.y);
+  }
+
+  /** meets for the segment from (px, py) to (qx, qy). */
+  private meetsXY(e: number, px: number, py: number, qx: number, qy: number): number {
+    const dx = qx - px;
+    const dy = qy - py;
     const ax = this.ax[e];
     const ay = this.ay[e];
     const bx = this.bx[e];
     const by = this.by[e];
-    const d1 = dx * (ay - p.y) - dy * (ax - p.x);
-    const d2 = dx * (by - p.y) - dy * (bx - p.x);
+    const d1 = dx * (ay - py) - dy * (ax - px);
+    const d2 = dx * (by - py) - dy * (bx - px);
     if ((d1 > 0 && d2 > 0) || (d1 < 0 && d2 < 0) || d1 === d2) return NONE;
     const ex = bx - ax;
     const ey = by - ay;
-    const d3 = ex * (p.y - ay) - ey * (p.x - ax);
-    const d4 = ex * (q.y - ay) - ey * (q.x - ax);
+    const d3 = ex * (py - ay) - ey * (px - ax);
+    const d4 = ex * (qy - ay) - ey * (qx - ax);
     if ((d3 > 0 && d4 > 0) || (d3 < 0 && d4 < 0)) return NONE;
     const el = hypot(ex, ey) || 1;
     const sl = hypot(dx, dy) || 1;
@@ -194,26 +199,34 @@ export class EdgeIndex {
    * boxes reach its own, as segmentCrosses tests it against all.
    */
   chordsCross(pts: readonly Point[], edges: ArrayLike<number>): boolean {
-    const margin = 1e-3;
-    for (let i = 1; i < pts.length; i++) {
-      const a = pts[i - 1];
-      const b = pts[i];
-      const x0 = Math.min(a.x, b.x) - margin;
-      const x1 = Math.max(a.x, b.x) + margin;
-      const y0 = Math.min(a.y, b.y) - margin;
-      const y1 = Math.max(a.y, b.y) + margin;
-      let vertexPass = false;
-      for (let k = 0; k < edges.length; k++) {
-        const e = edges[k];
-        if (Math.max(this.ax[e], this.bx[e]) < x0 || Math.min(this.ax[e], this.bx[e]) > x1) continue;
-        if (Math.max(this.ay[e], this.by[e]) < y0 || Math.min(this.ay[e], this.by[e]) > y1) continue;
-        const m = this.meets(e, a, b);
-        if (m === CROSSES) return true;
-        if (m === VERTEX) vertexPass = true;
-      }
-      if (vertexPass && this.leavesThroughVertex(a, b)) return true;
-    }
+    for (let i = 1; i < pts.length; i++)
+      if (this.chordCrosses(pts[i - 1].x, pts[i - 1].y, pts[i].x, pts[i].y, edges)) return true;
     return false;
+  }
+
+  /** chordsCross for the polyline of the first n points (xs[i], ys[i]). */
+  chordsCrossXY(xs: Float64Array, ys: Float64Array, n: number, edges: ArrayLike<number>): boolean {
+    for (let i = 1; i < n; i++) if (this.chordCrosses(xs[i - 1], ys[i - 1], xs[i], ys[i], edges)) return true;
+    return false;
+  }
+
+  /** True when the chord from (px, py) to (qx, qy) properly crosses one of `edges` (see chordsCross). */
+  private chordCrosses(px: number, py: number, qx: number, qy: number, edges: ArrayLike<number>): boolean {
+    const margin = 1e-3;
+    const x0 = Math.min(px, qx) - margin;
+    const x1 = Math.max(px, qx) + margin;
+    const y0 = Math.min(py, qy) - margin;
+    const y1 = Math.max(py, qy) + margin;
+    let vertexPass = false;
+    for (let k = 0; k < edges.length; k++) {
+      const e = edges[k];
+      if (Math.max(this.ax[e], this.bx[e]) < x0 || Math.min(this.ax[e], this.bx[e]) > x1) continue;
+      if (Math.max(this.ay[e], this.by[e]) < y0 || Math.min(this.ay[e], this.by[e]) > y1) continue;
+      const m = this.meetsXY(e, px, py, qx, qy);
+      if (m === CROSSES) return true;
+      if (m === VERTEX) vertexPass = true;
+    }
+    return vertexPass && this.leavesThroughVertex({ x: px, y: py }, { x: qx, y: qy });
   }
 
   /**

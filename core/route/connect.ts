@@ -33,9 +33,10 @@ import {
   ARC_STEP,
   appendSegmentSamples,
   MIN_SEGMENT_LENGTH,
+  SampleBuffer,
   type SampledPiece,
   type Segment,
-  samplePath,
+  sampleSegmentInto,
   segmentEnd,
   type TurnPath,
 } from '../turn/path.ts';
@@ -384,13 +385,15 @@ function reversingCurve(
   return null;
 }
 
+/** Scratch for the samples of an arc tested against the edges near it. */
+const ARC_SAMPLES = new SampleBuffer();
+
 function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex): Connection | null {
   // The quick tests first, segment by segment, so a path that leaves the
   // field is mostly dropped before any arc is sampled: each straight as the
   // one segment it is, each arc against the edges near its circle.
   let p = from;
   const starts: Pose[] = [];
-  const samples: (SampledPiece[] | null)[] = [];
   // Arcs some edge comes near (by index among the tested segments), with those edges.
   let near: { k: number; edges: Int32Array }[] | null = null;
   for (const seg of path.segments) {
@@ -406,20 +409,18 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
       }
     }
     starts.push(p);
-    // Sampled only if the whole path fits (arcs near an edge: below, to test them).
-    samples.push(null);
     p = end;
   }
   if (near) {
+    // The chords of the arcs near an edge, sampled as the path will be (as
+    // coordinates: most paths tested are not taken).
     const segs = path.segments.filter((seg) => seg.length >= MIN_SEGMENT_LENGTH);
     for (const { k, edges } of near) {
-      const seg = segs[k];
-      const piece = samplePath(starts[k], { segments: [seg], length: seg.length, word: seg.type }, radius);
-      for (const pc of piece) if (region.chordsCross(pc.points, edges)) return null;
-      samples[k] = piece;
+      sampleSegmentInto(ARC_SAMPLES, starts[k], segs[k], radius);
+      if (region.chordsCrossXY(ARC_SAMPLES.xs, ARC_SAMPLES.ys, ARC_SAMPLES.n, edges)) return null;
     }
   }
-  const pieces = joinSamples(path, starts, samples, radius);
+  const pieces = joinSamples(path, starts, radius);
   if (slipsThrough(region, pieces)) return null;
   const reverse = path.segments.some((s) => s.reverse);
   const arcs = path.segments.filter((s) => s.type !== 'S' && s.length >= 1e-9).length;
@@ -435,27 +436,20 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
  * segments (each from its own start, as samplePath reaches it): one piece
  * per run of equal driving direction; straights are sampled here.
  */
-function joinSamples(
-  path: TurnPath,
-  starts: readonly Pose[],
-  samples: readonly (SampledPiece[] | null)[],
-  radius: number,
-): SampledPiece[] {
+function joinSamples(path: TurnPath, starts: readonly Pose[], radius: number): SampledPiece[] {
   const pieces: SampledPiece[] = [];
   let cur: SampledPiece | null = null;
   let k = 0;
   for (const seg of path.segments) {
     if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
     const p = starts[k];
-    const own = samples[k];
     k++;
     if (cur === null || seg.reverse !== cur.reverse) {
       cur = { points: [{ x: p.x, y: p.y }], reverse: seg.reverse };
       pieces.push(cur);
     }
     // One segment, one direction: at most one piece, starting where this one is.
-    if (!own) appendSegmentSamples(cur.points, p, seg, radius);
-    else if (own.length) for (let i = 1; i < own[0].points.length; i++) cur.points.push(own[0].points[i]);
+    appendSegmentSamples(cur.points, p, seg, radius);
   }
   return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
 }

@@ -7,8 +7,10 @@ import {
   endPose,
   leastSteps,
   MIN_SEGMENT_LENGTH,
+  SampleBuffer,
   type Segment,
   samplePath,
+  sampleSegmentInto,
   segmentEnd,
 } from './path.ts';
 import {
@@ -277,5 +279,29 @@ describe('appendSegmentSamples', () => {
     const pts: Point[] = [];
     appendSegmentSamples(pts, O, seg('L', MIN_SEGMENT_LENGTH / 2), 6);
     expect(pts).toEqual([]);
+  });
+});
+
+describe('sampleSegmentInto', () => {
+  it('holds the samples samplePath gives for the segment alone, as coordinates', () => {
+    const buf = new SampleBuffer();
+    fc.assert(
+      fc.property(
+        pose,
+        radius,
+        fc.constantFrom<Segment['type']>('L', 'S', 'R'),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.boolean(),
+        (from, r, type, length, reverse) => {
+          const s = seg(type, length, reverse);
+          const whole = samplePath(from, { segments: [s], length, word: type }, r);
+          const want = whole.length ? whole[0].points : [{ x: from.x, y: from.y }];
+          sampleSegmentInto(buf, from, s, r);
+          const got = Array.from({ length: buf.n }, (_, i) => ({ x: buf.xs[i], y: buf.ys[i] }));
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -110,14 +110,35 @@ function checkRadius(r: number): void {
     });
 }
 
+/** Sample coordinates, xs[i] and ys[i] for i < n, in arrays that grow as samples are added. */
+export class SampleBuffer {
+  xs = new Float64Array(64);
+  ys = new Float64Array(64);
+  n = 0;
+
+  push(x: number, y: number): void {
+    if (this.n === this.xs.length) {
+      const xs = new Float64Array(2 * this.n);
+      const ys = new Float64Array(2 * this.n);
+      xs.set(this.xs);
+      ys.set(this.ys);
+      this.xs = xs;
+      this.ys = ys;
+    }
+    this.xs[this.n] = x;
+    this.ys[this.n] = y;
+    this.n++;
+  }
+}
+
 /**
  * The samples of one segment driven from (x0, y0) at heading h0, after the
- * sample (lastX, lastY) where it starts, pushed onto pts as samplePath
- * samples them (a sample equal to the one before it is left out); END then
- * holds the segment's end pose.
+ * sample (lastX, lastY) where it starts, added to buf as samplePath samples
+ * them (a sample equal to the one before it is left out); END then holds
+ * the segment's end pose.
  */
-function pushSegment(
-  pts: Point[],
+function fillSegment(
+  buf: SampleBuffer,
   lastX: number,
   lastY: number,
   x0: number,
@@ -151,7 +172,7 @@ function pushSegment(
       if (px !== lx || py !== ly) {
         lx = px;
         ly = py;
-        pts.push({ x: px, y: py });
+        buf.push(px, py);
       }
     }
   } else {
@@ -160,13 +181,48 @@ function pushSegment(
       if (END[0] !== lx || END[1] !== ly) {
         lx = END[0];
         ly = END[1];
-        pts.push({ x: lx, y: ly });
+        buf.push(lx, ly);
       }
     }
   }
   // The segment end exactly as endPose computes it.
   advance(x0, y0, h0, seg.type, d, radius);
-  if (END[0] !== lx || END[1] !== ly) pts.push({ x: END[0], y: END[1] });
+  if (END[0] !== lx || END[1] !== ly) buf.push(END[0], END[1]);
+}
+
+/** Scratch for the samples of one segment on their way into points. */
+const SEGMENT = new SampleBuffer();
+
+/** fillSegment's samples pushed onto pts as points; END then holds the segment's end pose. */
+function pushSegment(
+  pts: Point[],
+  lastX: number,
+  lastY: number,
+  x0: number,
+  y0: number,
+  h0: number,
+  seg: Segment,
+  radius: number,
+  maxStep: number,
+  maxAngle: number,
+): void {
+  SEGMENT.n = 0;
+  fillSegment(SEGMENT, lastX, lastY, x0, y0, h0, seg, radius, maxStep, maxAngle);
+  const { xs, ys, n } = SEGMENT;
+  for (let i = 0; i < n; i++) pts.push({ x: xs[i], y: ys[i] });
+}
+
+/**
+ * The samples samplePath gives for one segment driven from `from` alone
+ * (`from` first), as coordinates in buf (which they replace); only `from`
+ * for a segment shorter than MIN_SEGMENT_LENGTH.
+ */
+export function sampleSegmentInto(buf: SampleBuffer, from: Pose, seg: Segment, radius: number): void {
+  checkRadius(radius);
+  buf.n = 0;
+  buf.push(from.x, from.y);
+  if (seg.length >= MIN_SEGMENT_LENGTH)
+    fillSegment(buf, from.x, from.y, from.x, from.y, from.heading, seg, radius, 1, ARC_STEP);
 }
 
 /**
