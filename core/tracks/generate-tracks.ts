@@ -336,14 +336,17 @@ export function quickScore(
   qCross.fill(0, 0, lines);
   const single = nLines === 0;
   const middle = (ymin + ymax) / 2;
+  const perW = 1 / w;
   for (let i = 0; i < edges.length; i += 4) {
     const ay = qY[i >> 2];
     const by = edges[i + 2] * s + edges[i + 3] * c;
     if (ay === by) continue;
     const lo = ay < by ? ay : by;
     const hi = ay < by ? by : ay;
-    const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
-    const kTo = Math.min(lines - 1, Math.ceil((hi - y0) / w));
+    // (By the inverse of w: the range is one line wider each way than the
+    // lines that may cross, and the exact test below decides.)
+    const kFrom = Math.max(0, Math.ceil((lo - y0) * perW) - 1);
+    const kTo = Math.min(lines - 1, Math.ceil((hi - y0) * perW));
     // The x of the edge's ends only for an edge some line crosses.
     let ax = Number.NaN;
     let bx = Number.NaN;

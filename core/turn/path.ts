@@ -116,18 +116,16 @@ export class SampleBuffer {
   ys = new Float64Array(64);
   n = 0;
 
-  push(x: number, y: number): void {
-    if (this.n === this.xs.length) {
-      const xs = new Float64Array(2 * this.n);
-      const ys = new Float64Array(2 * this.n);
-      xs.set(this.xs);
-      ys.set(this.ys);
-      this.xs = xs;
-      this.ys = ys;
-    }
-    this.xs[this.n] = x;
-    this.ys[this.n] = y;
-    this.n++;
+  /** Room for `more` samples after the n held. */
+  reserve(more: number): void {
+    if (this.n + more <= this.xs.length) return;
+    const size = Math.max(2 * this.xs.length, this.n + more);
+    const xs = new Float64Array(size);
+    const ys = new Float64Array(size);
+    xs.set(this.xs.subarray(0, this.n));
+    ys.set(this.ys.subarray(0, this.n));
+    this.xs = xs;
+    this.ys = ys;
   }
 }
 
@@ -159,6 +157,11 @@ function fillSegment(
       `sampling a ${len} m segment with maxStep ${maxStep} m and maxAngleRad ${maxAngle} needs ${n} points`,
       { path: 'opts' },
     );
+  // At most n samples after the start: written straight into the buffer.
+  buf.reserve(n);
+  const xs = buf.xs;
+  const ys = buf.ys;
+  let m = buf.n;
   let lx = lastX;
   let ly = lastY;
   if (seg.type === 'S') {
@@ -172,7 +175,8 @@ function fillSegment(
       if (px !== lx || py !== ly) {
         lx = px;
         ly = py;
-        buf.push(px, py);
+        xs[m] = px;
+        ys[m++] = py;
       }
     }
   } else {
@@ -181,13 +185,18 @@ function fillSegment(
       if (END[0] !== lx || END[1] !== ly) {
         lx = END[0];
         ly = END[1];
-        buf.push(lx, ly);
+        xs[m] = lx;
+        ys[m++] = ly;
       }
     }
   }
   // The segment end exactly as endPose computes it.
   advance(x0, y0, h0, seg.type, d, radius);
-  if (END[0] !== lx || END[1] !== ly) buf.push(END[0], END[1]);
+  if (END[0] !== lx || END[1] !== ly) {
+    xs[m] = END[0];
+    ys[m++] = END[1];
+  }
+  buf.n = m;
 }
 
 /** Scratch for the samples of one segment on their way into points. */
@@ -220,7 +229,10 @@ function pushSegment(
 export function sampleSegmentInto(buf: SampleBuffer, from: Pose, seg: Segment, radius: number): void {
   checkRadius(radius);
   buf.n = 0;
-  buf.push(from.x, from.y);
+  buf.reserve(1);
+  buf.xs[0] = from.x;
+  buf.ys[0] = from.y;
+  buf.n = 1;
   if (seg.length >= MIN_SEGMENT_LENGTH)
     fillSegment(buf, from.x, from.y, from.x, from.y, from.heading, seg, radius, 1, ARC_STEP);
 }
