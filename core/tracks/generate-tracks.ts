@@ -117,13 +117,6 @@ function scanLayout(
   return { count: n, y0: ymin + w / 2, grid: n - 1, last: ymax - w / 2 };
 }
 
-interface Edge {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 interface Scan {
   ymin: number;
   ymax: number;
@@ -383,15 +376,58 @@ function better(s: Scan, weight: number, b: Scan, bWeight: number, w: number): b
   return s.ragged < b.ragged;
 }
 
+/** The x of each scan line the edge (x0, y0)-(x1, y1) crosses, added to that line's list (see scanAt). */
+function addCrossings(
+  xs: number[][],
+  offsets: readonly number[],
+  gridLines: number,
+  last: number,
+  y00: number,
+  w: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): void {
+  const lo = Math.min(y0, y1);
+  const hi = Math.max(y0, y1);
+  // Half-open [lo, hi) so a line through a vertex is counted once (the
+  // index range is one wider each way; the exact test below decides).
+  const kFrom = Math.max(0, Math.ceil((lo - y00) / w) - 1);
+  const kTo = Math.min(gridLines - 1, Math.ceil((hi - y00) / w));
+  for (let k = kFrom; k <= kTo; k++) {
+    const y = offsets[k];
+    if (y < lo || y >= hi) continue;
+    xs[k].push(x0 + ((y - y0) * (x1 - x0)) / (y1 - y0));
+  }
+  if (last >= gridLines) {
+    const y = offsets[last];
+    if (y >= lo && y < hi) xs[last].push(x0 + ((y - y0) * (x1 - x0)) / (y1 - y0));
+  }
+}
+
 /** Scan the rings with lines along heading h. */
 function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number, cover: boolean): Scan {
   const c = Math.cos(-h);
   const s = Math.sin(-h);
-  const edges: Edge[] = [];
   let ymin = Number.POSITIVE_INFINITY;
   let ymax = Number.NEGATIVE_INFINITY;
   let xmin = Number.POSITIVE_INFINITY;
   let xmax = Number.NEGATIVE_INFINITY;
+  for (const r of rings) {
+    for (let i = 0; i < r.length; i++) {
+      const x = r[i].x * c - r[i].y * s;
+      const y = r[i].x * s + r[i].y * c;
+      if (y < ymin) ymin = y;
+      if (y > ymax) ymax = y;
+      if (x < xmin) xmin = x;
+      if (x > xmax) xmax = x;
+    }
+  }
+  const { offsets, y0, grid: gridLines } = scanLines(ymin, ymax, w, cover);
+  const xs: number[][] = offsets.map(() => []);
+  const last = offsets.length - 1;
+  // Each edge (turned as above, from the ring's last vertex round) that is not along the lines.
   for (const r of rings) {
     const n = r.length;
     let px = r[n - 1].x * c - r[n - 1].y * s;
@@ -399,33 +435,9 @@ function scanAt(rings: readonly Point[][], h: number, w: number, minLen: number,
     for (let i = 0; i < n; i++) {
       const x = r[i].x * c - r[i].y * s;
       const y = r[i].x * s + r[i].y * c;
-      if (y !== py) edges.push({ x0: px, y0: py, x1: x, y1: y });
-      if (y < ymin) ymin = y;
-      if (y > ymax) ymax = y;
-      if (x < xmin) xmin = x;
-      if (x > xmax) xmax = x;
+      if (y !== py) addCrossings(xs, offsets, gridLines, last, y0, w, px, py, x, y);
       px = x;
       py = y;
-    }
-  }
-  const { offsets, y0, grid: gridLines } = scanLines(ymin, ymax, w, cover);
-  const xs: number[][] = offsets.map(() => []);
-  for (const e of edges) {
-    const lo = Math.min(e.y0, e.y1);
-    const hi = Math.max(e.y0, e.y1);
-    // Half-open [lo, hi) so a line through a vertex is counted once (the
-    // index range is one wider each way; the exact test below decides).
-    const kFrom = Math.max(0, Math.ceil((lo - y0) / w) - 1);
-    const kTo = Math.min(gridLines - 1, Math.ceil((hi - y0) / w));
-    for (let k = kFrom; k <= kTo; k++) {
-      const y = offsets[k];
-      if (y < lo || y >= hi) continue;
-      xs[k].push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
-    }
-    const last = offsets.length - 1;
-    if (last >= gridLines) {
-      const y = offsets[last];
-      if (y >= lo && y < hi) xs[last].push(e.x0 + ((y - e.y0) * (e.x1 - e.x0)) / (e.y1 - e.y0));
     }
   }
   const segments: [number, number][][] = [];
