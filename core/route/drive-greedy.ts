@@ -41,10 +41,11 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
 
   function chooseNext(cur: TrackRec, forward: boolean): TrackRec | null {
     const block = blocks[cur.block];
-    const open = block.filter((r) => !r.done);
-    if (open.length === 0) return null;
-    const lo = Math.min(...open.map((r) => r.track.line));
-    const window = open.filter((r) => r.track.line <= lo + 2 * skip + 1);
+    let lo = Number.POSITIVE_INFINITY;
+    for (const r of block) if (!r.done && r.track.line < lo) lo = r.track.line;
+    if (lo === Number.POSITIVE_INFINITY) return null;
+    const window: TrackRec[] = [];
+    for (const r of block) if (!r.done && r.track.line <= lo + 2 * skip + 1) window.push(r);
     // The machine is where track cur ended (driven the other way).
     const from = b.pose as Pose;
     const scored = window
@@ -54,6 +55,7 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
     // can leave a track behind that only a turn across the whole sweep reaches later: the
     // candidates are then ranked by their turn and the turns of the window's tracks after it.
     if (scored.length > 1 && scored[0].cost > LONG_TURN_RADII * b.R) {
+      const open = block.filter((r) => !r.done);
       const ahead = scored.map((s) => {
         const rest = open.filter((r) => r !== s.r);
         return { ...s, total: s.cost + rollout(s.r, forward, rest, window.length) };
@@ -86,7 +88,8 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
     let total = 0;
     let left = open;
     for (let k = 0; k < steps && left.length; k++) {
-      const lo = Math.min(...left.map((r) => r.track.line));
+      let lo = Number.POSITIVE_INFINITY;
+      for (const r of left) if (r.track.line < lo) lo = r.track.line;
       let best: TrackRec | null = null;
       let bestCost = Number.POSITIVE_INFINITY;
       for (const r of left) {
@@ -165,14 +168,12 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
     b.routeStart = b.startPoseOf(first, forward);
   }
   let current = first;
-  let remaining: number;
   for (;;) {
     if (!b.pose || dist(b.pose, b.startPoseOf(current, forward)) > 1e-6) {
       if (!b.link(b.startPoseOf(current, forward), 'HeadlandConnector')) b.failures++;
     }
     b.driveTrack(current, forward);
-    remaining = recs.filter((r) => !r.done).length;
-    if (remaining === 0) break;
+    if (recs.every((r) => r.done)) break;
     const next = chooseNext(current, !forward);
     if (next && b.link(nextPose ?? b.startPoseOf(next, !forward), 'Turn')) {
       forward = !forward;
