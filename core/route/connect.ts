@@ -37,7 +37,7 @@ import {
   type SampledPiece,
   type Segment,
   sampleSegmentInto,
-  segmentEnd,
+  segmentEndInto,
   type TurnPath,
 } from '../turn/path.ts';
 import { reedsSheppPaths } from '../turn/reeds-shepp.ts';
@@ -388,68 +388,98 @@ function reversingCurve(
 /** Scratch for the samples of an arc tested against the edges near it. */
 const ARC_SAMPLES = new SampleBuffer();
 
+/**
+ * Scratch of tryPath (which nothing it calls enters again): the start pose
+ * of each segment tested (x, y, heading), the arcs some edge comes near
+ * (their index among the tested segments) with those edges, and poses and
+ * points for the tests that take them.
+ */
+let STARTS = new Float64Array(3 * 8);
+const NEAR_AT: number[] = [];
+const NEAR_EDGES: Int32Array[] = [];
+const SEGS: Segment[] = [];
+const END_AT = new Float64Array(3);
+const AT_POSE: Pose = { x: 0, y: 0, heading: 0 };
+const AT_END: Point = { x: 0, y: 0 };
+
 function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex): Connection | null {
   // The quick tests first, segment by segment, so a path that leaves the
   // field is mostly dropped before any arc is sampled: each straight as the
   // one segment it is, each arc against the edges near its circle.
-  let p = from;
-  const starts: Pose[] = [];
-  // Arcs some edge comes near (by index among the tested segments), with those edges.
-  let near: { k: number; edges: Int32Array }[] | null = null;
+  let px = from.x;
+  let py = from.y;
+  let ph = from.heading;
+  let m = 0;
+  NEAR_AT.length = 0;
+  NEAR_EDGES.length = 0;
+  SEGS.length = 0;
   for (const seg of path.segments) {
     if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
-    const end = segmentEnd(p, seg, radius);
+    segmentEndInto(px, py, ph, seg, radius, END_AT);
+    AT_POSE.x = px;
+    AT_POSE.y = py;
+    AT_POSE.heading = ph;
     if (seg.type === 'S') {
-      if (region.segmentCrosses(p, end)) return null;
+      AT_END.x = END_AT[0];
+      AT_END.y = END_AT[1];
+      if (region.segmentCrosses(AT_POSE, AT_END)) return null;
     } else {
-      const edges = arcEdges(region, p, seg, radius);
+      const edges = arcEdges(region, AT_POSE, seg, radius);
       if (edges) {
-        near ??= [];
-        near.push({ k: starts.length, edges });
+        NEAR_AT.push(m);
+        NEAR_EDGES.push(edges);
       }
     }
-    starts.push(p);
-    p = end;
-  }
-  if (near) {
-    // The chords of the arcs near an edge, sampled as the path will be (as
-    // coordinates: most paths tested are not taken).
-    const segs = path.segments.filter((seg) => seg.length >= MIN_SEGMENT_LENGTH);
-    for (const { k, edges } of near) {
-      sampleSegmentInto(ARC_SAMPLES, starts[k], segs[k], radius);
-      if (region.chordsCrossXY(ARC_SAMPLES.xs, ARC_SAMPLES.ys, ARC_SAMPLES.n, edges)) return null;
+    if (3 * m + 3 > STARTS.length) {
+      const grown = new Float64Array(2 * STARTS.length);
+      grown.set(STARTS);
+      STARTS = grown;
     }
+    STARTS[3 * m] = px;
+    STARTS[3 * m + 1] = py;
+    STARTS[3 * m + 2] = ph;
+    SEGS.push(seg);
+    m++;
+    px = END_AT[0];
+    py = END_AT[1];
+    ph = END_AT[2];
   }
-  const pieces = joinSamples(path, starts, radius);
+  // The chords of the arcs near an edge, sampled as the path will be (as
+  // coordinates: most paths tested are not taken).
+  for (let i = 0; i < NEAR_AT.length; i++) {
+    const k = NEAR_AT[i];
+    sampleSegmentInto(ARC_SAMPLES, STARTS[3 * k], STARTS[3 * k + 1], STARTS[3 * k + 2], SEGS[k], radius);
+    if (region.chordsCrossXY(ARC_SAMPLES.xs, ARC_SAMPLES.ys, ARC_SAMPLES.n, NEAR_EDGES[i])) return null;
+  }
+  const pieces = joinSamples(m, radius);
   if (slipsThrough(region, pieces)) return null;
   const reverse = path.segments.some((s) => s.reverse);
   const arcs = path.segments.filter((s) => s.type !== 'S' && s.length >= 1e-9).length;
   return {
     pieces,
     length: path.length,
-    kind: classify(from, p, reverse, arcs),
+    kind: classify(from, ph, reverse, arcs),
   };
 }
 
 /**
  * The path sampled as samplePath samples it whole, from the samples of its
- * segments (each from its own start, as samplePath reaches it): one piece
- * per run of equal driving direction; straights are sampled here.
+ * m segments tested by tryPath (each from its own start, as samplePath
+ * reaches it): one piece per run of equal driving direction.
  */
-function joinSamples(path: TurnPath, starts: readonly Pose[], radius: number): SampledPiece[] {
+function joinSamples(m: number, radius: number): SampledPiece[] {
   const pieces: SampledPiece[] = [];
   let cur: SampledPiece | null = null;
-  let k = 0;
-  for (const seg of path.segments) {
-    if (!(seg.length >= MIN_SEGMENT_LENGTH)) continue;
-    const p = starts[k];
-    k++;
+  for (let k = 0; k < m; k++) {
+    const seg = SEGS[k];
+    const x = STARTS[3 * k];
+    const y = STARTS[3 * k + 1];
     if (cur === null || seg.reverse !== cur.reverse) {
-      cur = { points: [{ x: p.x, y: p.y }], reverse: seg.reverse };
+      cur = { points: [{ x, y }], reverse: seg.reverse };
       pieces.push(cur);
     }
     // One segment, one direction: at most one piece, starting where this one is.
-    appendSegmentSamples(cur.points, p, seg, radius);
+    appendSegmentSamples(cur.points, x, y, STARTS[3 * k + 2], seg, radius);
   }
   return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
 }
@@ -533,7 +563,7 @@ function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | 
   }
   const pieces = sampleCurvePath(from, path);
   if (slipsThrough(region, pieces)) return null;
-  return { pieces, length: path.length, kind: classify(from, p, reverse, turns) };
+  return { pieces, length: path.length, kind: classify(from, p.heading, reverse, turns) };
 }
 
 /** Samples this close to an edge [m] count as touching it in the crossing test. */
@@ -578,9 +608,9 @@ function slipsThrough(region: EdgeIndex, pieces: SampledPiece[]): boolean {
 }
 
 /** The turn's shape from its ends and its make-up. */
-function classify(from: Pose, to: Pose, reverse: boolean, turns: number): string {
+function classify(from: Pose, toHeading: number, reverse: boolean, turns: number): string {
   if (reverse)
-    return Math.abs(Math.abs(angleDiff(to.heading, from.heading)) - Math.PI) < 0.1 ? 'fishtail' : 'K';
+    return Math.abs(Math.abs(angleDiff(toHeading, from.heading)) - Math.PI) < 0.1 ? 'fishtail' : 'K';
   if (turns === 0) return 'straight';
   if (turns >= 3) return 'bulb';
   return 'U';

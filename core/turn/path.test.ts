@@ -266,7 +266,7 @@ describe('appendSegmentSamples', () => {
           const s = seg(type, length, reverse);
           const whole = samplePath(from, { segments: [s], length, word: type }, r);
           const pts: Point[] = [{ x: from.x, y: from.y }];
-          appendSegmentSamples(pts, from, s, r);
+          appendSegmentSamples(pts, from.x, from.y, from.heading, s, r);
           const want = whole.length ? whole[0].points : [{ x: from.x, y: from.y }];
           expect(pts).toEqual(want);
         },
@@ -277,7 +277,7 @@ describe('appendSegmentSamples', () => {
 
   it('pushes nothing for a segment shorter than MIN_SEGMENT_LENGTH', () => {
     const pts: Point[] = [];
-    appendSegmentSamples(pts, O, seg('L', MIN_SEGMENT_LENGTH / 2), 6);
+    appendSegmentSamples(pts, 0, 0, 0, seg('L', MIN_SEGMENT_LENGTH / 2), 6);
     expect(pts).toEqual([]);
   });
 });
@@ -296,7 +296,7 @@ describe('sampleSegmentInto', () => {
           const s = seg(type, length, reverse);
           const whole = samplePath(from, { segments: [s], length, word: type }, r);
           const want = whole.length ? whole[0].points : [{ x: from.x, y: from.y }];
-          sampleSegmentInto(buf, from, s, r);
+          sampleSegmentInto(buf, from.x, from.y, from.heading, s, r);
           const got = Array.from({ length: buf.n }, (_, i) => ({ x: buf.xs[i], y: buf.ys[i] }));
           expect(got).toEqual(want);
         },

@@ -222,36 +222,65 @@ function pushSegment(
 }
 
 /**
- * The samples samplePath gives for one segment driven from `from` alone
- * (`from` first), as coordinates in buf (which they replace); only `from`
- * for a segment shorter than MIN_SEGMENT_LENGTH.
+ * The samples samplePath gives for one segment driven from (x, y) at
+ * `heading` alone (that point first), as coordinates in buf (which they
+ * replace); only that point for a segment shorter than MIN_SEGMENT_LENGTH.
  */
-export function sampleSegmentInto(buf: SampleBuffer, from: Pose, seg: Segment, radius: number): void {
+export function sampleSegmentInto(
+  buf: SampleBuffer,
+  x: number,
+  y: number,
+  heading: number,
+  seg: Segment,
+  radius: number,
+): void {
   checkRadius(radius);
   buf.n = 0;
   buf.reserve(1);
-  buf.xs[0] = from.x;
-  buf.ys[0] = from.y;
+  buf.xs[0] = x;
+  buf.ys[0] = y;
   buf.n = 1;
-  if (seg.length >= MIN_SEGMENT_LENGTH)
-    fillSegment(buf, from.x, from.y, from.x, from.y, from.heading, seg, radius, 1, ARC_STEP);
+  if (seg.length >= MIN_SEGMENT_LENGTH) fillSegment(buf, x, y, x, y, heading, seg, radius, 1, ARC_STEP);
 }
 
 /**
- * The samples of one segment driven from `from` (not `from` itself), pushed
- * onto pts: those samplePath gives for the segment alone, after its first
- * point. A segment shorter than MIN_SEGMENT_LENGTH pushes none.
+ * The samples of one segment driven from (x, y) at `heading` (not that
+ * point itself), pushed onto pts: those samplePath gives for the segment
+ * alone, after its first point. A segment shorter than MIN_SEGMENT_LENGTH
+ * pushes none.
  */
-export function appendSegmentSamples(pts: Point[], from: Pose, seg: Segment, radius: number): void {
+export function appendSegmentSamples(
+  pts: Point[],
+  x: number,
+  y: number,
+  heading: number,
+  seg: Segment,
+  radius: number,
+): void {
   checkRadius(radius);
   if (!(seg.length >= MIN_SEGMENT_LENGTH)) return;
-  pushSegment(pts, from.x, from.y, from.x, from.y, from.heading, seg, radius, 1, ARC_STEP);
+  pushSegment(pts, x, y, x, y, heading, seg, radius, 1, ARC_STEP);
 }
 
 /** Pose after driving one segment from p with turning radius r [m]. */
 export function segmentEnd(p: Pose, seg: Segment, r: number): Pose {
   advance(p.x, p.y, p.heading, seg.type, seg.reverse ? -seg.length : seg.length, r);
   return { x: END[0], y: END[1], heading: END[2] };
+}
+
+/** The pose segmentEnd gives for the segment driven from (x, y) at `heading`, written to out as x, y, heading. */
+export function segmentEndInto(
+  x: number,
+  y: number,
+  heading: number,
+  seg: Segment,
+  r: number,
+  out: Float64Array,
+): void {
+  advance(x, y, heading, seg.type, seg.reverse ? -seg.length : seg.length, r);
+  out[0] = END[0];
+  out[1] = END[1];
+  out[2] = END[2];
 }
 
 /**
