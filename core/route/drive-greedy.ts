@@ -42,10 +42,16 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
   function chooseNext(cur: TrackRec, forward: boolean): TrackRec | null {
     const block = blocks[cur.block];
     let lo = Number.POSITIVE_INFINITY;
-    for (const r of block) if (!r.done && r.track.line < lo) lo = r.track.line;
+    for (let i = 0; i < block.length; i++) {
+      const r = block[i];
+      if (!r.done && r.track.line < lo) lo = r.track.line;
+    }
     if (lo === Number.POSITIVE_INFINITY) return null;
     const window: TrackRec[] = [];
-    for (const r of block) if (!r.done && r.track.line <= lo + 2 * skip + 1) window.push(r);
+    for (let i = 0; i < block.length; i++) {
+      const r = block[i];
+      if (!r.done && r.track.line <= lo + 2 * skip + 1) window.push(r);
+    }
     // The machine is where track cur ended (driven the other way).
     const from = b.pose as Pose;
     const scored = window
@@ -64,8 +70,10 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
       scored.splice(0, scored.length, ...ahead);
     }
     // A forward turn that keeps the implement inside the field first, to any of the candidates.
-    for (const only of ['turnArea', 'field'] as const) {
-      for (const s of scored.slice(0, 4)) {
+    for (let pass = 0; pass < 2; pass++) {
+      const only = pass === 0 ? 'turnArea' : 'field';
+      for (let i = 0; i < scored.length && i < 4; i++) {
+        const s = scored[i];
         const to = b.startPoseOf(s.r, forward);
         const conn = b.links.connectPoses(from, to, b.R, input.region, { allowReverse: false }, only);
         if (conn) {
@@ -89,7 +97,7 @@ export function driveGreedy(b: RouteBuilder, leaving?: () => void): void {
     let left = open;
     for (let k = 0; k < steps && left.length; k++) {
       let lo = Number.POSITIVE_INFINITY;
-      for (const r of left) if (r.track.line < lo) lo = r.track.line;
+      for (let i = 0; i < left.length; i++) if (left[i].track.line < lo) lo = left[i].track.line;
       let best: TrackRec | null = null;
       let bestCost = Number.POSITIVE_INFINITY;
       for (const r of left) {

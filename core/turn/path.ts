@@ -180,13 +180,20 @@ function fillSegment(
       }
     }
   } else {
+    // As advance computes them (the chord from the segment's start), inline.
+    const left = seg.type === 'L';
     for (let k = 1; k < n; k++) {
-      advance(x0, y0, h0, seg.type, (d * k) / n, radius);
-      if (END[0] !== lx || END[1] !== ly) {
-        lx = END[0];
-        ly = END[1];
-        xs[m] = lx;
-        ys[m++] = ly;
+      const half = (d * k) / n / (2 * radius);
+      const chord = 2 * radius * Math.sin(half);
+      const dh = left ? 2 * half : -2 * half;
+      const mid = h0 + dh / 2;
+      const px = x0 + chord * Math.cos(mid);
+      const py = y0 + chord * Math.sin(mid);
+      if (px !== lx || py !== ly) {
+        lx = px;
+        ly = py;
+        xs[m] = px;
+        ys[m++] = py;
       }
     }
   }
