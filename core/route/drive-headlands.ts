@@ -240,23 +240,25 @@ export class HeadlandDriver {
     let chosen: { s: number; dir: RingDirection; conn: Connection | null } | null = null;
     const dirs = this.ringDirections(path);
     const pose: Pose | null = b.pose;
+    // The places round the pass where a way on is looked for (the same for both searches below).
+    const places = pose
+      ? ringPlaces(
+          pose,
+          path,
+          path.project(pose),
+          dirs,
+          WAYS_ON_RADII.map((k) => k * R),
+          R,
+        )
+      : [];
     if (!pose) {
       // The route starts on this pass: where the way off it, after the loop, can keep the implement inside.
       chosen = { s: exterior ? 0 : this.startOn(path, dirs[0]), dir: dirs[0], conn: null };
     } else {
-      const s0 = path.project(pose);
       // The shortest way on that keeps the implement inside the field, else
       // the shortest; joined where the way off, after the loop, can keep it
       // inside too (not where the pass runs nearer the edge, round a sharp
       // corner of an obstacle, say).
-      const places = ringPlaces(
-        pose,
-        path,
-        s0,
-        dirs,
-        WAYS_ON_RADII.map((k) => k * R),
-        R,
-      );
       const on = shortestOf(places, ({ to: at }) => {
         const c = b.links.connectPoses(pose, at, R, input.region);
         return c
@@ -344,15 +346,6 @@ export class HeadlandDriver {
     }
     if (!chosen && pose) {
       // Else a way on that reverses farther than a turn needs.
-      const s0 = path.project(pose);
-      const places = ringPlaces(
-        pose,
-        path,
-        s0,
-        dirs,
-        WAYS_ON_RADII.map((k) => k * R),
-        R,
-      );
       const on = shortestOf(places, ({ to: at }) =>
         b.links.connectPoses(pose, at, R, input.region, { maxReverse: Number.POSITIVE_INFINITY }),
       );

@@ -127,6 +127,14 @@ export class SampleBuffer {
     this.xs = xs;
     this.ys = ys;
   }
+
+  /** Empty, and back to its first size where it grew past `keep` samples (a scratch buffer holds no more than it must). */
+  clear(keep: number): void {
+    this.n = 0;
+    if (this.xs.length <= keep) return;
+    this.xs = new Float64Array(64);
+    this.ys = new Float64Array(64);
+  }
 }
 
 /**
@@ -226,7 +234,11 @@ function pushSegment(
   fillSegment(SEGMENT, lastX, lastY, x0, y0, h0, seg, radius, maxStep, maxAngle);
   const { xs, ys, n } = SEGMENT;
   for (let i = 0; i < n; i++) pts.push({ x: xs[i], y: ys[i] });
+  SEGMENT.clear(SCRATCH_KEEP);
 }
+
+/** Scratch buffers keep room for this many samples at most between uses. */
+const SCRATCH_KEEP = 1 << 16;
 
 /**
  * The samples samplePath gives for one segment driven from (x, y) at
