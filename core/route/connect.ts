@@ -385,8 +385,8 @@ function reversingCurve(
   return null;
 }
 
-/** Scratch for the samples of an arc tested against the edges near it. */
-const ARC_SAMPLES = new SampleBuffer();
+/** Scratch for the samples of the arcs tested against the edges near them (one per arc of a path), kept for its points. */
+const ARC_SAMPLES: SampleBuffer[] = [];
 
 /**
  * Scratch of tryPath (which nothing it calls enters again): the start pose
@@ -448,8 +448,10 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
   // coordinates: most paths tested are not taken).
   for (let i = 0; i < NEAR_AT.length; i++) {
     const k = NEAR_AT[i];
-    sampleSegmentInto(ARC_SAMPLES, STARTS[3 * k], STARTS[3 * k + 1], STARTS[3 * k + 2], SEGS[k], radius);
-    if (region.chordsCrossXY(ARC_SAMPLES.xs, ARC_SAMPLES.ys, ARC_SAMPLES.n, NEAR_EDGES[i])) return null;
+    if (i === ARC_SAMPLES.length) ARC_SAMPLES.push(new SampleBuffer());
+    const arc = ARC_SAMPLES[i];
+    sampleSegmentInto(arc, STARTS[3 * k], STARTS[3 * k + 1], STARTS[3 * k + 2], SEGS[k], radius);
+    if (region.chordsCrossXY(arc.xs, arc.ys, arc.n, NEAR_EDGES[i])) return null;
   }
   const pieces = joinSamples(m, radius);
   if (slipsThrough(region, pieces)) return null;
@@ -470,6 +472,8 @@ function tryPath(from: Pose, path: TurnPath, radius: number, region: EdgeIndex):
 function joinSamples(m: number, radius: number): SampledPiece[] {
   const pieces: SampledPiece[] = [];
   let cur: SampledPiece | null = null;
+  // The arcs sampled for their test (NEAR_AT lists them in order).
+  let near = 0;
   for (let k = 0; k < m; k++) {
     const seg = SEGS[k];
     const x = STARTS[3 * k];
@@ -479,7 +483,10 @@ function joinSamples(m: number, radius: number): SampledPiece[] {
       pieces.push(cur);
     }
     // One segment, one direction: at most one piece, starting where this one is.
-    appendSegmentSamples(cur.points, x, y, STARTS[3 * k + 2], seg, radius);
+    if (near < NEAR_AT.length && NEAR_AT[near] === k) {
+      const arc = ARC_SAMPLES[near++];
+      for (let i = 1; i < arc.n; i++) cur.points.push({ x: arc.xs[i], y: arc.ys[i] });
+    } else appendSegmentSamples(cur.points, x, y, STARTS[3 * k + 2], seg, radius);
   }
   return pieces.every((pc) => pc.points.length >= 2) ? pieces : pieces.filter((pc) => pc.points.length >= 2);
 }
