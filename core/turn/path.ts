@@ -217,21 +217,8 @@ function fillSegment(
 /** Scratch for the samples of one segment on their way into points. */
 const SEGMENT = new SampleBuffer();
 
-/** fillSegment's samples pushed onto pts as points; END then holds the segment's end pose. */
-function pushSegment(
-  pts: Point[],
-  lastX: number,
-  lastY: number,
-  x0: number,
-  y0: number,
-  h0: number,
-  seg: Segment,
-  radius: number,
-  maxStep: number,
-  maxAngle: number,
-): void {
-  SEGMENT.n = 0;
-  fillSegment(SEGMENT, lastX, lastY, x0, y0, h0, seg, radius, maxStep, maxAngle);
+/** The samples in SEGMENT pushed onto pts as points; SEGMENT is emptied for the next segment. */
+function pushSamples(pts: Point[]): void {
   const { xs, ys, n } = SEGMENT;
   for (let i = 0; i < n; i++) pts.push({ x: xs[i], y: ys[i] });
   SEGMENT.clear(SCRATCH_KEEP);
@@ -278,7 +265,8 @@ export function appendSegmentSamples(
 ): void {
   checkRadius(radius);
   if (!(seg.length >= MIN_SEGMENT_LENGTH)) return;
-  pushSegment(pts, x, y, x, y, heading, seg, radius, 1, ARC_STEP);
+  fillSegment(SEGMENT, x, y, x, y, heading, seg, radius, 1, ARC_STEP);
+  pushSamples(pts);
 }
 
 /** Pose after driving one segment from p with turning radius r [m]. */
@@ -373,7 +361,8 @@ export function samplePath(
       pieces.push({ points: pts, reverse });
     }
     const last = pts[pts.length - 1];
-    pushSegment(pts, last.x, last.y, x, y, h, seg, radius, maxStep, maxAngle);
+    fillSegment(SEGMENT, last.x, last.y, x, y, h, seg, radius, maxStep, maxAngle);
+    pushSamples(pts);
     x = END[0];
     y = END[1];
     h = END[2];
