@@ -20,7 +20,7 @@
 import type { EdgeIndex } from '../geometry/edge-index.ts';
 import { mixNumber } from '../geometry/number-hash.ts';
 import { hypot } from '../geometry/vec.ts';
-import { ccDubinsPaths, ccTurn, ccTurnGeometry } from '../turn/cc-dubins.ts';
+import { ccDubinsShortest, ccDubinsWays, ccTurn, ccTurnGeometry } from '../turn/cc-dubins.ts';
 import {
   type CurvePath,
   type CurvePiece,
@@ -148,7 +148,7 @@ function search(
   }
   const sigma = opts.curvatureRate;
   if (sigma !== undefined) {
-    for (const p of ccDubinsPaths(from, to, radius, sigma)) {
+    for (const p of ccDubinsWays(from, to, radius, sigma)) {
       if (p.length > maxLength) break;
       const c = tryCurve(from, p, region);
       if (c) return c;
@@ -328,7 +328,7 @@ function reversingCurve(
 ): Connection | null {
   const candidates: CurvePath[] = [];
   for (const back of BACKS.map((k) => k * radius)) {
-    for (const p of ccDubinsPaths(behind(from, back), to, radius, sigma).slice(0, 3)) {
+    for (const p of ccDubinsWays(behind(from, back), to, radius, sigma, 3)) {
       candidates.push({
         pieces: [{ k0: 0, sharpness: 0, length: back, reverse: true }, ...p.pieces],
         length: back + p.length,
@@ -338,7 +338,7 @@ function reversingCurve(
   }
   for (const back of ENDS.map((k) => k * radius)) {
     const mid = behind(to, back);
-    for (const p of ccDubinsPaths(flip(from), flip(mid), radius, sigma).slice(0, 3)) {
+    for (const p of ccDubinsWays(flip(from), flip(mid), radius, sigma, 3)) {
       // The flipped machine's forward path, driven backwards: the same curve, the same curvatures.
       const rev: CurvePiece[] = p.pieces.map((pc) => ({ ...pc, reverse: true }));
       candidates.push({
@@ -351,27 +351,30 @@ function reversingCurve(
   // Fishtails (three-point turns): a forward CC turn, a reversing CC path,
   // a forward CC turn into the goal; cusps at curvature 0.
   const g = ccTurnGeometry(radius, sigma);
+  // The last forward turns, each with where it ends from the origin at heading 0.
   const O: Pose = { x: 0, y: 0, heading: 0 };
+  const lastTurns: { s3: 1 | -1; d3: number; t3: CurvePiece[]; e: Pose }[] = [];
+  for (const s3 of [1, -1] as const)
+    for (const d3 of FISHTAIL_TURNS) {
+      const t3 = ccTurn(g, d3, s3);
+      lastTurns.push({ s3, d3, t3, e: curveEndPoseOf(O, t3) });
+    }
   for (const s1 of [1, -1] as const) {
     for (const d1 of FISHTAIL_TURNS) {
       const t1 = ccTurn(g, d1, s1);
       const mid = curveEndPoseOf(from, t1);
-      for (const s3 of [1, -1] as const) {
-        for (const d3 of FISHTAIL_TURNS) {
-          const t3 = ccTurn(g, d3, s3);
-          const e = curveEndPoseOf(O, t3);
-          const h = to.heading - s3 * d3;
-          const pre: Pose = {
-            x: to.x - (Math.cos(h) * e.x - Math.sin(h) * e.y),
-            y: to.y - (Math.sin(h) * e.x + Math.cos(h) * e.y),
-            heading: h,
-          };
-          const back = ccDubinsPaths(flip(mid), flip(pre), radius, sigma)[0];
-          if (!back) continue;
-          const pieces = [...t1, ...back.pieces.map((pc) => ({ ...pc, reverse: true })), ...t3];
-          const length = pieces.reduce((a, pc) => a + pc.length, 0);
-          candidates.push({ pieces, length, word: `C+${back.word}-C+` });
-        }
+      for (const { s3, d3, t3, e } of lastTurns) {
+        const h = to.heading - s3 * d3;
+        const pre: Pose = {
+          x: to.x - (Math.cos(h) * e.x - Math.sin(h) * e.y),
+          y: to.y - (Math.sin(h) * e.x + Math.cos(h) * e.y),
+          heading: h,
+        };
+        const back = ccDubinsShortest(flip(mid), flip(pre), radius, sigma);
+        if (!back) continue;
+        const pieces = [...t1, ...back.pieces.map((pc) => ({ ...pc, reverse: true })), ...t3];
+        const length = pieces.reduce((a, pc) => a + pc.length, 0);
+        candidates.push({ pieces, length, word: `C+${back.word}-C+` });
       }
     }
   }
@@ -546,6 +549,17 @@ export function arcEdges(region: EdgeIndex, p: Pose, seg: Segment, radius: numbe
   );
 }
 
+/**
+ * The edges of the region that come near a piece `length` metres long
+ * driven from p: within ARC_CLEARANCE of the disc of that radius round p,
+ * which holds all its samples and chords; null where none do. A piece with
+ * none crosses no edge; any edge one of its chords meets is among them.
+ */
+function pieceEdges(region: EdgeIndex, p: Point, length: number): Int32Array | null {
+  const r = length + ARC_CLEARANCE + ARC_ROUNDING;
+  return region.edgesNearRing(p.x, p.y, 0, r, p.x - r, p.y - r, p.x + r, p.y + r);
+}
+
 function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | null {
   let p = from;
   for (const pc of path.pieces) {
@@ -553,8 +567,12 @@ function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | 
     if (pc.sharpness === 0 && pc.k0 === 0) {
       if (region.segmentCrosses(p, end)) return null;
     } else {
-      const piece = sampleCurvePath(p, { pieces: [pc], length: pc.length, word: '' });
-      for (const sp of piece) if (region.polylineCrosses(sp.points)) return null;
+      // Sampled only where an edge comes within reach of the piece.
+      const edges = pieceEdges(region, p, pc.length);
+      if (edges) {
+        const piece = sampleCurvePath(p, { pieces: [pc], length: pc.length, word: '' });
+        for (const sp of piece) if (region.chordsCross(sp.points, edges)) return null;
+      }
     }
     p = end;
   }

@@ -4,8 +4,22 @@ import { curvatureRateViolation } from '../../test/helpers/check-plan.ts';
 import { EdgeIndex } from '../geometry/edge-index.ts';
 import { connectPoses } from '../route/connect.ts';
 import { PlanningError, type Point, type Pose } from '../types/index.ts';
-import { ccCorner, ccDubinsPaths, ccDubinsShortest, ccTurn, ccTurnGeometry } from './cc-dubins.ts';
-import { type CurvePath, curveEndPose, maxCurvature, maxSharpness, sampleCurvePath } from './clothoid.ts';
+import {
+  ccCorner,
+  ccDubinsPaths,
+  ccDubinsShortest,
+  ccDubinsWays,
+  ccTurn,
+  ccTurnGeometry,
+} from './cc-dubins.ts';
+import {
+  type CurvePath,
+  curveEndPose,
+  maxCurvature,
+  maxSharpness,
+  pieceEnd,
+  sampleCurvePath,
+} from './clothoid.ts';
 import { dubinsShortest } from './dubins.ts';
 import { nearPair, poseError } from './turn-testing.ts';
 
@@ -127,6 +141,39 @@ describe('CC turns', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('property: the paths given one by one are those of ccDubinsPaths, in order; n of them when n is given', () => {
+    fc.assert(
+      fc.property(pair, rateFactor, fc.integer({ min: 0, max: 4 }), ({ a, b, r }, f, n) => {
+        const s = f / (r * r);
+        const all = ccDubinsPaths(a, b, r, s);
+        expect([...ccDubinsWays(a, b, r, s)]).toEqual(all);
+        expect([...ccDubinsWays(a, b, r, s, n)]).toEqual(all.slice(0, n));
+        expect(ccDubinsShortest(a, b, r, s)).toEqual(all[0] ?? null);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a full clothoid's end, rise and fall, is where integrating it ends, left and mirrored right", () => {
+    for (const [r, s] of [
+      [6, 0.05],
+      [4, 0.2],
+      [10, 0.01],
+    ]) {
+      const g = ccTurnGeometry(r, s);
+      const L = g.clothoidLength;
+      for (const side of [1, -1]) {
+        const rise = pieceEnd(O, { k0: 0, sharpness: side * s, length: L, reverse: false });
+        const fall = pieceEnd(O, { k0: side / r, sharpness: -side * s, length: L, reverse: false });
+        expect(rise.x).toBeCloseTo(g.rise.x, 12);
+        expect(rise.y).toBeCloseTo(side * g.rise.y, 12);
+        expect(fall.x).toBeCloseTo(g.fall.x, 12);
+        expect(fall.y).toBeCloseTo(side * g.fall.y, 12);
+        expect(rise.heading).toBeCloseTo(side * g.clothoidDeflection, 12);
+      }
+    }
   });
 
   it('property: samples are fine, on the path, and their curvature changes no faster than the limit', () => {

@@ -36,7 +36,7 @@
 
 import { hypot } from '../geometry/vec.ts';
 import { PlanningError, type Pose } from '../types/index.ts';
-import { type CurvePath, type CurvePiece, curveEndPose, MIN_PIECE_LENGTH, pieceEnd } from './clothoid.ts';
+import { type CurvePath, type CurvePiece, MIN_PIECE_LENGTH, pieceEnd } from './clothoid.ts';
 
 const PI = Math.PI;
 const TAU = 2 * PI;
@@ -64,6 +64,12 @@ export interface CCTurnGeometry {
   /** Centre of a left turn's CC circle in the start frame [m]. */
   xO: number;
   yO: number;
+  /**
+   * Where a full clothoid of a left turn ends in its start frame [m]: the
+   * one from curvature 0 up to kmax (rise) and the one back down (fall).
+   */
+  rise: { x: number; y: number };
+  fall: { x: number; y: number };
 }
 
 const geometryCache = new Map<string, CCTurnGeometry>();
@@ -96,6 +102,8 @@ export function ccTurnGeometry(radius: number, sigma: number): CCTurnGeometry {
     mu: Math.atan2(xO, yO),
     xO,
     yO,
+    rise: { x: e.x, y: e.y },
+    fall: pieceEnd({ x: 0, y: 0, heading: 0 }, { k0: kmax, sharpness: -sigma, length: lc, reverse: false }),
   };
   if (geometryCache.size > 64) geometryCache.clear();
   geometryCache.set(key, g);
@@ -166,10 +174,11 @@ function build(g: CCTurnGeometry, word: Word, turns: [1 | -1, number][], straigh
 }
 
 /**
- * Every CC-Dubins path from `from` to `to` (forward only), shortest first.
- * Start and goal are at curvature 0.
+ * The CC-Dubins words from `from` to `to` as the closed forms give them,
+ * shortest first (equal lengths in the order built), not yet checked
+ * against the goal (ccReaches).
  */
-export function ccDubinsPaths(from: Pose, to: Pose, radius: number, sigma: number): CurvePath[] {
+function ccDubinsCandidates(from: Pose, to: Pose, radius: number, sigma: number): CurvePath[] {
   if (!Number.isFinite(from.x + from.y + from.heading) || !Number.isFinite(to.x + to.y + to.heading))
     throw new PlanningError('INVALID_OPTION', 'turn poses must have finite x, y and heading', {
       path: 'pose',
@@ -284,18 +293,85 @@ export function ccDubinsPaths(from: Pose, to: Pose, radius: number, sigma: numbe
       out.push(build(g, side === 1 ? 'LRL' : 'RLR', [t1, t2, t3], null));
     }
   }
-  // Keep what reaches the goal (a guard against the degenerate cases of the closed forms).
-  const ok = out.filter((p) => {
-    const e = curveEndPose(from, p);
-    const dh = Math.abs(Math.atan2(Math.sin(e.heading - te), Math.cos(e.heading - te)));
-    return hypot(e.x - to.x, e.y - to.y) < 1e-6 && dh < 1e-9;
-  });
-  return ok.sort((a, b) => a.length - b.length);
+  return out.sort((a, b) => a.length - b.length);
+}
+
+/**
+ * True when `path` (forward, its turns of geometry g) driven from `from`
+ * ends on `to`: a guard against the degenerate cases of the closed forms.
+ * Full clothoids move the pose by g's rise and fall turned to the heading;
+ * other pieces are integrated as curveEndPose does.
+ */
+function ccReaches(g: CCTurnGeometry, from: Pose, to: Pose, path: CurvePath): boolean {
+  let x = from.x;
+  let y = from.y;
+  let h = from.heading;
+  for (const pc of path.pieces) {
+    const len = pc.length;
+    if (!(len >= MIN_PIECE_LENGTH)) continue;
+    const full =
+      !pc.reverse && len === g.clothoidLength && Math.abs(pc.sharpness) === g.sigma
+        ? pc.k0 === 0
+          ? g.rise
+          : Math.abs(pc.k0) === g.kmax
+            ? g.fall
+            : null
+        : null;
+    if (full === null) {
+      const e = pieceEnd({ x, y, heading: h }, pc);
+      x = e.x;
+      y = e.y;
+      h = e.heading;
+      continue;
+    }
+    // The right turn's clothoids are the left's mirrored.
+    const side = pc.k0 === 0 ? Math.sign(pc.sharpness) : Math.sign(pc.k0);
+    const c = Math.cos(h);
+    const sn = Math.sin(h);
+    const fy = side * full.y;
+    x += c * full.x - sn * fy;
+    y += sn * full.x + c * fy;
+    h += pc.k0 * len + (pc.sharpness * len * len) / 2;
+  }
+  const dh = Math.abs(Math.atan2(Math.sin(h - to.heading), Math.cos(h - to.heading)));
+  return hypot(x - to.x, y - to.y) < 1e-6 && dh < 1e-9;
+}
+
+/**
+ * Every CC-Dubins path from `from` to `to` (forward only), shortest first.
+ * Start and goal are at curvature 0.
+ */
+export function ccDubinsPaths(from: Pose, to: Pose, radius: number, sigma: number): CurvePath[] {
+  const g = ccTurnGeometry(radius, sigma);
+  return ccDubinsCandidates(from, to, radius, sigma).filter((p) => ccReaches(g, from, to, p));
+}
+
+/**
+ * The first `n` paths of ccDubinsPaths (all of them for n Infinity), each
+ * integrated to check it only when the caller comes to it: a caller that
+ * takes the first path that suits it integrates no more.
+ */
+export function* ccDubinsWays(
+  from: Pose,
+  to: Pose,
+  radius: number,
+  sigma: number,
+  n = Number.POSITIVE_INFINITY,
+): Generator<CurvePath> {
+  const g = ccTurnGeometry(radius, sigma);
+  let given = 0;
+  for (const p of ccDubinsCandidates(from, to, radius, sigma)) {
+    if (given >= n) return;
+    if (!ccReaches(g, from, to, p)) continue;
+    given++;
+    yield p;
+  }
 }
 
 /** The shortest CC-Dubins path, or null when none reaches the goal. */
 export function ccDubinsShortest(from: Pose, to: Pose, radius: number, sigma: number): CurvePath | null {
-  return ccDubinsPaths(from, to, radius, sigma)[0] ?? null;
+  for (const p of ccDubinsWays(from, to, radius, sigma, 1)) return p;
+  return null;
 }
 
 /** Length of the shortest CC turn of the given deflection [m] (for cost estimates). */
