@@ -327,10 +327,14 @@ function reversingCurve(
   maxReverse: number,
 ): Connection | null {
   const candidates: CurvePath[] = [];
+  // Candidates whose first move from `from` crosses an edge fail whatever
+  // follows it (tryCurve tests it from the same pose): they are not built.
   for (const back of BACKS.map((k) => k * radius)) {
+    const backUp: CurvePiece = { k0: 0, sharpness: 0, length: back, reverse: true };
+    if (clearEnd(from, [backUp], region) === null) continue;
     for (const p of ccDubinsWays(behind(from, back), to, radius, sigma, 3)) {
       candidates.push({
-        pieces: [{ k0: 0, sharpness: 0, length: back, reverse: true }, ...p.pieces],
+        pieces: [backUp, ...p.pieces],
         length: back + p.length,
         word: `S-${p.word}`,
       });
@@ -362,6 +366,7 @@ function reversingCurve(
   for (const s1 of [1, -1] as const) {
     for (const d1 of FISHTAIL_TURNS) {
       const t1 = ccTurn(g, d1, s1);
+      if (clearEnd(from, t1, region) === null) continue;
       const mid = curveEndPoseOf(from, t1);
       for (const { s3, d3, t3, e } of lastTurns) {
         const h = to.heading - s3 * d3;
@@ -550,25 +555,33 @@ export function arcEdges(region: EdgeIndex, p: Pose, seg: Segment, radius: numbe
 }
 
 /**
- * The edges of the region that come near a piece `length` metres long
- * driven from p: within ARC_CLEARANCE of the disc of that radius round p,
- * which holds all its samples and chords; null where none do. A piece with
- * none crosses no edge; any edge one of its chords meets is among them.
+ * The edges of the region that come near a piece `length` metres long from
+ * p to q: within ARC_CLEARANCE of the disc of half that radius round the
+ * middle of pq, which holds all its samples and chords (a point of it lies
+ * no farther from p and q together than the piece is long); null where none
+ * do. A piece with none crosses no edge; any edge one of its chords meets
+ * is among them.
  */
-function pieceEdges(region: EdgeIndex, p: Point, length: number): Int32Array | null {
-  const r = length + ARC_CLEARANCE + ARC_ROUNDING;
-  return region.edgesNearRing(p.x, p.y, 0, r, p.x - r, p.y - r, p.x + r, p.y + r);
+function pieceEdges(region: EdgeIndex, p: Point, q: Point, length: number): Int32Array | null {
+  const r = length / 2 + ARC_CLEARANCE + ARC_ROUNDING;
+  const cx = (p.x + q.x) / 2;
+  const cy = (p.y + q.y) / 2;
+  return region.edgesNearRing(cx, cy, 0, r, cx - r, cy - r, cx + r, cy + r);
 }
 
-function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | null {
+/**
+ * Where `pieces` driven from `from` end, or null where one of them crosses
+ * an edge: each straight tested as the one segment it is, each curved piece
+ * by its samples, and those only where an edge comes within reach of it.
+ */
+function clearEnd(from: Pose, pieces: readonly CurvePiece[], region: EdgeIndex): Pose | null {
   let p = from;
-  for (const pc of path.pieces) {
+  for (const pc of pieces) {
     const end = pieceEnd(p, pc);
     if (pc.sharpness === 0 && pc.k0 === 0) {
       if (region.segmentCrosses(p, end)) return null;
     } else {
-      // Sampled only where an edge comes within reach of the piece.
-      const edges = pieceEdges(region, p, pc.length);
+      const edges = pieceEdges(region, p, end, pc.length);
       if (edges) {
         const piece = sampleCurvePath(p, { pieces: [pc], length: pc.length, word: '' });
         for (const sp of piece) if (region.chordsCross(sp.points, edges)) return null;
@@ -576,6 +589,12 @@ function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | 
     }
     p = end;
   }
+  return p;
+}
+
+function tryCurve(from: Pose, path: CurvePath, region: EdgeIndex): Connection | null {
+  const p = clearEnd(from, path.pieces, region);
+  if (p === null) return null;
   const reverse = path.pieces.some((s) => s.reverse);
   // Turns of the word: runs of curved pieces bending one way.
   let turns = 0;

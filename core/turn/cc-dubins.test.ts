@@ -176,6 +176,34 @@ describe('CC turns', () => {
     }
   });
 
+  it('property: every sample of a piece lies within half its length of the middle of its ends', () => {
+    // What the crossing test of continuous-curvature connections leans on:
+    // edges farther than that from the middle cannot meet the piece's chords.
+    fc.assert(
+      fc.property(
+        fc.record({
+          x: fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+          y: fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+          heading: fc.double({ min: -10, max: 10, noNaN: true }),
+        }),
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        fc.double({ min: -0.2, max: 0.2, noNaN: true }),
+        fc.double({ min: 1e-3, max: 60, noNaN: true }),
+        fc.boolean(),
+        (from, k0, sharpness, length, reverse) => {
+          const piece = { k0, sharpness, length, reverse };
+          const end = pieceEnd(from, piece);
+          const mx = (from.x + end.x) / 2;
+          const my = (from.y + end.y) / 2;
+          for (const sp of sampleCurvePath(from, { pieces: [piece], length, word: '' }))
+            for (const q of sp.points)
+              expect(Math.hypot(q.x - mx, q.y - my)).toBeLessThanOrEqual(length / 2 + 1e-6);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: samples are fine, on the path, and their curvature changes no faster than the limit', () => {
     fc.assert(
       fc.property(
