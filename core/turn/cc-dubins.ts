@@ -313,7 +313,7 @@ function ccReaches(g: CCTurnGeometry, from: Pose, to: Pose, path: CurvePath): bo
       !pc.reverse && len === g.clothoidLength && Math.abs(pc.sharpness) === g.sigma
         ? pc.k0 === 0
           ? g.rise
-          : Math.abs(pc.k0) === g.kmax
+          : Math.abs(pc.k0) === g.kmax && pc.k0 * pc.sharpness < 0
             ? g.fall
             : null
         : null;
