@@ -39,6 +39,35 @@ describe('withoutDegenerateParts', () => {
     expect(parts[0].points[10].x).toBeCloseTo(5, 9);
   });
 
+  it('drops a reversing connector of micrometres between two pieces of a track rounded apart; nothing else changes', () => {
+    const a = part('RouteTrack', [
+      { x: 43.612996, y: 49.783484 },
+      { x: 41.259197, y: 41.666903 },
+    ]);
+    const stub = part(
+      'HeadlandConnector',
+      [
+        { x: 41.259197, y: 41.666903 },
+        { x: 41.259196, y: 41.666902 },
+      ],
+      true,
+    );
+    const b = part('RouteTrack', [
+      { x: 41.259196, y: 41.666902 },
+      { x: 40.38131, y: 38.639697 },
+    ]);
+    const out = withoutDegenerateParts([a, stub, b]);
+    expect(out).toEqual([a, b]);
+    // A stub of a tenth of a millimetre is driving, not rounding: it stays where no neighbour can take it.
+    const far = { x: 41.259197 - 1e-4, y: 41.666903 };
+    const kept = withoutDegenerateParts([
+      a,
+      part('HeadlandConnector', [a.points[1], far], true),
+      { ...b, points: [far, b.points[1]] },
+    ]);
+    expect(kept).toHaveLength(3);
+  });
+
   it('merges a stub into the turn driven the same way rather than the track', () => {
     const out = withoutDegenerateParts([
       part('RouteTrack', line(0, 50)),

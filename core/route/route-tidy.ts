@@ -15,6 +15,9 @@ import type { PathPart, Point } from '../types/index.ts';
 /** Driven parts shorter than this are merged or dropped [m]. */
 export const MIN_PART_LENGTH = 0.05;
 
+/** Parts shorter than this are rounding, not driving, and are dropped [m]: coordinates are kept to the micrometre. */
+const ROUNDING_LENGTH = 1e-5;
+
 export function withoutDegenerateParts(parts: readonly PathPart[]): PathPart[] {
   // Trimming a neighbour to where a stub ended can leave that neighbour a stub in turn.
   let cur = parts.slice();
@@ -36,8 +39,9 @@ function tidyOnce(parts: readonly PathPart[]): PathPart[] {
       out.push(p);
       continue;
     }
-    // No length: nothing to drive, and the neighbours meet where it is.
-    if (l < 1e-6) continue;
+    // No length but rounding (two pieces of one track whose ends were
+    // rounded apart, say): nothing to drive, and the neighbours meet where it is.
+    if (l < ROUNDING_LENGTH) continue;
     const prev = out[out.length - 1] as PathPart | undefined;
     const next = list[i + 1] as PathPart | undefined;
     const same = (q: PathPart | undefined) => q !== undefined && !!q.reverse === !!p.reverse;

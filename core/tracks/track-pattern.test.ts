@@ -180,8 +180,16 @@ describe('curved and spiral plans', () => {
           expectValid(lonLat(rings, lon, lat), type, `${type} n=${n} r=${r} ratio=${ratio}`);
         },
       ),
-      // A star whose fishtail ends in a sub-5 cm creep on a sampled arc (a heading jump at the cusp once).
-      { numRuns: 10, examples: [[3, 80, 0.988, 0, true, 'Curved', 0, 179]] },
+      // A star whose fishtail ends in a sub-5 cm creep on a sampled arc (a heading jump at the cusp once);
+      // one whose curved track, in two pieces whose ends were rounded 1.4 micrometres apart, was
+      // joined by a reversing connector of that length (two cusps of 151 degrees once).
+      {
+        numRuns: 10,
+        examples: [
+          [3, 80, 0.988, 0, true, 'Curved', 0, 179],
+          [8, 102.14473064673483, 0.45, 0, false, 'Curved', -57.016622766714086, 0],
+        ],
+      },
     );
   });
 });
