@@ -44,7 +44,7 @@ describe('withoutDegenerateParts', () => {
       { x: 43.612996, y: 49.783484 },
       { x: 41.259197, y: 41.666903 },
     ]);
-    const stub = part(
+    const sliver = part(
       'HeadlandConnector',
       [
         { x: 41.259197, y: 41.666903 },
@@ -56,9 +56,9 @@ describe('withoutDegenerateParts', () => {
       { x: 41.259196, y: 41.666902 },
       { x: 40.38131, y: 38.639697 },
     ]);
-    const out = withoutDegenerateParts([a, stub, b]);
+    const out = withoutDegenerateParts([a, sliver, b]);
     expect(out).toEqual([a, b]);
-    // A stub of a tenth of a millimetre is driving, not rounding: it stays where no neighbour can take it.
+    // A connector of a tenth of a millimetre is driving, not rounding: it stays where no neighbour can take it.
     const far = { x: 41.259197 - 1e-4, y: 41.666903 };
     const kept = withoutDegenerateParts([
       a,
