@@ -366,8 +366,9 @@ function reversingCurve(
   for (const s1 of [1, -1] as const) {
     for (const d1 of FISHTAIL_TURNS) {
       const t1 = ccTurn(g, d1, s1);
-      if (clearEnd(from, t1, region) === null) continue;
-      const mid = curveEndPoseOf(from, t1);
+      // Where the first turn ends, when it crosses no edge (its pieces are all long enough to count).
+      const mid = clearEnd(from, t1, region);
+      if (mid === null) continue;
       for (const { s3, d3, t3, e } of lastTurns) {
         const h = to.heading - s3 * d3;
         const pre: Pose = {
